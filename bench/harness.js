@@ -54,4 +54,13 @@ function ratioLine(name, what, ratio, target) {
   return ok;
 }
 
-module.exports = { median, measure, compare, ratioLine };
+/**
+ * Records one side-by-side timing for bench/results.md: prints `BENCH-ROW {json}`, which
+ * bench/run-all.js collects. `row` is { group, name, backend, ef, tfjs?, converter?, ort?, tf? }, each
+ * time in microseconds per call (omit the systems not measured), plus optional { ratio, target }.
+ */
+function record(row) {
+  console.log(`BENCH-ROW ${JSON.stringify(row)}`);
+}
+
+module.exports = { median, measure, compare, ratioLine, record };
