@@ -9,6 +9,7 @@ import { ControlOps, checkOut, writeCond } from './control_graphdef';
 import { Graph } from './graph';
 import { planOf, run } from './executor';
 import { replay } from './replay';
+import { condOnnx } from './onnx/control';
 
 const isLeaf = (x: unknown): boolean => x instanceof Tensor;
 function hasStateful(g: Graph): boolean {
@@ -83,6 +84,8 @@ export const condPrimitive: Primitive<CondParams> = {
   saves: 'inputs',
   // The output types are on the left of the listing; the branch graphs are printed nested.
   printParams: (p) => `[nTrue=${p.nTrue}]`,
+  // ONNX If, when every node of both branches lowers.
+  onnx: condOnnx,
   tf: {
     // Both branches take every captured value; each reads its own slice.
     ops: IF_OPS,

@@ -9,6 +9,7 @@ import { ControlOps, checkOut, writeWhile } from './control_graphdef';
 import { Graph } from './graph';
 import { planOf, run } from './executor';
 import { replay } from './replay';
+import { whileOnnx } from './onnx/control';
 import { whileVjp } from './while_grad';
 import { checkIterations, runLimitsOf } from './run_limits';
 
@@ -74,6 +75,8 @@ export const whilePrimitive: Primitive<WhileParams> = {
   saves: 'none',
   replay: (ins, p) => replayWhile(ins, p),
   // The output types are on the left of the listing; the cond and body graphs are printed nested.
+  // ONNX Loop, when every node of the cond and body graphs lowers.
+  onnx: whileOnnx,
   printParams: (p) => `[nVars=${p.nVars}, nCondCaps=${p.nCondCaps}${p.maximumIterations === null ? '' : `, maximumIterations=${p.maximumIterations}`}]`,
   tf: {
     // while_v2's layout: loop vars, then cond and body captures riding along unchanged.

@@ -10,7 +10,9 @@ export type OnnxAttr =
   | { readonly s: string }
   | { readonly ints: readonly number[] }
   | { readonly floats: readonly number[] }
-  | { readonly t: ConstValue };
+  | { readonly t: ConstValue }
+  /** A subgraph (`If` branches, `Loop` bodies), as the writer in packages/function/src/onnx builds it. */
+  | { readonly g: object };
 
 export type OnnxAttrs = Readonly<Record<string, OnnxAttr>>;
 

@@ -1,6 +1,7 @@
 // One generic ONNX writer: nodes of a traced graph (a segment, or the whole graph) -> a ModelProto, read off the records' lowerings.
-import { AVal, DType, VarParams, LowerScope, ONNX_TYPE, OnnxAttr, OnnxAttrs, OnnxDecl, OnnxSpec, backend, isOnnxCodec, onnxAccepts } from '@eagerflow/core';
+import { AVal, DType, Dims, VarParams, LowerScope, ONNX_TYPE, OnnxAttr, OnnxAttrs, OnnxDecl, OnnxSpec, backend, isOnnxCodec, isStateful, onnxAccepts } from '@eagerflow/core';
 import { Graph, Node, isGraph } from '../graph';
+import { runLimitsOf } from '../run_limits';
 import { ATTR_TYPE, F, Msg } from './proto';
 
 /** The default opset: 18 (reductions take axes as an input everywhere). */
@@ -13,22 +14,36 @@ export interface Part {
   readonly outputs: readonly number[];
 }
 
-/** The scope the records' lowerings write into, collecting NodeProtos and initializers. */
-class Scope implements LowerScope {
-  readonly nodes: Msg[] = [];
-  readonly inits: Msg[] = [];
-  private k = 0;
+/** The names and initializers one model shares across its graph and subgraphs. */
+interface ModelState {
+  k: number;
+  readonly inits: Msg[];
+}
+
+/** The scope the records' lowerings write into, collecting NodeProtos (of one graph or subgraph) and initializers. */
+export class Scope implements LowerScope {
   constructor(
-    private readonly g: Graph,
+    readonly g: Graph,
     readonly opset: number,
+    readonly nodes: Msg[] = [],
+    private readonly model: ModelState = { k: 0, inits: [] },
   ) {}
+
+  get inits(): Msg[] {
+    return this.model.inits;
+  }
+
+  /** A scope over another graph (a cond branch, a loop body) in the same model, writing into `nodes`. */
+  on(g: Graph, nodes: Msg[] = this.nodes): Scope {
+    return new Scope(g, this.opset, nodes, this.model);
+  }
 
   aval(i: number): AVal {
     return this.g.aval(i);
   }
 
   fresh(hint: string): string {
-    return `${hint}_${this.k++}`;
+    return `${hint}_${this.model.k++}`;
   }
 
   add(op: string, inputs: readonly string[], attrs: OnnxAttrs = {}, nOut = 1): string[] {
@@ -63,6 +78,7 @@ function attrProto(name: string, a: OnnxAttr): Msg {
   if ('s' in a) return m.str(F.attr.s, a.s).int(F.attr.type, ATTR_TYPE.STRING);
   if ('ints' in a) return m.packedInts(F.attr.ints, a.ints).int(F.attr.type, ATTR_TYPE.INTS);
   if ('floats' in a) return m.packedFloats(F.attr.floats, a.floats).int(F.attr.type, ATTR_TYPE.FLOATS);
+  if ('g' in a) return m.msg(F.attr.g, a.g as Msg).int(F.attr.type, ATTR_TYPE.GRAPH);
   const t = a.t;
   return m.msg(F.attr.t, constProto(name, t.dtype, t.shape, t.data as Float32Array)).int(F.attr.type, ATTR_TYPE.TENSOR);
 }
@@ -77,8 +93,8 @@ function constProto(name: string, dtype: DType, dims: readonly number[], data: F
   return tensorProto(name, ONNX_TYPE[dtype], dims, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
 }
 
-function valueInfo(name: string, aval: AVal, withShape: boolean): Msg {
-  const tt = new Msg().int(F.tensorType.elemType, ONNX_TYPE[aval.dtype]);
+function valueInfo(name: string, aval: AVal | { readonly elemType: number; readonly shape: Dims }, withShape: boolean): Msg {
+  const tt = new Msg().int(F.tensorType.elemType, 'elemType' in aval ? aval.elemType : ONNX_TYPE[aval.dtype]);
   if (withShape && aval.shape !== null) {
     const shape = new Msg();
     aval.shape.forEach((d, k) => shape.msg(F.shape.dim, d === null ? new Msg().str(F.dim.param, `${name}_d${k}`) : new Msg().int(F.dim.value, d)));
@@ -95,8 +111,25 @@ export function probeScope(g: Graph, opset = DEFAULT_OPSET): LowerScope {
 /** Whether a node has a lowering that accepts it (dtypes, static shapes), and so may join a compiled segment. */
 export function lowers(s: LowerScope, n: Node): boolean {
   const spec = n.prim.onnx;
-  if (spec === undefined || Object.values(n.params).some(isGraph)) return false;
+  // Body graphs lower only through their node's own lowering (cond -> If, while -> Loop), which checks them.
+  if (spec === undefined || (Object.values(n.params).some(isGraph) && !isOnnxCodec(spec))) return false;
   return onnxAccepts(spec, s, n);
+}
+
+/** Whether every node of a body graph lowers, none is stateful (variables, callbacks), and no run limits apply. */
+export function graphLowers(g: Graph, opset = DEFAULT_OPSET): boolean {
+  const probe = probeScope(g, opset);
+  return !runLimitsOf.has(g) && g.nodes.every((n) => !isStateful(n.prim, n.params) && lowers(probe, n));
+}
+
+/** The innermost node that keeps `n` from lowering (an op inside a cond branch or loop body), for error messages. */
+export function blocker(n: Node, opset = DEFAULT_OPSET): Node {
+  for (const sub of Object.values(n.params).filter(isGraph)) {
+    const probe = probeScope(sub, opset);
+    const inner = sub.nodes.find((m) => isStateful(m.prim, m.params) || !lowers(probe, m));
+    if (inner !== undefined) return blocker(inner, opset);
+  }
+  return n;
 }
 
 function lowerNode(s: Scope, spec: OnnxSpec, n: Node, ins: string[]): string[] {
@@ -123,15 +156,9 @@ function hostArray(dtype: DType, data: unknown): Float32Array | Int32Array | Uin
 
 const toInts = (v: unknown): number[] => (Array.isArray(v) ? (v as number[]) : [v as number]);
 
-/**
- * Writes a part of `g` as an ONNX ModelProto: inputs `in{k}`, outputs `out{k}`, captured constants as initializers.
- * Every node must lower (`lowers`); the caller decides the part.
- */
-export function buildModel(g: Graph, part: Part, opset = DEFAULT_OPSET): Uint8Array {
-  const s = new Scope(g, opset);
-  const names = new Map<number, string>();
-  const graph = new Msg();
-  part.inputs.forEach((v, k) => names.set(v, `in${k}`));
+/** Lowers `nodes` of `s.g` into `s`, `names` holding the ONNX names of values already known; constants become initializers. */
+function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>): (v: number) => string {
+  const g = s.g;
   const nameOf = (v: number): string => {
     const known = names.get(v);
     if (known !== undefined) return known;
@@ -142,7 +169,7 @@ export function buildModel(g: Graph, part: Part, opset = DEFAULT_OPSET): Uint8Ar
     names.set(v, name);
     return name;
   };
-  for (const n of part.nodes) {
+  for (const n of nodes) {
     if (n.prim.name === 'read_variable') {
       // Export only (segments take reads as inputs): the variable's value now, as an initializer.
       const v = (n.params as unknown as VarParams).variable;
@@ -155,6 +182,44 @@ export function buildModel(g: Graph, part: Part, opset = DEFAULT_OPSET): Uint8Ar
     const outs = lowerNode(s, n.prim.onnx as OnnxSpec, n, n.inputs.map(nameOf));
     n.outputs.forEach((o, k) => names.set(o, outs[k]));
   }
+  return nameOf;
+}
+
+/** Lowers the whole of `s.g` into `s`, its inputs named `inputs`; returns the names of its outputs. */
+export function lowerGraph(s: Scope, inputs: readonly string[]): string[] {
+  const names = new Map<number, string>(s.g.inputs.map((v, k) => [v, inputs[k]]));
+  const nameOf = lowerNodes(s, s.g.nodes, names);
+  return s.g.outputs.map(nameOf);
+}
+
+/** One formal input or output of a subgraph: its name, its dtype (or ONNX element type), and its shape if known. */
+export type Formal = readonly [string, DType | number, Dims?];
+
+/**
+ * The nodes written into `s` as a subgraph attribute (If branches, Loop bodies): `inputs` are its formal
+ * inputs; `outputs` pass through Identity nodes to fresh names. Other names resolve in outer scopes.
+ */
+export function subgraph(s: Scope, name: string, inputs: readonly Formal[], outputs: readonly Formal[]): { g: Msg } {
+  const outs = outputs.map(([v]) => s.add('Identity', [v])[0]);
+  const graph = new Msg();
+  for (const m of s.nodes) graph.msg(F.graph.node, m);
+  graph.str(F.graph.name, s.fresh(name));
+  const info = (n: string, t: DType | number, shape: Dims = null): Msg => valueInfo(n, { elemType: typeof t === 'number' ? t : ONNX_TYPE[t], shape }, shape !== null);
+  for (const [n, t, shape] of inputs) graph.msg(F.graph.input, info(n, t, shape));
+  outputs.forEach(([, t], k) => graph.msg(F.graph.output, info(outs[k], t)));
+  return { g: graph };
+}
+
+/**
+ * Writes a part of `g` as an ONNX ModelProto: inputs `in{k}`, outputs `out{k}`, captured constants as initializers.
+ * Every node must lower (`lowers`); the caller decides the part.
+ */
+export function buildModel(g: Graph, part: Part, opset = DEFAULT_OPSET): Uint8Array {
+  const s = new Scope(g, opset);
+  const names = new Map<number, string>();
+  const graph = new Msg();
+  part.inputs.forEach((v, k) => names.set(v, `in${k}`));
+  const nameOf = lowerNodes(s, part.nodes, names);
   const outNames = part.outputs.map((v, k) => {
     const name = `out${k}`;
     const m = new Msg().str(F.node.input, nameOf(v)).str(F.node.output, name).str(F.node.name, name).str(F.node.opType, 'Identity');

@@ -1,7 +1,7 @@
 // jitCompile's executor lowering: runs of nodes with ONNX lowerings become one compiled segment (an ONNX Runtime session) each.
 import { AVal, Info, Primitive, backend, isStateful, unimplemented } from '@eagerflow/core';
 import { Graph, Node } from '../graph';
-import { Part, buildModel, lowers, probeScope } from './model';
+import { Part, blocker, buildModel, lowers, probeScope } from './model';
 import { Session, ortNode, ortTensor } from './runtime';
 
 /** `jitCompile` as the trace options give it. */
@@ -95,9 +95,7 @@ export function segmentGraph(g: Graph, mode: JitMode): Graph {
       n.outputs.forEach((o) => segOut.add(o));
       continue;
     }
-    if (mode === 'strict' && !PLUMBING.has(n.prim.name)) {
-      throw unimplemented(`jitCompile '${g.name}'`, `op '${n.prim.name}' has no ONNX lowering for these inputs`, `'${n.prim.name}' on ${n.inputs.map((i) => g.values[i].dtype).join(', ') || 'no inputs'}`, 'ops with ONNX lowerings (docs/compile.md)', "Use jitCompile: true to run it as a JS step between compiled segments, or trace without jitCompile.", n.prim.name);
-    }
+    if (mode === 'strict' && !PLUMBING.has(n.prim.name)) throw strictError(g, n);
     const ordered = isStateful(n.prim, n.params) || PLUMBING.has(n.prim.name);
     const afterStateful = after.some((a) => isStateful(a.prim, a.params) || PLUMBING.has(a.prim.name));
     if (reads(segOut) || reads(afterOut) || (ordered && afterStateful)) {
@@ -107,6 +105,15 @@ export function segmentGraph(g: Graph, mode: JitMode): Graph {
   }
   flush();
   return new Graph(g.name, g.values, out, g.inputs, g.outputs);
+}
+
+/** jitCompile: 'strict' refusing a node: names the op (the one inside a cond branch or loop body that keeps it from lowering). */
+function strictError(g: Graph, n: Node): Error {
+  const inner = blocker(n);
+  const where = inner === n ? '' : ` (inside '${n.prim.name}', which becomes ONNX ${n.prim.name === 'cond' ? 'If' : 'Loop'} only when every op of its bodies lowers)`;
+  const src = inner === n ? g : null;
+  const dtypes = src === null ? '' : ` on ${n.inputs.map((i) => g.values[i].dtype).join(', ') || 'no inputs'}`;
+  return unimplemented(`jitCompile '${g.name}'`, `op '${inner.prim.name}'${where} has no ONNX lowering for these inputs`, `'${inner.prim.name}'${dtypes}`, 'ops with ONNX lowerings (docs/compile.md)', "Use jitCompile: true to run it as a JS step between compiled segments, or trace without jitCompile.", inner.prim.name);
 }
 
 /** Releases the ONNX Runtime sessions of a segmented graph's compiled segments (they hold native memory and threads). */
