@@ -1,0 +1,153 @@
+// ONNX lowerings of the conv and pool gradient records (ONNX has no backprop ops): input backprops are
+// ConvTranspose, filter backprops a Conv over transposed operands, MaxPoolGrad a ScatterElements(add) into
+// MaxPool's Indices, AvgPoolGrad a ConvTranspose with a ones kernel over dy divided by each window's count.
+// All of them need static shapes (they write pads, output paddings and counts out).
+import type { SpecNode } from './graphdef_spec';
+import type { LowerScope, OnnxCodec, OnnxSpec } from './onnx_spec';
+
+type Pads = 'SAME' | 'VALID' | readonly (readonly [number, number])[];
+interface ConvP { readonly strides: readonly number[]; readonly padding: Pads; readonly dataFormat: string; readonly dilations: readonly number[] }
+interface InputP extends ConvP { readonly inputShape: readonly (number | null)[] }
+interface FilterP extends ConvP { readonly filterShape: readonly (number | null)[] }
+interface PoolP { readonly ksize: readonly number[]; readonly strides: readonly number[]; readonly padding: 'SAME' | 'VALID'; readonly dataFormat: string }
+interface PoolGradP extends PoolP { readonly inputShape: readonly (number | null)[] }
+
+const one = (x: string[]): string => x[0];
+const NCHW = [0, 3, 1, 2];
+const NHWC = [0, 2, 3, 1];
+const transpose = (s: LowerScope, x: string, perm: readonly number[]): string => one(s.add('Transpose', [x], { perm: { ints: perm } }));
+
+/** The static shape of value `i`, or null. */
+function staticOf(s: LowerScope, i: number | undefined): number[] | null {
+  if (i === undefined) return null;
+  const d = s.aval(i).shape;
+  return d !== null && d.every((x) => x !== null) ? (d as number[]) : null;
+}
+
+/** A shape param merged with an optional `like` input (its run-time shape source), static or null. */
+function shapeOf(s: LowerScope, param: readonly (number | null)[], like: number | undefined): number[] | null {
+  if (like !== undefined) return staticOf(s, like);
+  return param.length > 0 && param.every((d) => d !== null && d >= 0) ? (param as number[]) : null;
+}
+
+/** TF's [before, after] pads of one spatial dim (SAME puts the extra pixel after). */
+function padsOf(padding: Pads, i: number, size: number, k: number, stride: number, dilation: number): [number, number] {
+  if (padding === 'VALID') return [0, 0];
+  if (padding === 'SAME') {
+    const total = Math.max((Math.ceil(size / stride) - 1) * stride + (k - 1) * dilation + 1 - size, 0);
+    return [Math.floor(total / 2), total - Math.floor(total / 2)];
+  }
+  const pairs = padding.length === 4 ? padding.slice(1, 3) : padding;
+  return [pairs[i][0], pairs[i][1]];
+}
+
+/** Static sizes of a 2-D NHWC conv/pool: input [N,H,W,C], kernel [kh,kw], output [N,Ho,Wo,Co]; pads per spatial dim. */
+interface Geometry {
+  readonly input: number[];
+  readonly out: number[];
+  readonly k: number[];
+  readonly pads: [number, number][];
+}
+
+function geometry(p: { strides: readonly number[]; padding: Pads }, dil: readonly number[], input: number[], k: number[], out: number[]): Geometry {
+  const pads = [0, 1].map((i) => padsOf(p.padding, i, input[1 + i], k[i], p.strides[i], dil[i]));
+  return { input, out, k, pads };
+}
+
+const padAttr = (g: Geometry): { ints: number[] } => ({ ints: [g.pads[0][0], g.pads[1][0], g.pads[0][1], g.pads[1][1]] });
+
+/** ConvTranspose of NHWC `dy` with an OIHW-as-IOHW weight back to the conv's input size (output_padding makes up the rest). */
+function convTranspose(s: LowerScope, dy: string, w: string, g: Geometry, strides: readonly number[], dil: readonly number[], group: number): string {
+  const outPad = [0, 1].map((i) => g.input[1 + i] - ((g.out[1 + i] - 1) * strides[i] + (g.k[i] - 1) * dil[i] + 1 - g.pads[i][0] - g.pads[i][1]));
+  const y = one(s.add('ConvTranspose', [transpose(s, dy, NCHW), w], { strides: { ints: strides }, dilations: { ints: dil }, pads: padAttr(g), output_padding: { ints: outPad }, group: { i: group } }));
+  return transpose(s, y, NHWC);
+}
+
+function codec<P>(lowerFn: (s: LowerScope, n: SpecNode<P>, ins: readonly string[]) => string[], accepts: (s: LowerScope, n: SpecNode<P>) => boolean): OnnxSpec {
+  return { lower: lowerFn, accepts } as OnnxCodec<P> as unknown as OnnxSpec;
+}
+
+const nhwc = (p: { dataFormat: string }): boolean => p.dataFormat === 'NHWC' || p.dataFormat === undefined;
+const allFloat = (s: LowerScope, n: SpecNode): boolean => n.inputs.slice(0, 2).every((i) => s.aval(i).dtype === 'float32');
+
+/** conv2d/depthwise input backprop: [dy, filter, like?] -> dx, as ConvTranspose (group C for depthwise). */
+const convInput = (depthwise: boolean): OnnxSpec =>
+  codec<InputP>((s, n, [dy, f]) => {
+    const p = n.params;
+    const fs = staticOf(s, n.inputs[1]) as number[];
+    const g = geometry(p, p.dilations, shapeOf(s, p.inputShape, n.inputs[2]) as number[], fs.slice(0, 2), staticOf(s, n.inputs[0]) as number[]);
+    // Conv2D HWIO -> ConvTranspose's [in = Co, out = Ci, kh, kw]; depthwise [kh,kw,C,M] -> [C*M, 1, kh, kw], group C.
+    const w = depthwise ? transpose(s, one(s.add('Reshape', [f, s.int64s([fs[0], fs[1], fs[2] * fs[3], 1])])), [2, 3, 0, 1]) : transpose(s, f, [3, 2, 0, 1]);
+    return [convTranspose(s, dy, w, g, p.strides, p.dilations, depthwise ? fs[2] : 1)];
+  }, (s, n) => allFloat(s, n) && nhwc(n.params) && staticOf(s, n.inputs[0]) !== null && staticOf(s, n.inputs[1]) !== null && shapeOf(s, n.params.inputShape, n.inputs[2]) !== null);
+
+/**
+ * conv2d/depthwise filter backprop: [x, dy, like?] -> dfilter. dW[i,j,ci,co] = sum over n, ho, wo of
+ * x_pad[n, ho*s + i*d, wo*s + j*d, ci] * dy[n, ho, wo, co]: a Conv of x as [Ci, N, H, W] with dy as the
+ * kernel [Co, N, Ho, Wo], the forward stride as its dilation and the forward dilation as its stride,
+ * sliced to the filter size. Depthwise: one batch, channels (c, n), group C.
+ */
+const convFilter = (depthwise: boolean): OnnxSpec =>
+  codec<FilterP>((s, n, [x, dy]) => {
+    const p = n.params;
+    const xs = staticOf(s, n.inputs[0]) as number[];
+    const fs = shapeOf(s, p.filterShape, n.inputs[2]) as number[];
+    const g = geometry(p, p.dilations, xs, fs.slice(0, 2), staticOf(s, n.inputs[1]) as number[]);
+    const xt = transpose(s, x, [3, 0, 1, 2]);
+    const input = depthwise ? one(s.add('Reshape', [xt, s.int64s([1, xs[3] * xs[0], xs[1], xs[2]])])) : xt;
+    const kernel = transpose(s, dy, [3, 0, 1, 2]);
+    const conv = one(s.add('Conv', [input, kernel], { strides: { ints: p.dilations }, dilations: { ints: p.strides }, pads: padAttr(g), group: { i: depthwise ? xs[3] : 1 } }));
+    const cut = one(s.add('Slice', [conv, s.int64s([0, 0]), s.int64s([fs[0], fs[1]]), s.int64s([2, 3])]));
+    // [Ci, Co, kh, kw] (or [1, C*M, kh, kw]) -> [kh, kw, Ci, Co].
+    const four = depthwise ? one(s.add('Reshape', [cut, s.int64s([fs[2], fs[3], fs[0], fs[1]])])) : cut;
+    return [transpose(s, four, [2, 3, 0, 1])];
+  }, (s, n) => allFloat(s, n) && nhwc(n.params) && staticOf(s, n.inputs[0]) !== null && staticOf(s, n.inputs[1]) !== null && shapeOf(s, n.params.filterShape, n.inputs[2]) !== null);
+
+const poolAttrs = (p: PoolP, g: Geometry): Record<string, { ints: number[] }> => ({ kernel_shape: { ints: [...p.ksize] }, strides: { ints: [...p.strides] }, pads: padAttr(g) });
+
+/** max_pool_grad [x, y, dy] -> dx: dy summed into each window's (first) argmax, from MaxPool's Indices (flat NCHW). */
+const maxPoolGrad: OnnxSpec = codec<PoolP>((s, n, [x, , dy]) => {
+  const p = n.params;
+  const xs = staticOf(s, n.inputs[0]) as number[];
+  const g = geometry(p, [1, 1], xs, [...p.ksize], staticOf(s, n.inputs[2]) as number[]);
+  // Max pooling pads with -inf, so a padded tap is never the argmax; indices leave the padding out.
+  const [, idx] = s.add('MaxPool', [transpose(s, x, NCHW)], poolAttrs(p, g), 2);
+  const size = xs.reduce((a, b) => a * b, 1);
+  const zeros = one(s.add('ConstantOfShape', [s.int64s([size])], { value: { t: { dtype: 'float32', shape: [1], data: Float32Array.of(0) } } }));
+  const flat = (v: string): string => one(s.add('Reshape', [v, s.int64s([-1])]));
+  const summed = one(s.add('ScatterElements', [zeros, flat(idx), flat(transpose(s, dy, NCHW))], { axis: { i: 0 }, reduction: { s: 'add' } }));
+  return [transpose(s, one(s.add('Reshape', [summed, s.int64s([xs[0], xs[3], xs[1], xs[2]])])), NHWC)];
+}, (s, n) => n.inputs.every((i) => s.aval(i).dtype === 'float32') && nhwc(n.params) && staticOf(s, n.inputs[0]) !== null && staticOf(s, n.inputs[2]) !== null);
+
+/** avg_pool_grad [dy, like?] -> dx: dy / (valid taps of its window), spread back by a ConvTranspose with a ones kernel (group C). */
+const avgPoolGrad: OnnxSpec = codec<PoolGradP>((s, n, [dy]) => {
+  const p = n.params;
+  const xs = shapeOf(s, p.inputShape, n.inputs[1]) as number[];
+  const ys = staticOf(s, n.inputs[0]) as number[];
+  const g = geometry(p, [1, 1], xs, [...p.ksize], ys);
+  // TF leaves the padding out of each window's count.
+  const taps = [0, 1].map((i) => Array.from({ length: ys[1 + i] }, (_, o) => {
+    const start = o * p.strides[i] - g.pads[i][0];
+    return Math.min(start + p.ksize[i], xs[1 + i]) - Math.max(start, 0);
+  }));
+  const counts = Float32Array.from({ length: ys[1] * ys[2] }, (_, k) => taps[0][Math.floor(k / ys[2])] * taps[1][k % ys[2]]);
+  const cst = one(s.add('Constant', [], { value: { t: { dtype: 'float32', shape: [1, ys[1], ys[2], 1], data: counts } } }));
+  const scaled = one(s.add('Div', [dy, cst]));
+  const c = xs[3];
+  const ones = one(s.add('Constant', [], { value: { t: { dtype: 'float32', shape: [c, 1, p.ksize[0], p.ksize[1]], data: new Float32Array(c * p.ksize[0] * p.ksize[1]).fill(1) } } }));
+  return [convTranspose(s, scaled, ones, g, p.strides, [1, 1], c)];
+}, (s, n) => s.aval(n.inputs[0]).dtype === 'float32' && nhwc(n.params) && staticOf(s, n.inputs[0]) !== null && shapeOf(s, n.params.inputShape, n.inputs[1]) !== null);
+
+/**
+ * The gradient lowerings, set on the records' family objects (their vjps bind those objects).
+ * @example
+ * // not-run
+ * setOnnx(C2.input, gradLower.convInput(false));
+ */
+export const gradLower = { convInput, convFilter, maxPoolGrad, avgPoolGrad };
+
+/** Sets a family-made record's lowering on the record object itself (vjps bind the object, not a copy). */
+export function setOnnx<T extends object>(rec: T, spec: OnnxSpec): T {
+  (rec as { onnx?: OnnxSpec }).onnx = spec;
+  return rec;
+}
