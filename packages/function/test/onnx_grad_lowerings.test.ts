@@ -1,0 +1,127 @@
+// The conv and pool gradient records lowered to ONNX (ConvTranspose, Conv over transposed operands,
+// MaxPool Indices + ScatterElements, ConvTranspose with a ones kernel): compiled in strict mode (so every
+// backward op is in the ONNX segment), against the uncompiled tfjs path and central finite differences,
+// over SAME / VALID / explicit padding, strides and dilations.
+import * as ef from 'eagerflow';
+
+const quiet = ef.retraceConfig.warn;
+beforeAll(() => (ef.retraceConfig.warn = () => undefined));
+afterAll(() => (ef.retraceConfig.warn = quiet));
+
+const vals = (n: number, a: number, b: number): Float32Array => Float32Array.from({ length: n }, (_, i) => Math.sin(a * i + b));
+const size = (s: number[]): number => s.reduce((x, y) => x * y, 1);
+const arr = (t: ef.Tensor): number[] => Array.from(t.dataSync());
+
+type Layer = (x: ef.Tensor, f: ef.Tensor) => ef.Tensor;
+
+/**
+ * loss = sum(layer(x, f) * w) with fixed weights w; returns [dloss/dx, dloss/df] from a tape inside the
+ * traced function (compiled: the backward ops are in the segment) and from the uncompiled trace.
+ */
+function check(layer: Layer, xShape: number[], fShape: number[] | null, backward: string[]): void {
+  const x = ef.constant(vals(size(xShape), 0.91, 0.2), 'float32', xShape);
+  const f = fShape === null ? ef.constant(0) : ef.constant(vals(size(fShape), 1.37, 0.5), 'float32', fShape);
+  const outShape = layer(x, f).shape.asList() as number[];
+  const w = ef.constant(vals(size(outShape), 0.53, 1.1), 'float32', outShape);
+  const loss = (a: ef.Tensor, b: ef.Tensor): ef.Tensor => ef.reduceSum(ef.multiply(layer(a, b), w));
+  const grads = (a: ef.Tensor, b: ef.Tensor): ef.Tensor[] => {
+    const tape = new ef.GradientTape();
+    const l = tape.record(() => {
+      tape.watch([a, b]);
+      return loss(a, b);
+    });
+    return tape.gradient(l, fShape === null ? [a] : [a, b]) as ef.Tensor[];
+  };
+  const jit = ef.trace(grads, { jitCompile: 'strict' });
+  const plain = ef.trace(grads);
+  // The first calls trace (graphs pin their constants); steady calls after them leak nothing.
+  [...(jit(x, f) as ef.Tensor[]), ...(plain(x, f) as ef.Tensor[])].forEach((t) => t.dispose());
+  const before = ef.memory().numTensors;
+  const got = jit(x, f) as ef.Tensor[];
+  const want = plain(x, f) as ef.Tensor[];
+  got.forEach((g, k) => expect(arr(g)).toEqual(arr(want[k]).map((v) => expect.closeTo(v, 4))));
+  const wantVals = want.map(arr);
+  want.forEach((t) => t.dispose());
+  const gotVals = got.map(arr);
+  got.forEach((t) => t.dispose());
+  expect(ef.memory().numTensors).toBe(before);
+  expect(gotVals.length).toBe(wantVals.length);
+  const ir = jit.getConcreteFunction(x, f).experimentalGetCompilerIr();
+  const segment = /onnx_segment\[([^\]]*)\]/.exec(ir)?.[1] ?? '';
+  for (const op of backward) expect(segment.split(',')).toContain(op);
+  // Central differences (the loss is at most quadratic in x and f apart from max-pool switches: exact up to rounding).
+  const probe = (t: ef.Tensor, which: 0 | 1, gd: number[]): void => {
+    const base = t.dataSync();
+    for (const i of [0, 7, Math.floor(base.length / 2), base.length - 1]) {
+      const at = (d: number): number => {
+        const moved = Float32Array.from(base);
+        moved[i] += d;
+        const m = ef.constant(moved, 'float32', t.shape.asList() as number[]);
+        const v = ef.tidy(() => (which === 0 ? loss(m, f) : loss(x, m)).dataSync()[0]);
+        m.dispose();
+        return v;
+      };
+      const eps = 1e-2;
+      expect((at(eps) - at(-eps)) / (2 * eps)).toBeCloseTo(gd[i], 1);
+    }
+  };
+  probe(x, 0, gotVals[0]);
+  if (fShape !== null) probe(f, 1, gotVals[1]);
+  [jit, plain].forEach((t) => t.dispose());
+  [x, f, w].forEach((t) => t.dispose());
+}
+
+type Pad = 'SAME' | 'VALID' | [number, number][];
+const convCases: [string, number | number[], Pad, number | number[]][] = [
+  ['SAME, stride 1', 1, 'SAME', 1],
+  ['SAME, stride 2', 2, 'SAME', 1],
+  ['SAME, strides [2, 1]', [2, 1], 'SAME', 1],
+  ['VALID, stride 2', 2, 'VALID', 1],
+  ['VALID, dilation 2', 1, 'VALID', 2],
+  ['SAME, dilations [2, 1]', 1, 'SAME', [2, 1]],
+  ['explicit [[0,0],[1,2],[2,0],[0,0]], stride 2', 2, [[0, 0], [1, 2], [2, 0], [0, 0]], 1],
+];
+
+describe('conv2d backprops (ConvTranspose and a Conv over transposed operands)', () => {
+  for (const [name, s, pad, d] of convCases) {
+    test(name, () => check((x, f) => ef.nn.conv2d(x, f, s, pad, { dilations: d }), [2, 7, 6, 3], [3, 2, 3, 4], ['conv2d_backprop_input', 'conv2d_backprop_filter']));
+  }
+});
+
+describe('depthwise conv2d backprops (grouped ConvTranspose and Conv)', () => {
+  for (const [name, s, pad, d] of convCases.filter(([, , p]) => typeof p === 'string')) {
+    test(name, () => check((x, f) => ef.nn.depthwiseConv2d(x, f, s, pad, { dilations: d }), [2, 7, 6, 3], [3, 2, 3, 2], ['depthwise_conv2d_backprop_input', 'depthwise_conv2d_backprop_filter']));
+  }
+});
+
+const poolCases: [string, number | number[], number | number[], 'SAME' | 'VALID'][] = [
+  ['3x3 stride 2 SAME', 3, 2, 'SAME'],
+  ['2x2 stride 2 VALID', 2, 2, 'VALID'],
+  ['[3, 2] strides [1, 2] SAME (overlapping windows)', [3, 2], [1, 2], 'SAME'],
+  ['3x3 stride 1 VALID (overlapping windows)', 3, 1, 'VALID'],
+];
+
+describe('pool gradients (MaxPool Indices + ScatterElements; ConvTranspose with a ones kernel)', () => {
+  for (const [name, k, s, pad] of poolCases) {
+    test(`maxPool ${name}`, () => check((x) => ef.nn.maxPool(x, k, s, pad), [2, 7, 6, 3], null, ['max_pool_grad']));
+    // Squared: the gradient of a linear function of x would be folded to a constant while tracing.
+    test(`avgPool ${name}`, () => check((x) => ef.square(ef.nn.avgPool(x, k, s, pad)), [2, 7, 6, 3], null, ['avg_pool_grad']));
+  }
+
+  test('maxPool gradient on ties goes to the first maximum of each window, as in TF', () => {
+    // All equal: TF routes each window's gradient to its first (top-left) element.
+    const x = ef.ones([1, 4, 4, 1]);
+    const g = ef.trace((a: ef.Tensor) => {
+      const tape = new ef.GradientTape();
+      const l = tape.record(() => {
+        tape.watch(a);
+        return ef.reduceSum(ef.nn.maxPool(a, 2, 2, 'VALID'));
+      });
+      return tape.gradient(l, a) as ef.Tensor;
+    }, { jitCompile: 'strict' });
+    const got = g(x) as ef.Tensor;
+    expect(arr(got)).toEqual([1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0]);
+    [got, x].forEach((t) => t.dispose());
+    g.dispose();
+  });
+});
