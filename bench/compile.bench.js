@@ -105,7 +105,7 @@ function convTrainStepRows() {
   [la, lb].forEach((t) => t.dispose());
   const segments = (jit.getConcreteFunction(x, y).experimentalGetCompilerIr().match(/onnx_segment/g) || []).length;
   const m = measure({ jit: () => jit(x, y).dispose(), plain: () => plain(x, y).dispose() }, { batch: 3, rounds: 9, warmup: 2 });
-  console.log(`conv_train_step (batch ${batch}, 28x28x1, conv8-relu-maxpool-dense10, xent, SGD): compiled ${m.jit.wall.toFixed(0)} us, uncompiled (tfjs-cpu) ${m.plain.wall.toFixed(0)} us; ${segments} ONNX segment(s); |first loss diff| = ${diff.toExponential(2)}`);
+  console.log(`conv_train_step (batch ${batch}, 28x28x1, conv8-relu-maxpool-dense10, xent, SGD): compiled ${m.jit.wall.toFixed(0)} us, uncompiled (tfjs-cpu) ${m.plain.wall.toFixed(0)} us = ${(m.jit.wall / m.plain.wall).toFixed(4)}x; ${segments} ONNX segment(s); |first loss diff| = ${diff.toExponential(2)}`);
   const ratio = m.jit.wall / m.plain.wall;
   ratioLine('conv_train_step_jit_vs_traced', 'a traced train step of a small conv net, compiled / uncompiled', ratio, 0.2);
   const name = `train step, small conv net (batch ${batch}, 28x28x1)`;
