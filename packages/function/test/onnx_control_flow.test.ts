@@ -130,6 +130,35 @@ describe('cond and whileLoop compile to ONNX If and Loop', () => {
     jit.dispose();
   });
 
+  test('loop variables whose shape grows, and cond branches of different shapes, compile', () => {
+    const grow = ef.trace((x: ef.Tensor, n: ef.Tensor) => ef.whileLoop((v: ef.Tensor) => ef.less(ef.cast(ef.size(v), 'float32'), n), (v: ef.Tensor) => [ef.concat([v, ef.multiply(v, 2)], 0)], [x])[0], { jitCompile: 'strict' });
+    const pick = ef.trace((x: ef.Tensor, p: ef.Tensor) => ef.cond(p, () => ef.concat([x, ef.negative(x)], 0), () => x), { jitCompile: 'strict' });
+    const x = ef.constant([1, 2]);
+    const n = ef.constant(7);
+    const [t, f] = [ef.constant(true), ef.constant(false)];
+    const outs = [T(grow(x, n)), T(pick(x, t)), T(pick(x, f))];
+    expect(outs.map(arr)).toEqual([[1, 2, 2, 4, 2, 4, 4, 8], [1, 2, -1, -2], [1, 2]]);
+    expect(irOf(grow, x, n)).toMatch(/f32\[\?\] = onnx_segment\[while\]/);
+    [x, n, t, f, ...outs].forEach((q) => q.dispose());
+    [grow, pick].forEach((q) => q.dispose());
+  });
+
+  test('a loop body reading a Variable stays a JS step and reads its current value each call', () => {
+    const v = new ef.Variable(ef.constant([1, 1]));
+    const fn = (x: ef.Tensor): ef.Tensor => ef.whileLoop((i: ef.Tensor) => ef.less(i, 3), (i: ef.Tensor, a: ef.Tensor) => [ef.add(i, 1), ef.add(a, v as unknown as ef.Tensor)], [ef.constant(0), x])[1];
+    const jit = ef.trace(fn, { jitCompile: true });
+    const x = ef.constant([1, 2]);
+    const first = T(jit(x));
+    v.assign(ef.constant([10, 10]));
+    const second = T(jit(x));
+    expect([arr(first), arr(second)]).toEqual([[4, 5], [31, 32]]);
+    expect(irOf(jit, x)).toMatch(/^\s*\w+: f32\[\], \w+: f32\[2\] = while\[/m);
+    const strict = ef.trace(fn, { jitCompile: 'strict' });
+    expect(() => strict(x)).toThrow(/op 'read_variable' \(inside 'while'/);
+    [x, first, second, v].forEach((q) => q.dispose());
+    [jit, strict].forEach((q) => q.dispose());
+  });
+
   test('a body with an op without a lowering keeps the whole loop a JS step (equal results); strict mode names that op', () => {
     // reverse has no ONNX lowering: the while node runs in JS between compiled segments.
     const fn = (x: ef.Tensor): ef.Tensor => {
