@@ -1,6 +1,6 @@
 // jitCompile's executor lowering: runs of nodes with ONNX lowerings become one compiled segment (an ONNX Runtime session) each.
 import { AVal, Info, Primitive, backend, isStateful, unimplemented } from '@eagerflow/core';
-import { Graph, Node } from '../graph';
+import { Graph, Node, isGraph } from '../graph';
 import { Part, blocker, buildModel, lowers, probeScope } from './model';
 import { Session, ortNode, ortTensor } from './runtime';
 
@@ -46,7 +46,10 @@ const onnxSegment: Primitive<SegmentParams> = {
 };
 
 /** Kernels whose work grows faster than their tensors (contractions, windows): worth intra-op threads. */
-const HEAVY = new Set(['matmul', 'batch_matmul', 'conv2d', 'depthwise_conv2d', 'conv3d', 'avg_pool', 'max_pool', 'einsum']);
+const HEAVY = new Set([
+  'matmul', 'batch_matmul', 'conv2d', 'depthwise_conv2d', 'conv3d', 'avg_pool', 'max_pool', 'einsum',
+  'conv2d_backprop_input', 'conv2d_backprop_filter', 'depthwise_conv2d_backprop_input', 'depthwise_conv2d_backprop_filter', 'avg_pool_grad', 'max_pool_grad',
+]);
 /** Elements from which an elementwise segment is worth intra-op threads. */
 const HEAVY_ELEMENTS = 1 << 16;
 
@@ -55,7 +58,7 @@ function heavy(g: Graph, part: Part): boolean {
   return part.nodes.some((n) => HEAVY.has(n.prim.name) || n.outputs.some((o) => {
     const shape = g.values[o].shape;
     return shape === null || shape.some((d) => d === null) || (shape as number[]).reduce((a, b) => a * b, 1) >= HEAVY_ELEMENTS;
-  }));
+  }) || Object.values(n.params).some((b) => isGraph(b) && heavy(b, b)));
 }
 
 /** Variable plumbing: JS steps by design (reads become segment inputs, assignments consume segment outputs). */
