@@ -19,7 +19,7 @@ function workload(name, fn, shapes, batch, targets) {
   const spec = shapes.map((s) => new ef.TensorSpec(s, 'float32'));
   const plain = ef.trace(fn, { inputSignature: spec });
   const compiled = ef.trace(fn, { inputSignature: spec, jitCompile: true });
-  const args = shapes.map((s, k) => ef.random.normal(s, 0, 1, 'float32', 7 + k));
+  const args = shapes.map((s, k) => ef.random.normal(s, { seed: 7 + k }));
   const model = ef.toOnnx(plain);
   const session = rawSession(model);
   const feeds = Object.fromEntries(args.map((a, k) => [`in${k}`, new ort.Tensor('float32', a.dataSync(), a.shape.asList())]));
