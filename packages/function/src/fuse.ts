@@ -63,19 +63,43 @@ const fuseConfig = { codegen: true, maxSteps: 256 };
 
 /**
  * One loop over the elements evaluating the whole program, each step rounded to float32 like the
- * kernels it replaces. The source is built only from the records' expression templates.
+ * kernels it replaces (an `exact` fact's value already is one). The source is built only from the
+ * records' expression templates.
+ *
+ * Each pass of the loop evaluates LANES neighbouring elements, step by step across the lanes: every
+ * element is a long chain of dependent steps, and interleaved independent chains let the processor
+ * overlap them (about 4x faster than one element at a time on a 48-step chain; same values, since
+ * each element's arithmetic is unchanged). Long programs take fewer lanes, so the generated function
+ * stays small enough for the optimizing compiler.
  */
 const kernelOf = new WeakMap<FusedParams, Kernel>();
+
+/** Lanes per loop pass, and the budget (characters of loop body) that bounds lanes x program size. */
+const LANES = [8, 4, 2] as const;
+const BODY_BUDGET = 24000;
+
+function programSource(p: FusedParams, lane: (u: number) => string, suffix: (u: number) => string, lanes: number): string {
+  const lines: string[] = [];
+  const operand = (a: number, u: number): string => (a < p.nIn ? (p.scalarIn[a] ? `s${a}` : `x${a}[${lane(u)}]`) : `t${a - p.nIn}${suffix(u)}`);
+  p.steps.forEach((st, k) => {
+    for (let u = 0; u < lanes; u++) {
+      const e = st.fact.expr(operand(st.args[0], u), st.args.length > 1 ? operand(st.args[1], u) : '');
+      lines.push(`const t${k}${suffix(u)} = ${st.fact.exact === true ? e : `Math.fround(${e})`};`);
+    }
+  });
+  for (let u = 0; u < lanes; u++) p.results.forEach((r, k) => lines.push(`o${k}[${lane(u)}] = t${r - p.nIn}${suffix(u)};`));
+  return lines.join(' ');
+}
 
 function kernelFor(p: FusedParams): Kernel {
   const known = kernelOf.get(p);
   if (known !== undefined) return known;
-  const operand = (a: number): string => (a < p.nIn ? (p.scalarIn[a] ? `s${a}` : `x${a}[i]`) : `t${a - p.nIn}`);
-  const body = p.steps.map((st, k) => `const t${k} = Math.fround(${st.fact.expr(operand(st.args[0]), st.args.length > 1 ? operand(st.args[1]) : '')});`);
   const head = Array.from({ length: p.nIn }, (_, k) => (p.scalarIn[k] ? `const s${k} = ins[${k}][0];` : `const x${k} = ins[${k}];`));
   const outs = p.results.map((_r, k) => `const o${k} = outs[${k}];`);
-  const stores = p.results.map((r, k) => `o${k}[i] = t${r - p.nIn};`);
-  const src = `${head.join(' ')} ${outs.join(' ')} for (let i = 0; i < n; i++) { ${body.join(' ')} ${stores.join(' ')} }`;
+  const single = programSource(p, () => 'i', () => '', 1);
+  const lanes = LANES.find((u) => u * single.length <= BODY_BUDGET && p.size >= u) ?? 1;
+  const wide = lanes === 1 ? '' : `for (; i + ${lanes} <= n; i += ${lanes}) { ${programSource(p, (u) => (u === 0 ? 'i' : `i + ${u}`), (u) => `_${u}`, lanes)} } `;
+  const src = `${head.join(' ')} ${outs.join(' ')} let i = 0; ${wide}for (; i < n; i++) { ${single} }`;
   let fn = compiled.get(src);
   if (fn === undefined) {
     fn = new Function('ins', 'outs', 'n', src) as Kernel;
