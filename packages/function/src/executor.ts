@@ -46,6 +46,17 @@ export interface Plan {
   readonly limits: RunLimits | null;
   /** Node values that are another value's handle (checked ensure_shape of an input): never freed here. */
   readonly borrowed: ReadonlySet<number>;
+  /** Idle per-run arrays (slots, each step's argument list), reused by the next run: calls allocate none. */
+  readonly scratch: Scratch[];
+}
+
+/**
+ * One run's working arrays. A run takes one from its plan's pool (or makes one: a nested or concurrent
+ * run of the same plan gets its own) and puts it back cleared, so it keeps no value alive.
+ */
+interface Scratch {
+  readonly slots: Info[];
+  readonly args: Info[][];
 }
 
 /**
@@ -89,7 +100,7 @@ export function compile(source: Graph): Plan {
     seen.add(o);
     return copy;
   });
-  return { graph, steps, size: graph.values.length, consts, inputs: graph.inputs, outputs: graph.outputs, copyOut, limits: runLimitsOf.get(source) ?? null, borrowed: alias };
+  return { graph, steps, size: graph.values.length, consts, inputs: graph.inputs, outputs: graph.outputs, copyOut, limits: runLimitsOf.get(source) ?? null, borrowed: alias, scratch: [] };
 }
 
 const plans = new WeakMap<Graph, Plan>();
@@ -104,19 +115,31 @@ export function planOf(g: Graph): Plan {
   return p;
 }
 
-function prepare(plan: Plan, inputs: readonly Info[]): Info[] {
-  const slots = new Array<Info>(plan.size);
+function prepare(plan: Plan, inputs: readonly Info[]): Scratch {
+  const sc = plan.scratch.pop() ?? { slots: new Array<Info>(plan.size), args: plan.steps.map((st) => new Array<Info>(st.ins.length)) };
+  const slots = sc.slots;
   for (let k = 0; k < plan.consts.length; k++) slots[plan.consts[k][0]] = plan.consts[k][1];
   for (let k = 0; k < plan.inputs.length; k++) slots[plan.inputs[k]] = inputs[k];
-  return slots;
+  return sc;
+}
+
+/** Clears a run's arrays (no value stays reachable from the plan) and returns them to the pool. */
+function release(plan: Plan, sc: Scratch): void {
+  sc.slots.fill(undefined as unknown as Info);
+  for (let s = 0; s < sc.args.length; s++) sc.args[s].fill(undefined as unknown as Info);
+  if (plan.scratch.length < 2) plan.scratch.push(sc);
 }
 
 function finishOutputs(plan: Plan, slots: Info[], k: Kernels): Info[] {
-  return plan.outputs.map((o, j) => (plan.copyOut[j] ? (k.run('Identity', { x: slots[o] }) as Info) : slots[o]));
+  const outs = new Array<Info>(plan.outputs.length);
+  for (let j = 0; j < outs.length; j++) {
+    const v = slots[plan.outputs[j]];
+    outs[j] = plan.copyOut[j] ? (k.run('Identity', { x: v }) as Info) : v;
+  }
+  return outs;
 }
 
-function runStep(step: Step, slots: Info[], k: Kernels): Info[] | Promise<Info[]> {
-  const ins = new Array<Info>(step.ins.length);
+function runStep(step: Step, ins: Info[], slots: Info[], k: Kernels): Info[] | Promise<Info[]> {
   for (let j = 0; j < ins.length; j++) ins[j] = slots[step.ins[j]];
   if (step.recheck === null) return step.prim.impl(k, ins, step.params);
   const outs = checkInputs(step.prim, step.params, step.recheck, ins);
@@ -137,12 +160,13 @@ function store(step: Step, res: Info[], slots: Info[], k: Kernels): void {
 
 /** Runs the plan; returned infos are owned by the caller. `k` picks direct or engine kernels. */
 export function run(plan: Plan, inputs: readonly Info[], k: Kernels = backend.directKernels): Info[] {
-  const slots = prepare(plan, inputs);
+  const sc = prepare(plan, inputs);
+  const slots = sc.slots;
   let s = 0;
   try {
     for (; s < plan.steps.length; s++) {
       const step = plan.steps[s];
-      const res = runStep(step, slots, k);
+      const res = runStep(step, sc.args[s], slots, k);
       if (isThenable(res)) {
         // Nobody will await it: free whatever it eventually produces (no leak from an abandoned async step).
         void (res as Promise<Info[]>).then((late) => late.forEach((x) => k.free(x)), () => undefined);
@@ -151,8 +175,11 @@ export function run(plan: Plan, inputs: readonly Info[], k: Kernels = backend.di
       store(step, res as Info[], slots, k);
       if (plan.limits !== null) checkElements(res as Info[], plan.limits);
     }
-    return finishOutputs(plan, slots, k);
+    const outs = finishOutputs(plan, slots, k);
+    release(plan, sc);
+    return outs;
   } catch (e) {
+    // The failed run's arrays are dropped, not pooled (an abandoned async step may still hold its arguments).
     cleanup(plan, slots, k);
     throw wrapError(e, plan.graph, plan.steps[s]?.node);
   }
@@ -160,17 +187,20 @@ export function run(plan: Plan, inputs: readonly Info[], k: Kernels = backend.di
 
 /** Like run, awaiting steps that return Promises (async host callbacks). */
 export async function runAsync(plan: Plan, inputs: readonly Info[], k: Kernels = backend.directKernels): Promise<Info[]> {
-  const slots = prepare(plan, inputs);
+  const sc = prepare(plan, inputs);
+  const slots = sc.slots;
   let s = 0;
   try {
     for (; s < plan.steps.length; s++) {
       const step = plan.steps[s];
-      const res = runStep(step, slots, k);
+      const res = runStep(step, sc.args[s], slots, k);
       const outs = isThenable(res) ? await res : (res as Info[]);
       store(step, outs, slots, k);
       if (plan.limits !== null) checkElements(outs, plan.limits);
     }
-    return finishOutputs(plan, slots, k);
+    const outs = finishOutputs(plan, slots, k);
+    release(plan, sc);
+    return outs;
   } catch (e) {
     cleanup(plan, slots, k);
     throw wrapError(e, plan.graph, plan.steps[s]?.node);

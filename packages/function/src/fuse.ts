@@ -148,11 +148,23 @@ function inputShapeError(p: FusedParams, j: number, have: readonly number[]): In
   );
 }
 
+/**
+ * Per program: the argument lists the loop is called with, reused by every call (the loop calls no
+ * user code, so runs never overlap) and cleared after it, so they keep no array alive.
+ */
+const hostArgs = new WeakMap<FusedParams, { data: ArrayLike<number>[]; outs: Float32Array[] }>();
+
 function runOnHost(k: Kernels, ins: Info[], p: FusedParams): Info[] {
   checkInputs(ins, p);
   const n = p.size;
-  const data = ins.map((x) => backend.readInfoSync(x) as Float32Array);
-  const outs = p.results.map(() => new Float32Array(n));
+  let a = hostArgs.get(p);
+  if (a === undefined) {
+    a = { data: new Array<ArrayLike<number>>(ins.length), outs: new Array<Float32Array>(p.results.length) };
+    hostArgs.set(p, a);
+  }
+  const { data, outs } = a;
+  for (let j = 0; j < ins.length; j++) data[j] = backend.readInfoSync(ins[j]) as Float32Array;
+  for (let j = 0; j < outs.length; j++) outs[j] = new Float32Array(n);
   let kernel: Kernel | null = null;
   if (fuseConfig.codegen) {
     try {
@@ -161,10 +173,18 @@ function runOnHost(k: Kernels, ins: Info[], p: FusedParams): Info[] {
       fuseConfig.codegen = false;
     }
   }
-  if (kernel !== null) kernel(data, outs, n);
-  else interpret(p, data, outs, n);
-  return outs.map((o) => k.upload(o, p.shape.slice(), 'float32'));
+  try {
+    if (kernel !== null) kernel(data, outs, n);
+    else interpret(p, data, outs, n);
+    const res = new Array<Info>(outs.length);
+    for (let j = 0; j < outs.length; j++) res[j] = k.upload(outs[j], p.shape.slice(), 'float32');
+    return res;
+  } finally {
+    data.fill(EMPTY);
+    outs.fill(EMPTY);
+  }
 }
+const EMPTY = new Float32Array(0);
 
 function runKernels(k: Kernels, ins: Info[], p: FusedParams): Info[] {
   const env = new Map<number, Info>();
