@@ -1,7 +1,7 @@
 // The executor: a precomputed plan run in a short loop that frees every value after its last use.
 import { AVal, EnsureShapeParams, Info, Kernels, OpError, PRIMITIVES, Params, Primitive, backend, ensureShapeCheck, toOpError, typeError, withOp } from '@eagerflow/core';
 import { Graph, Node, nodeLine } from './graph';
-import { fuseElementwise } from './fuse';
+import { fuseElementwise, isFused, recycleFused } from './fuse';
 import { RunLimits, checkElements, runLimitsOf } from './run_limits';
 import { checkInputs, checkOutputs, needsRuntimeCheck } from './runtime_checks';
 import { userFrame } from './user_frame';
@@ -14,6 +14,8 @@ interface Step {
   /** Values whose last reader is this step (freed right after it). */
   readonly free: readonly number[];
   readonly node: Node;
+  /** Of `free`: fused results only fused loops read, whose buffers the next loops may reuse. */
+  readonly recycle: ReadonlySet<number> | null;
   /** An input whose handle the step's output took over (its slot is cleared, not freed). */
   readonly moved?: number;
   /** Input dtypes when some input shape was unknown at trace time: infer re-runs on the real shapes. */
@@ -74,23 +76,28 @@ export function compile(source: Graph): Plan {
   // ensure_shape outputs that are the caller's input (or a constant) itself: checked, never freed by us.
   const alias = new Set<number>();
   const owned = (i: number): boolean => graph.values[i].kind === 'node' && !keep.has(i) && !alias.has(i);
+  const reusable = fusedOnlyValues(graph, keep);
   const steps: Step[] = graph.nodes.map((n, k) => {
     const free = new Set<number>();
     for (const i of n.inputs) if (last.get(i) === k && owned(i)) free.add(i);
     for (const o of n.outputs) if (!last.has(o) && owned(o)) free.add(o);
     const recheck = needsRuntimeCheck(graph, n) ? n.inputs.map((i) => graph.values[i].dtype) : null;
-    if (n.prim !== PRIMITIVES.ensure_shape) return { prim: n.prim, params: n.params, ins: n.inputs, outs: n.outputs, free: [...free], node: n, recheck };
+    const recycle = (f: Set<number>): ReadonlySet<number> | null => {
+      const r = [...f].filter((i) => reusable.has(i));
+      return r.length === 0 ? null : new Set(r);
+    };
+    if (n.prim !== PRIMITIVES.ensure_shape) return { prim: n.prim, params: n.params, ins: n.inputs, outs: n.outputs, free: [...free], recycle: recycle(free), node: n, recheck };
     const [input] = n.inputs;
     const [output] = n.outputs;
     if (free.has(input) && !free.has(output)) {
       free.delete(input);
-      return { prim: ensureMove, params: n.params, ins: n.inputs, outs: n.outputs, free: [...free], node: n, moved: input, recheck };
+      return { prim: ensureMove, params: n.params, ins: n.inputs, outs: n.outputs, free: [...free], recycle: null, node: n, moved: input, recheck };
     }
     if (!owned(input) && !keep.has(output)) {
       alias.add(output);
-      return { prim: ensureMove, params: n.params, ins: n.inputs, outs: n.outputs, free: [], node: n, recheck };
+      return { prim: ensureMove, params: n.params, ins: n.inputs, outs: n.outputs, free: [], recycle: null, node: n, recheck };
     }
-    return { prim: n.prim, params: n.params, ins: n.inputs, outs: n.outputs, free: [...free], node: n, recheck };
+    return { prim: n.prim, params: n.params, ins: n.inputs, outs: n.outputs, free: [...free], recycle: null, node: n, recheck };
   });
   const consts: [number, Info][] = [];
   graph.values.forEach((v, i) => v.kind === 'const' && consts.push([i, v.constant as Info]));
@@ -101,6 +108,21 @@ export function compile(source: Graph): Plan {
     return copy;
   });
   return { graph, steps, size: graph.values.length, consts, inputs: graph.inputs, outputs: graph.outputs, copyOut, limits: runLimitsOf.get(source) ?? null, borrowed: alias, scratch: [] };
+}
+
+/**
+ * Results of fused groups that only fused groups read (no graph output, no other reader): their buffers
+ * are in no one else's hands after the last read, so the executor hands them to the next fused loop.
+ */
+function fusedOnlyValues(graph: Graph, keep: ReadonlySet<number>): Set<number> {
+  const made = new Set<number>();
+  const otherReader = new Set<number>();
+  for (const n of graph.nodes) {
+    const fused = isFused(n);
+    if (fused) n.outputs.forEach((o) => made.add(o));
+    else n.inputs.forEach((i) => otherReader.add(i));
+  }
+  return new Set([...made].filter((v) => !keep.has(v) && !otherReader.has(v)));
 }
 
 const plans = new WeakMap<Graph, Plan>();
@@ -153,7 +175,8 @@ function store(step: Step, res: Info[], slots: Info[], k: Kernels): void {
   if (step.moved !== undefined) slots[step.moved] = undefined as unknown as Info;
   for (let j = 0; j < step.free.length; j++) {
     const i = step.free[j];
-    k.free(slots[i]);
+    if (step.recycle !== null && step.recycle.has(i)) recycleFused(k, slots[i]);
+    else k.free(slots[i]);
     slots[i] = undefined as unknown as Info;
   }
 }

@@ -116,7 +116,7 @@ function interpret(p: FusedParams, ins: ArrayLike<number>[], outs: Float32Array[
   const vals: ArrayLike<number>[] = ins.slice();
   for (let s = 0; s < p.steps.length; s++) {
     const { fact, args } = p.steps[s];
-    const out = new Float32Array(n);
+    const out = takeBuffer(n);
     const a = vals[args[0]];
     const b = args.length > 1 ? vals[args[1]] : a;
     const sa = args[0] < p.nIn && p.scalarIn[args[0]];
@@ -125,6 +125,7 @@ function interpret(p: FusedParams, ins: ArrayLike<number>[], outs: Float32Array[
     vals.push(out);
   }
   p.results.forEach((r, k) => outs[k].set(vals[r] as Float32Array));
+  for (let s = p.nIn; s < vals.length; s++) giveBack(vals[s] as Float32Array);
 }
 
 /** The loop indexes every input by the group's shape: a mis-shaped input would read past its data. */
@@ -154,6 +155,55 @@ function inputShapeError(p: FusedParams, j: number, have: readonly number[]): In
  */
 const hostArgs = new WeakMap<FusedParams, { data: ArrayLike<number>[]; outs: Float32Array[] }>();
 
+/**
+ * Spare host buffers by length, for loop results and the closure loop's steps: on wasm a result's buffer
+ * is free once uploaded (the upload copies it); on cpu the executor returns a fused result that only
+ * other fused loops read after its last read (`recycleFused`). Bounded in count and bytes.
+ */
+const spare = new Map<number, Float32Array[]>();
+const spareLimit = { perLength: 4, bytes: 16 << 20 };
+let spareBytes = 0;
+/** The buffers loops allocated: only these may come back (never a kernel's array, which a view may share). */
+const ours = new WeakSet<Float32Array>();
+
+/** Host loop buffers reused from the spares and newly allocated: read by tests. */
+export const hostFuseStats = { reused: 0, allocated: 0 };
+
+function takeBuffer(n: number): Float32Array {
+  const list = spare.get(n);
+  const b = list?.pop();
+  if (b !== undefined) {
+    spareBytes -= b.byteLength;
+    hostFuseStats.reused++;
+    return b;
+  }
+  hostFuseStats.allocated++;
+  const fresh = new Float32Array(n);
+  ours.add(fresh);
+  return fresh;
+}
+
+function giveBack(b: Float32Array): void {
+  if (!ours.has(b) || spareBytes + b.byteLength > spareLimit.bytes) return;
+  let list = spare.get(b.length);
+  if (list === undefined) spare.set(b.length, (list = []));
+  if (list.length >= spareLimit.perLength) return;
+  list.push(b);
+  spareBytes += b.byteLength;
+}
+
+/** Whether `n` is a fused group (whose loop neither keeps nor shares the arrays it reads). */
+export function isFused(n: Node): boolean {
+  return n.prim === (fusedElementwise as Primitive);
+}
+
+/** Frees a fused result whose every reader was a fused loop, keeping its buffer for the next loop (cpu). */
+export function recycleFused(k: Kernels, x: Info): void {
+  if (k !== backend.directKernels) return k.free(x);
+  const vals = backend.freeForReuse(x);
+  if (vals instanceof Float32Array) giveBack(vals);
+}
+
 function runOnHost(k: Kernels, ins: Info[], p: FusedParams): Info[] {
   checkInputs(ins, p);
   const n = p.size;
@@ -164,7 +214,7 @@ function runOnHost(k: Kernels, ins: Info[], p: FusedParams): Info[] {
   }
   const { data, outs } = a;
   for (let j = 0; j < ins.length; j++) data[j] = backend.readInfoSync(ins[j]) as Float32Array;
-  for (let j = 0; j < outs.length; j++) outs[j] = new Float32Array(n);
+  for (let j = 0; j < outs.length; j++) outs[j] = takeBuffer(n);
   let kernel: Kernel | null = null;
   if (fuseConfig.codegen) {
     try {
@@ -178,6 +228,7 @@ function runOnHost(k: Kernels, ins: Info[], p: FusedParams): Info[] {
     else interpret(p, data, outs, n);
     const res = new Array<Info>(outs.length);
     for (let j = 0; j < outs.length; j++) res[j] = k.upload(outs[j], p.shape.slice(), 'float32');
+    if (backend.uploadCopies()) for (let j = 0; j < outs.length; j++) giveBack(outs[j]);
     return res;
   } finally {
     data.fill(EMPTY);

@@ -116,6 +116,37 @@ describe('reused buffers never alias what the caller holds', () => {
   });
 });
 
+describe('fused buffers reused', () => {
+  /** Group A's result t is read only by group B (a matmul sits between them): t's buffer goes to the next call's A. */
+  const twoGroups = (x: ef.Tensor, w: ef.Tensor): ef.Tensor => {
+    const t = ef.exp(ef.multiply(ef.add(x, 1), 0.5));
+    const m = ef.reshape(ef.matmul(w, w), [16]);
+    return ef.add(ef.multiply(t, m), ef.sqrt(t));
+  };
+
+  test('on cpu a fused result only fused loops read is recycled, and results stay exact and unshared', () => {
+    const f = ef.trace(twoGroups);
+    const x = ef.constant(seq(16, (i) => i / 4 - 2));
+    const w = ef.reshape(ef.constant(seq(16, (i) => Math.cos(i))), [4, 4]);
+    const ir = f.getConcreteFunction(x, w).experimentalGetCompilerIr();
+    expect(ir.match(/fused_elementwise/g)?.length).toBe(2);
+    const want = twoGroups(x, w);
+    const first = f(x, w);
+    const kept = Array.from(first.dataSync());
+    const stats = { ...ef.internal.hostFuseStats };
+    const others = Array.from({ length: 5 }, () => f(x, w));
+    // Each call allocates its result; A's buffer comes back from the previous call's B.
+    expect(ef.internal.hostFuseStats.reused - stats.reused).toBe(5);
+    expect(ef.internal.hostFuseStats.allocated - stats.allocated).toBe(5);
+    expect(Array.from(first.dataSync())).toEqual(kept);
+    expect(kept).toEqual(Array.from(want.dataSync()));
+    others.forEach((o) => expect(Array.from(o.dataSync())).toEqual(kept));
+    expect(new Set(others.map((o) => o.dataSync().buffer)).size).toBe(5);
+    ef.dispose([...others, first, want, x, w]);
+    f.dispose();
+  });
+});
+
 describe('the repeat-call path', () => {
   test('retraces for a new shape or dtype, and reuses the function for a seen one', () => {
     const f = ef.trace((v: ef.Tensor) => ef.multiply(v, 2));

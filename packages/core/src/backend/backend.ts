@@ -261,6 +261,27 @@ export function isHostBackend(): boolean {
  */
 export const fusionOnHost: Record<string, number> = { cpu: Infinity, wasm: 1024 };
 
+/**
+ * Frees `x` and, on cpu (whose data are the very arrays it was given), returns its host array when that
+ * was the last reference: the caller may reuse it. Elsewhere, or while another reference remains, null.
+ */
+export function freeForReuse(x: Info): HostData | null {
+  const b = backendForDirect();
+  if (b === null || directBackendName !== 'cpu') {
+    directKernels.free(x);
+    return null;
+  }
+  const vals = b.data.get(x.dataId)?.values as HostData | undefined;
+  const gone = b.disposeData(x.dataId) as boolean;
+  if (gone) engine.removeDataId(x.dataId, b);
+  return gone && vals !== undefined ? vals : null;
+}
+
+/** Whether uploads copy the given array into the backend's own memory (wasm): the array is free again at once. */
+export function uploadCopies(): boolean {
+  return backendForDirect() !== null && directBackendName === 'wasm';
+}
+
 /** Whether a fused elementwise loop over `size` elements runs on the host on the active backend. */
 export function fusesOnHost(size: number): boolean {
   return backendForDirect() !== null && size <= (fusionOnHost[directBackendName] ?? -1);
