@@ -29,6 +29,18 @@ interface FusedParams {
   readonly inShapes: readonly (readonly number[])[];
   /** Some input broadcasts along some (not all) dimensions: only the GPU programs index it. */
   readonly broadcast: boolean;
+  /** The host loop's state, made on its first run: its kernel and the argument lists it is called with. */
+  readonly host: HostState;
+}
+
+/**
+ * The argument lists are reused by every call (the loop calls no user code, so runs never overlap) and
+ * cleared after it, so they keep no array alive.
+ */
+interface HostState {
+  kernel: Kernel | null;
+  readonly data: ArrayLike<number>[];
+  readonly outs: Float32Array[];
 }
 
 /** Runs the fused program on host arrays (cpu, wasm: backend.fusesOnHost), or the original kernels elsewhere. */
@@ -62,21 +74,10 @@ const compiled = new Map<string, Kernel>();
 const fuseConfig = { codegen: true, maxSteps: 256 };
 
 /**
- * One loop over the elements evaluating the whole program, each step rounded to float32 like the
- * kernels it replaces (an `exact` fact's value already is one). The source is built only from the
- * records' expression templates.
- *
- * Each pass of the loop evaluates LANES neighbouring elements, step by step across the lanes: every
- * element is a long chain of dependent steps, and interleaved independent chains let the processor
- * overlap them (about 4x faster than one element at a time on a 48-step chain; same values, since
- * each element's arithmetic is unchanged). Long programs take fewer lanes, so the generated function
- * stays small enough for the optimizing compiler.
+ * Lanes per loop pass, each with the largest loop body (characters) it is used for: beyond these, the
+ * optimizing compiler's code got slower than with fewer lanes (measured on chains of 48 to 256 steps).
  */
-const kernelOf = new WeakMap<FusedParams, Kernel>();
-
-/** Lanes per loop pass, and the budget (characters of loop body) that bounds lanes x program size. */
-const LANES = [8, 4, 2] as const;
-const BODY_BUDGET = 24000;
+const LANES: readonly (readonly [number, number])[] = [[8, 16000], [4, 24000], [2, 24000]];
 
 function programSource(p: FusedParams, lane: (u: number) => string, suffix: (u: number) => string, lanes: number): string {
   const lines: string[] = [];
@@ -91,13 +92,24 @@ function programSource(p: FusedParams, lane: (u: number) => string, suffix: (u: 
   return lines.join(' ');
 }
 
+/**
+ * One loop over the elements evaluating the whole program, each step rounded to float32 like the
+ * kernels it replaces (an `exact` fact's value already is one). The source is built only from the
+ * records' expression templates.
+ *
+ * Each pass of the loop evaluates LANES neighbouring elements, step by step across the lanes: every
+ * element is a long chain of dependent steps, and interleaved independent chains let the processor
+ * overlap them (about 4x faster than one element at a time on a 48-step chain; same values, since
+ * each element's arithmetic is unchanged). Long programs take fewer lanes, so the generated function
+ * stays small enough for the optimizing compiler.
+ */
 function kernelFor(p: FusedParams): Kernel {
-  const known = kernelOf.get(p);
-  if (known !== undefined) return known;
+  const known = p.host.kernel;
+  if (known !== null) return known;
   const head = Array.from({ length: p.nIn }, (_, k) => (p.scalarIn[k] ? `const s${k} = ins[${k}][0];` : `const x${k} = ins[${k}];`));
   const outs = p.results.map((_r, k) => `const o${k} = outs[${k}];`);
   const single = programSource(p, () => 'i', () => '', 1);
-  const lanes = LANES.find((u) => u * single.length <= BODY_BUDGET && p.size >= u) ?? 1;
+  const lanes = LANES.find(([u, budget]) => u * single.length <= budget && p.size >= u)?.[0] ?? 1;
   const wide = lanes === 1 ? '' : `for (; i + ${lanes} <= n; i += ${lanes}) { ${programSource(p, (u) => (u === 0 ? 'i' : `i + ${u}`), (u) => `_${u}`, lanes)} } `;
   const src = `${head.join(' ')} ${outs.join(' ')} let i = 0; ${wide}for (; i < n; i++) { ${single} }`;
   let fn = compiled.get(src);
@@ -107,7 +119,7 @@ function kernelFor(p: FusedParams): Kernel {
     if (compiled.size >= 4096) compiled.clear();
     compiled.set(src, fn);
   }
-  kernelOf.set(p, fn);
+  p.host.kernel = fn;
   return fn;
 }
 
@@ -149,11 +161,6 @@ function inputShapeError(p: FusedParams, j: number, have: readonly number[]): In
   );
 }
 
-/**
- * Per program: the argument lists the loop is called with, reused by every call (the loop calls no
- * user code, so runs never overlap) and cleared after it, so they keep no array alive.
- */
-const hostArgs = new WeakMap<FusedParams, { data: ArrayLike<number>[]; outs: Float32Array[] }>();
 
 /**
  * Spare host buffers by length, for loop results and the closure loop's steps: on wasm a result's buffer
@@ -207,12 +214,7 @@ export function recycleFused(k: Kernels, x: Info): void {
 function runOnHost(k: Kernels, ins: Info[], p: FusedParams): Info[] {
   checkInputs(ins, p);
   const n = p.size;
-  let a = hostArgs.get(p);
-  if (a === undefined) {
-    a = { data: new Array<ArrayLike<number>>(ins.length), outs: new Array<Float32Array>(p.results.length) };
-    hostArgs.set(p, a);
-  }
-  const { data, outs } = a;
+  const { data, outs } = p.host;
   for (let j = 0; j < ins.length; j++) data[j] = backend.readInfoSync(ins[j]) as Float32Array;
   for (let j = 0; j < outs.length; j++) outs[j] = takeBuffer(n);
   let kernel: Kernel | null = null;
@@ -348,6 +350,7 @@ function fuseRun(g: Graph, run: Node[], shape: number[], readers: Map<number, nu
       const d = g.values[v].shape as number[];
       return d.length !== 0 && !sameDims(d, shape);
     }),
+    host: { kernel: null, data: new Array<ArrayLike<number>>(inputs.length), outs: new Array<Float32Array>(outs.length) },
   };
   return { prim: fusedElementwise as Primitive, params, inputs, outputs: outs, site: run[run.length - 1].site };
 }
