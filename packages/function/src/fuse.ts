@@ -71,7 +71,7 @@ const compiled = new Map<string, Kernel>();
  * `maxSteps`: a group holds at most this many nodes, so its generated source (and the time and stack
  * its compilation takes) stays bounded however long the chain.
  */
-const fuseConfig = { codegen: true, maxSteps: 256 };
+export const fuseConfig = { codegen: true, maxSteps: 256 };
 
 /**
  * Lanes per loop pass, each with the largest loop body (characters) it is used for: beyond these, the
@@ -123,9 +123,15 @@ function kernelFor(p: FusedParams): Kernel {
   return fn;
 }
 
-/** The same program as closures (no code generation). */
+/**
+ * The same program as closures (no code generation), one step at a time over the whole array. A step's
+ * buffer goes back to the spares after its last reader, so a long program holds only a few at once.
+ */
 function interpret(p: FusedParams, ins: ArrayLike<number>[], outs: Float32Array[], n: number): void {
   const vals: ArrayLike<number>[] = ins.slice();
+  const last = new Array<number>(p.nIn + p.steps.length).fill(-1);
+  p.steps.forEach((st, s) => st.args.forEach((a) => (last[a] = s)));
+  p.results.forEach((r) => (last[r] = p.steps.length));
   for (let s = 0; s < p.steps.length; s++) {
     const { fact, args } = p.steps[s];
     const out = takeBuffer(n);
@@ -135,9 +141,11 @@ function interpret(p: FusedParams, ins: ArrayLike<number>[], outs: Float32Array[
     const sb = args.length > 1 && args[1] < p.nIn && p.scalarIn[args[1]];
     for (let i = 0; i < n; i++) out[i] = fact.fn(sa ? a[0] : a[i], sb ? b[0] : b[i]);
     vals.push(out);
+    for (const v of new Set(args)) if (v >= p.nIn && last[v] === s) giveBack(vals[v] as Float32Array);
+    if (last[p.nIn + s] === -1) giveBack(out);
   }
   p.results.forEach((r, k) => outs[k].set(vals[r] as Float32Array));
-  for (let s = p.nIn; s < vals.length; s++) giveBack(vals[s] as Float32Array);
+  for (const r of new Set(p.results)) giveBack(vals[r] as Float32Array);
 }
 
 /** The loop indexes every input by the group's shape: a mis-shaped input would read past its data. */

@@ -228,6 +228,28 @@ describe('multi-lane fused loops', () => {
   });
 });
 
+describe('the closure loop (no code generation, e.g. under a strict CSP)', () => {
+  test('equals the kernels bit for bit and reuses its step buffers', () => {
+    const chain = (v: ef.Tensor): ef.Tensor => ef.nn.relu6(ef.sin(ef.add(ef.multiply(v, 1.3), ef.math.ceil(ef.multiply(v, 0.7)))));
+    const x = ef.constant(seq(21, (i) => i / 3 - 3.5));
+    ef.internal.fuseConfig.codegen = false;
+    try {
+      const f = ef.trace(chain);
+      const want = chain(x).dataSync();
+      const stats = { ...ef.internal.hostFuseStats };
+      const got = f(x).dataSync();
+      for (let i = 0; i < 21; i++) expect(sameFloat(got[i], want[i])).toBe(true);
+      f(x).dispose();
+      // Step buffers go back after their last reader: after the first few, every step reuses one.
+      expect(ef.internal.hostFuseStats.reused - stats.reused).toBeGreaterThanOrEqual(6);
+      f.dispose();
+    } finally {
+      ef.internal.fuseConfig.codegen = true;
+      x.dispose();
+    }
+  });
+});
+
 describe('exact facts', () => {
   test('the facts marked exact are those whose value is a float32 already', () => {
     const exact = Object.values(P).filter((p) => p.scalar?.exact === true).map((p) => p.name).sort();
