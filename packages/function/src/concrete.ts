@@ -36,6 +36,8 @@ export class ConcreteFunction {
   /** Symbolic outputs with their static shapes. */
   readonly outputs: Tensor[];
   readonly inputSignature: TensorSpec[];
+  /** The API name errors about this function's arguments give. */
+  private readonly api: string;
 
   constructor(
     readonly graph: Graph,
@@ -46,6 +48,7 @@ export class ConcreteFunction {
     readonly names: readonly string[],
     readonly jitCompile: JitMode = false,
   ) {
+    this.api = `ConcreteFunction ${graph.name}`;
     this.plan = compile(jitCompile === false ? graph : segmentGraph(graph, jitCompile));
     this.inputs = inputs;
     this.outputs = flattenStructure<Tensor>(template.structured, isTensorLeaf).filter(isTensorLeaf);
@@ -93,7 +96,7 @@ export class ConcreteFunction {
 
   /** Runs the graph on flat tensor inputs and distinct variables; packs the structured result. */
   callFlat(tensors: readonly Tensor[], vars: readonly Variable[]): unknown {
-    const outs = withVariables(this.slots, vars, () => this.execute(tensors));
+    const outs = this.slots.length === 0 ? this.execute(tensors) : withVariables(this.slots, vars, () => this.execute(tensors));
     return this.pack(outs);
   }
 
@@ -104,8 +107,11 @@ export class ConcreteFunction {
   }
 
   private concreteInputs(tensors: readonly Tensor[]): backend.Info[] {
-    return tensors.map((t) => t.concrete(`ConcreteFunction ${this.name}`));
+    const infos = new Array<backend.Info>(tensors.length);
+    for (let i = 0; i < tensors.length; i++) infos[i] = tensors[i].concrete(this.api);
+    return infos;
   }
+
 
   private execute(tensors: readonly Tensor[]): Tensor[] {
     if (this.jitCompile !== false && ctx.builder === null && ctx.tapes.length !== 0) {
@@ -131,6 +137,8 @@ export class ConcreteFunction {
 
   private pack(outs: Tensor[]): unknown {
     if (this.outputs.length === 0) return this.template.structured;
+    // A function returning one tensor: the output is the whole structure.
+    if (this.template.structured instanceof Tensor) return outs[0];
     return packStructure(this.template.structured, substitute(this.template.structured, outs), (x) => x instanceof Tensor);
   }
 

@@ -1,7 +1,7 @@
 // The executor: a precomputed plan run in a short loop that frees every value after its last use.
 import { AVal, EnsureShapeParams, Info, Kernels, OpError, PRIMITIVES, Params, Primitive, backend, ensureShapeCheck, toOpError, typeError, withOp } from '@eagerflow/core';
 import { Graph, Node, nodeLine } from './graph';
-import { fuseElementwise } from './fuse';
+import { fuseElementwise, isFused, recycleFused } from './fuse';
 import { RunLimits, checkElements, runLimitsOf } from './run_limits';
 import { checkInputs, checkOutputs, needsRuntimeCheck } from './runtime_checks';
 import { userFrame } from './user_frame';
@@ -14,6 +14,8 @@ interface Step {
   /** Values whose last reader is this step (freed right after it). */
   readonly free: readonly number[];
   readonly node: Node;
+  /** Of `free`: fused results only fused loops read, whose buffers the next loops may reuse. */
+  readonly recycle: ReadonlySet<number> | null;
   /** An input whose handle the step's output took over (its slot is cleared, not freed). */
   readonly moved?: number;
   /** Input dtypes when some input shape was unknown at trace time: infer re-runs on the real shapes. */
@@ -46,6 +48,17 @@ export interface Plan {
   readonly limits: RunLimits | null;
   /** Node values that are another value's handle (checked ensure_shape of an input): never freed here. */
   readonly borrowed: ReadonlySet<number>;
+  /** Idle per-run arrays (slots, each step's argument list), reused by the next run: calls allocate none. */
+  readonly scratch: Scratch[];
+}
+
+/**
+ * One run's working arrays. A run takes one from its plan's pool (or makes one: a nested or concurrent
+ * run of the same plan gets its own) and puts it back cleared, so it keeps no value alive.
+ */
+interface Scratch {
+  readonly slots: Info[];
+  readonly args: Info[][];
 }
 
 /**
@@ -63,23 +76,28 @@ export function compile(source: Graph): Plan {
   // ensure_shape outputs that are the caller's input (or a constant) itself: checked, never freed by us.
   const alias = new Set<number>();
   const owned = (i: number): boolean => graph.values[i].kind === 'node' && !keep.has(i) && !alias.has(i);
+  const reusable = fusedOnlyValues(graph, keep);
   const steps: Step[] = graph.nodes.map((n, k) => {
     const free = new Set<number>();
     for (const i of n.inputs) if (last.get(i) === k && owned(i)) free.add(i);
     for (const o of n.outputs) if (!last.has(o) && owned(o)) free.add(o);
     const recheck = needsRuntimeCheck(graph, n) ? n.inputs.map((i) => graph.values[i].dtype) : null;
-    if (n.prim !== PRIMITIVES.ensure_shape) return { prim: n.prim, params: n.params, ins: n.inputs, outs: n.outputs, free: [...free], node: n, recheck };
+    const recycle = (f: Set<number>): ReadonlySet<number> | null => {
+      const r = [...f].filter((i) => reusable.has(i));
+      return r.length === 0 ? null : new Set(r);
+    };
+    if (n.prim !== PRIMITIVES.ensure_shape) return { prim: n.prim, params: n.params, ins: n.inputs, outs: n.outputs, free: [...free], recycle: recycle(free), node: n, recheck };
     const [input] = n.inputs;
     const [output] = n.outputs;
     if (free.has(input) && !free.has(output)) {
       free.delete(input);
-      return { prim: ensureMove, params: n.params, ins: n.inputs, outs: n.outputs, free: [...free], node: n, moved: input, recheck };
+      return { prim: ensureMove, params: n.params, ins: n.inputs, outs: n.outputs, free: [...free], recycle: null, node: n, moved: input, recheck };
     }
     if (!owned(input) && !keep.has(output)) {
       alias.add(output);
-      return { prim: ensureMove, params: n.params, ins: n.inputs, outs: n.outputs, free: [], node: n, recheck };
+      return { prim: ensureMove, params: n.params, ins: n.inputs, outs: n.outputs, free: [], recycle: null, node: n, recheck };
     }
-    return { prim: n.prim, params: n.params, ins: n.inputs, outs: n.outputs, free: [...free], node: n, recheck };
+    return { prim: n.prim, params: n.params, ins: n.inputs, outs: n.outputs, free: [...free], recycle: null, node: n, recheck };
   });
   const consts: [number, Info][] = [];
   graph.values.forEach((v, i) => v.kind === 'const' && consts.push([i, v.constant as Info]));
@@ -89,7 +107,22 @@ export function compile(source: Graph): Plan {
     seen.add(o);
     return copy;
   });
-  return { graph, steps, size: graph.values.length, consts, inputs: graph.inputs, outputs: graph.outputs, copyOut, limits: runLimitsOf.get(source) ?? null, borrowed: alias };
+  return { graph, steps, size: graph.values.length, consts, inputs: graph.inputs, outputs: graph.outputs, copyOut, limits: runLimitsOf.get(source) ?? null, borrowed: alias, scratch: [] };
+}
+
+/**
+ * Results of fused groups that only fused groups read (no graph output, no other reader): their buffers
+ * are in no one else's hands after the last read, so the executor hands them to the next fused loop.
+ */
+function fusedOnlyValues(graph: Graph, keep: ReadonlySet<number>): Set<number> {
+  const made = new Set<number>();
+  const otherReader = new Set<number>();
+  for (const n of graph.nodes) {
+    const fused = isFused(n);
+    if (fused) n.outputs.forEach((o) => made.add(o));
+    else n.inputs.forEach((i) => otherReader.add(i));
+  }
+  return new Set([...made].filter((v) => !keep.has(v) && !otherReader.has(v)));
 }
 
 const plans = new WeakMap<Graph, Plan>();
@@ -104,19 +137,31 @@ export function planOf(g: Graph): Plan {
   return p;
 }
 
-function prepare(plan: Plan, inputs: readonly Info[]): Info[] {
-  const slots = new Array<Info>(plan.size);
+function prepare(plan: Plan, inputs: readonly Info[]): Scratch {
+  const sc = plan.scratch.pop() ?? { slots: new Array<Info>(plan.size), args: plan.steps.map((st) => new Array<Info>(st.ins.length)) };
+  const slots = sc.slots;
   for (let k = 0; k < plan.consts.length; k++) slots[plan.consts[k][0]] = plan.consts[k][1];
   for (let k = 0; k < plan.inputs.length; k++) slots[plan.inputs[k]] = inputs[k];
-  return slots;
+  return sc;
+}
+
+/** Clears a run's arrays (no value stays reachable from the plan) and returns them to the pool. */
+function release(plan: Plan, sc: Scratch): void {
+  sc.slots.fill(undefined as unknown as Info);
+  for (let s = 0; s < sc.args.length; s++) sc.args[s].fill(undefined as unknown as Info);
+  if (plan.scratch.length < 2) plan.scratch.push(sc);
 }
 
 function finishOutputs(plan: Plan, slots: Info[], k: Kernels): Info[] {
-  return plan.outputs.map((o, j) => (plan.copyOut[j] ? (k.run('Identity', { x: slots[o] }) as Info) : slots[o]));
+  const outs = new Array<Info>(plan.outputs.length);
+  for (let j = 0; j < outs.length; j++) {
+    const v = slots[plan.outputs[j]];
+    outs[j] = plan.copyOut[j] ? (k.run('Identity', { x: v }) as Info) : v;
+  }
+  return outs;
 }
 
-function runStep(step: Step, slots: Info[], k: Kernels): Info[] | Promise<Info[]> {
-  const ins = new Array<Info>(step.ins.length);
+function runStep(step: Step, ins: Info[], slots: Info[], k: Kernels): Info[] | Promise<Info[]> {
   for (let j = 0; j < ins.length; j++) ins[j] = slots[step.ins[j]];
   if (step.recheck === null) return step.prim.impl(k, ins, step.params);
   const outs = checkInputs(step.prim, step.params, step.recheck, ins);
@@ -130,19 +175,21 @@ function store(step: Step, res: Info[], slots: Info[], k: Kernels): void {
   if (step.moved !== undefined) slots[step.moved] = undefined as unknown as Info;
   for (let j = 0; j < step.free.length; j++) {
     const i = step.free[j];
-    k.free(slots[i]);
+    if (step.recycle !== null && step.recycle.has(i)) recycleFused(k, slots[i]);
+    else k.free(slots[i]);
     slots[i] = undefined as unknown as Info;
   }
 }
 
 /** Runs the plan; returned infos are owned by the caller. `k` picks direct or engine kernels. */
 export function run(plan: Plan, inputs: readonly Info[], k: Kernels = backend.directKernels): Info[] {
-  const slots = prepare(plan, inputs);
+  const sc = prepare(plan, inputs);
+  const slots = sc.slots;
   let s = 0;
   try {
     for (; s < plan.steps.length; s++) {
       const step = plan.steps[s];
-      const res = runStep(step, slots, k);
+      const res = runStep(step, sc.args[s], slots, k);
       if (isThenable(res)) {
         // Nobody will await it: free whatever it eventually produces (no leak from an abandoned async step).
         void (res as Promise<Info[]>).then((late) => late.forEach((x) => k.free(x)), () => undefined);
@@ -151,8 +198,11 @@ export function run(plan: Plan, inputs: readonly Info[], k: Kernels = backend.di
       store(step, res as Info[], slots, k);
       if (plan.limits !== null) checkElements(res as Info[], plan.limits);
     }
-    return finishOutputs(plan, slots, k);
+    const outs = finishOutputs(plan, slots, k);
+    release(plan, sc);
+    return outs;
   } catch (e) {
+    // The failed run's arrays are dropped, not pooled (an abandoned async step may still hold its arguments).
     cleanup(plan, slots, k);
     throw wrapError(e, plan.graph, plan.steps[s]?.node);
   }
@@ -160,17 +210,20 @@ export function run(plan: Plan, inputs: readonly Info[], k: Kernels = backend.di
 
 /** Like run, awaiting steps that return Promises (async host callbacks). */
 export async function runAsync(plan: Plan, inputs: readonly Info[], k: Kernels = backend.directKernels): Promise<Info[]> {
-  const slots = prepare(plan, inputs);
+  const sc = prepare(plan, inputs);
+  const slots = sc.slots;
   let s = 0;
   try {
     for (; s < plan.steps.length; s++) {
       const step = plan.steps[s];
-      const res = runStep(step, slots, k);
+      const res = runStep(step, sc.args[s], slots, k);
       const outs = isThenable(res) ? await res : (res as Info[]);
       store(step, outs, slots, k);
       if (plan.limits !== null) checkElements(outs, plan.limits);
     }
-    return finishOutputs(plan, slots, k);
+    const outs = finishOutputs(plan, slots, k);
+    release(plan, sc);
+    return outs;
   } catch (e) {
     cleanup(plan, slots, k);
     throw wrapError(e, plan.graph, plan.steps[s]?.node);

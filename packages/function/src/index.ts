@@ -12,6 +12,7 @@ export { optimize, deadCode, constantFold, commonSubexpressions, verify, passCon
 export type { Pass } from './passes';
 export { compile, run, runAsync, executorConfig } from './executor';
 export { fusedShaderSource, gpuFuseStats } from './fuse_gpu';
+export { fuseConfig, hostFuseStats } from './fuse';
 export { factAgrees, factDifferences, SPECIAL_VALUES } from './fact_check';
 export type { Plan } from './executor';
 export { replay } from './replay';

@@ -19,10 +19,14 @@ export class RetraceDetector {
     return d;
   }
 
+  /** How many entries of `history` are true. */
+  private traced = 0;
+
   record(traced: boolean): void {
     this.history.push(traced);
-    if (this.history.length > retraceConfig.window) this.history.shift();
-    const n = this.history.filter(Boolean).length;
+    if (traced) this.traced++;
+    while (this.history.length > retraceConfig.window) if (this.history.shift() === true) this.traced--;
+    const n = this.traced;
     if (traced && n >= retraceConfig.threshold && this.warnings < retraceConfig.maxWarnings) {
       this.warnings++;
       retraceConfig.warn(

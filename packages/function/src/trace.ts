@@ -1,6 +1,6 @@
 // ef.trace: the tracing function compiler (tf.function): cache, retracing rules, decorators.
 import { setBackwardTracer } from './onnx/tape';
-import { Tensor, TensorShape, Variable, backend, constant, ctx, flattenStructure, mapStructure, packStructure, tidy, variableHooks, typeError } from '@eagerflow/core';
+import { DType, Tensor, TensorShape, Variable, backend, constant, ctx, flattenStructure, mapStructure, packStructure, tidy, variableHooks, typeError } from '@eagerflow/core';
 import { GraphBuilder, withBuilder } from './builder';
 import { ConcreteFunction } from './concrete';
 import { Graph } from './graph';
@@ -197,10 +197,42 @@ export class Tracer {
     return { structured, leaves, graph: optimize(builder.finish(leaves)) };
   }
 
+  /**
+   * The concrete function of the last call whose arguments were all eager or symbolic ef.Tensors (no
+   * inputSignature), with their dtypes and dims: a call with the same argument types has the same
+   * cache key, so it skips flattening and the key lookup.
+   */
+  private last: { dtypes: DType[]; dims: (number | null)[][]; cf: ConcreteFunction } | null = null;
+
+  private repeatCall(args: readonly unknown[]): ConcreteFunction | null {
+    const last = this.last;
+    if (last === null || args.length !== last.dtypes.length) return null;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (!(a instanceof Tensor) || a.dtype !== last.dtypes[i]) return null;
+      const d = a.dims;
+      const want = last.dims[i];
+      if (d === null || d.length !== want.length) return null;
+      for (let j = 0; j < d.length; j++) if (d[j] !== want[j]) return null;
+    }
+    return last.cf;
+  }
+
+  private remember(args: readonly unknown[], cf: ConcreteFunction): void {
+    const tensors = this.signature === null && args.every((a) => a instanceof Tensor && a.dims !== null);
+    this.last = tensors ? { dtypes: args.map((a) => (a as Tensor).dtype), dims: args.map((a) => ((a as Tensor).dims as (number | null)[]).slice()), cf } : null;
+  }
+
   call(args: readonly unknown[]): unknown {
+    const repeat = this.repeatCall(args);
+    if (repeat !== null) {
+      if (ctx.builder === null) this.detector.record(false);
+      return repeat.callFlat(args as readonly Tensor[], NO_VARIABLES);
+    }
     const before = this.count;
     const { cf, flat, temps } = this.concreteFor(args);
     if (ctx.builder === null) this.detector.record(this.count > before);
+    this.remember(args, cf);
     try {
       return cf.callFlat(leafTensors(flat, temps), distinctVars(flat.variables));
     } finally {
@@ -218,11 +250,14 @@ export class Tracer {
   }
 
   dispose(): void {
+    this.last = null;
     for (const cf of this.cache.values()) cf.dispose();
     this.cache.clear();
     this.relaxed.clear();
   }
 }
+
+const NO_VARIABLES: readonly Variable[] = Object.freeze([]);
 
 function distinctVars(vars: readonly Variable[]): Variable[] {
   return vars.filter((v, i) => vars.indexOf(v) === i);

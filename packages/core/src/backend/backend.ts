@@ -256,10 +256,32 @@ export function isHostBackend(): boolean {
 
 /**
  * Per backend: the largest fused elementwise group (elements) that runs as one host loop; larger groups run
- * as their nodes' own kernels. wasm: measured in bench/wasm.bench.js (48-op chain: the host loop wins at 256
- * elements, ties at 1024, loses 2.5x at 4096 and 7x at 65536 to XNNPACK's SIMD kernels), see docs/backends.md.
+ * as their nodes' own kernels. wasm: measured in bench/wasm.bench.js (48-op chain with the multi-lane host
+ * loop: 0.08x of the wasm kernels at 256 elements, 0.53x at 4096, 0.82x at 8192, 1.19x at 16384), see
+ * docs/backends.md.
  */
-export const fusionOnHost: Record<string, number> = { cpu: Infinity, wasm: 1024 };
+export const fusionOnHost: Record<string, number> = { cpu: Infinity, wasm: 8192 };
+
+/**
+ * Frees `x` and, on cpu (whose data are the very arrays it was given), returns its host array when that
+ * was the last reference: the caller may reuse it. Elsewhere, or while another reference remains, null.
+ */
+export function freeForReuse(x: Info): HostData | null {
+  const b = backendForDirect();
+  if (b === null || directBackendName !== 'cpu') {
+    directKernels.free(x);
+    return null;
+  }
+  const vals = b.data.get(x.dataId)?.values as HostData | undefined;
+  const gone = b.disposeData(x.dataId) as boolean;
+  if (gone) engine.removeDataId(x.dataId, b);
+  return gone && vals !== undefined ? vals : null;
+}
+
+/** Whether uploads copy the given array into the backend's own memory (wasm): the array is free again at once. */
+export function uploadCopies(): boolean {
+  return backendForDirect() !== null && directBackendName === 'wasm';
+}
 
 /** Whether a fused elementwise loop over `size` elements runs on the host on the active backend. */
 export function fusesOnHost(size: number): boolean {

@@ -28,6 +28,11 @@ export interface ScalarFact {
    * tfjs's own GPU kernel snippets (their NaN checks included). Absent: such nodes stay unfused on GPUs.
    */
   readonly gpu?: (a: string, b: string) => string;
+  /**
+   * The expression's value is already a float32 whenever its operands are (max, min, abs, neg, floor,
+   * relu...): the fused host loop skips the float32 rounding after it. The fact check verifies it.
+   */
+  readonly exact?: true;
 }
 
 /**

@@ -55,8 +55,8 @@ export const pow = withOnnx(binary('pow', 'Pow', ['math.pow', 'pow'], NUMERIC, '
 export const maximum = withOnnx(binary('maximum', 'Maximum', ['math.maximum', 'maximum'], NUMERIC, 'inputs', (c, [a, b]) => {
   const mask = o.greaterEqual(a, b);
   return [o.where(mask, g0(c), 0), o.where(mask, 0, g0(c))];
-}, undefined, { fn: Math.max, expr: (a, b) => `Math.max(${a}, ${b})`, gpu: (a, b) => `ef_sel(isnan(${a}), ${a}, ef_sel(isnan(${b}), ${b}, max(${a}, ${b})))` }), lower.maximum);
+}, undefined, { fn: Math.max, expr: (a, b) => `Math.max(${a}, ${b})`, gpu: (a, b) => `ef_sel(isnan(${a}), ${a}, ef_sel(isnan(${b}), ${b}, max(${a}, ${b})))`, exact: true }), lower.maximum);
 export const minimum = withOnnx(binary('minimum', 'Minimum', ['math.minimum', 'minimum'], NUMERIC, 'inputs', (c, [a, b]) => {
   const mask = o.lessEqual(a, b);
   return [o.where(mask, g0(c), 0), o.where(mask, 0, g0(c))];
-}, undefined, { fn: Math.min, expr: (a, b) => `Math.min(${a}, ${b})`, gpu: (a, b) => `ef_sel(isnan(${a}), ${a}, ef_sel(isnan(${b}), ${b}, min(${a}, ${b})))` }), lower.minimum);
+}, undefined, { fn: Math.min, expr: (a, b) => `Math.min(${a}, ${b})`, gpu: (a, b) => `ef_sel(isnan(${a}), ${a}, ef_sel(isnan(${b}), ${b}, min(${a}, ${b})))`, exact: true }), lower.minimum);

@@ -94,7 +94,7 @@ export const floordiv = withOnnx(binaryMath('floordiv', 'FloorDiv', E.binaryApi(
   dtypes: NUMERIC,
   saves: 'none',
   // The quotient is rounded to float32 (RealDiv's output) before the floor, like TF's float kernel.
-  scalar: { fn: (a, b) => Math.floor(Math.fround(a / b)), expr: (a, b) => `Math.floor(Math.fround(${a} / ${b}))`, gpu: (a, b) => `floor(${a} / ${b})` },
+  scalar: { fn: (a, b) => Math.floor(Math.fround(a / b)), expr: (a, b) => `Math.floor(Math.fround(${a} / ${b}))`, gpu: (a, b) => `floor(${a} / ${b})`, exact: true },
   impl(k, a, b) {
     if (a.dtype === 'int32') {
       // TF's CPU kernel raises on an integer division by zero (checked where values are on the host).

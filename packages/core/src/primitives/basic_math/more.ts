@@ -67,7 +67,9 @@ export function unaryMath<const P extends readonly string[]>(name: string, kerne
 type MathFn = 'acos' | 'acosh' | 'asin' | 'asinh' | 'atan' | 'atanh' | 'tan' | 'ceil' | 'floor' | 'expm1' | 'log1p';
 const mathFact = (f: MathFn): ScalarFact => {
   const fn = Math[f];
-  return { fn: (a) => fn(a), expr: (a) => `Math.${f}(${a})`, gpu: MATH_GPU[f] };
+  const fact = { fn: (a: number) => fn(a), expr: (a: string) => `Math.${f}(${a})`, gpu: MATH_GPU[f] };
+  // floor and ceil of a float32 are float32 (the fused loop need not round them).
+  return f === 'floor' || f === 'ceil' ? { ...fact, exact: true } : fact;
 };
 
 /** The shader templates of those functions, after tfjs's webgl snippets (NaN checks and domain edges). */
@@ -135,7 +137,7 @@ const roundSigned = (v: number): number => {
 /** Half to even like TF's Round (C's rint): a zero result keeps x's sign (round(-0.5) = -0); int32 is returned as it is. */
 export const round = withOnnx(unaryMath('round', 'Round', ['math.round', 'round'], {
   dtypes: ['float32', 'int32'],
-  scalar: { fn: roundSigned, gpu: (a) => `ef_round(${a})`, expr: (a) => `((v) => { const b = Math.floor(v); const r = v - b < 0.5 ? b : v - b > 0.5 ? Math.ceil(v) : b % 2.0 === 0.0 ? b : b + 1.0; return r === 0 ? v * 0 : r; })(${a})` },
+  scalar: { fn: roundSigned, gpu: (a) => `ef_round(${a})`, exact: true, expr: (a) => `((v) => { const b = Math.floor(v); const r = v - b < 0.5 ? b : v - b > 0.5 ? Math.ceil(v) : b % 2.0 === 0.0 ? b : b + 1.0; return r === 0 ? v * 0 : r; })(${a})` },
   impl: (k, x) => {
     if (x.dtype === 'int32') return k.run('Identity', { x }) as Info;
     const host = hostElementwise(k, [x], roundSigned);

@@ -40,6 +40,7 @@ export const relu6 = withOnnx(activation('relu6', 'Relu6', ['nn.relu6'], 'inputs
   fn: (a) => Math.min(Math.max(0, a), 6),
   expr: (a) => `Math.min(Math.max(0, ${a}), 6)`,
   gpu: (a) => `ef_sel(isnan(${a}), ${a}, ef_sel(${a} < 0.0, 0.0, min(6.0, ${a})))`,
+  exact: true,
 }, ['float32', 'int32']), lower.relu6);
 
 /**

@@ -15,10 +15,10 @@ const signImpl: Impl = (k, [x]) => [
 const absImpl: Impl = (k, [x]) => [x.dtype !== 'int32' ? (k.run('Abs', { x }) as Info) : withScratch(k, (s) => s.run('Maximum', { a: x, b: s.run('Neg', { x }) }))];
 const squareImpl: Impl = (k, [x]) => [x.dtype !== 'int32' ? (k.run('Square', { x }) as Info) : intMultiply(k, x, x)];
 
-export const neg = withOnnx(unary('neg', 'Neg', ['math.negative', 'negative'], NUMERIC, 'none', (c) => [o.neg(g0(c))], { fn: (a) => -a, expr: (a) => `(-${a})`, gpu: (a) => `(-${a})` }), { op: 'Neg', dtypes: ['float32', 'int32'] });
-export const abs = withOnnx(unary('abs', 'Abs', ['math.abs', 'abs'], NUMERIC, 'inputs', (c, [x]) => [o.mul(g0(c), o.sign(x))], { fn: Math.abs, expr: (a) => `Math.abs(${a})`, gpu: (a) => `abs(${a})` }, absImpl), { op: 'Abs', dtypes: ['float32', 'int32'] });
+export const neg = withOnnx(unary('neg', 'Neg', ['math.negative', 'negative'], NUMERIC, 'none', (c) => [o.neg(g0(c))], { fn: (a) => -a, expr: (a) => `(-${a})`, gpu: (a) => `(-${a})`, exact: true }), { op: 'Neg', dtypes: ['float32', 'int32'] });
+export const abs = withOnnx(unary('abs', 'Abs', ['math.abs', 'abs'], NUMERIC, 'inputs', (c, [x]) => [o.mul(g0(c), o.sign(x))], { fn: Math.abs, expr: (a) => `Math.abs(${a})`, gpu: (a) => `abs(${a})`, exact: true }, absImpl), { op: 'Abs', dtypes: ['float32', 'int32'] });
 /** TensorFlow's Sign gradient is zeros (not None), so abs'' is 0 rather than unconnected. */
-export const sign = withOnnx(unary('sign', 'Sign', ['math.sign', 'sign'], NUMERIC, 'none', (c) => [o.zerosLike(g0(c))], { fn: (a) => (a > 0 ? 1 : a < 0 ? -1 : a === 0 ? 0 : a), expr: (a) => `(${a} > 0 ? 1 : ${a} < 0 ? -1 : ${a} === 0 ? 0 : ${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, sign(${a}))` }, signImpl), { op: 'Sign', dtypes: ['float32', 'int32'] });
+export const sign = withOnnx(unary('sign', 'Sign', ['math.sign', 'sign'], NUMERIC, 'none', (c) => [o.zerosLike(g0(c))], { fn: (a) => (a > 0 ? 1 : a < 0 ? -1 : a === 0 ? 0 : a), expr: (a) => `(${a} > 0 ? 1 : ${a} < 0 ? -1 : ${a} === 0 ? 0 : ${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, sign(${a}))`, exact: true }, signImpl), { op: 'Sign', dtypes: ['float32', 'int32'] });
 export const exp = withOnnx(unary('exp', 'Exp', ['math.exp', 'exp'], FLOAT, 'outputs', (c, _x, [y]) => [o.mul(g0(c), y)], { fn: Math.exp, expr: (a) => `Math.exp(${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, exp(${a}))` }), { op: 'Exp' });
 export const log = withOnnx(unary('log', 'Log', ['math.log', 'log'], FLOAT, 'inputs', (c, [x]) => [o.div(g0(c), x)], { fn: Math.log, expr: (a) => `Math.log(${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, ef_sel(${a} < 0.0, ef_nan(), log(${a})))` }), { op: 'Log' });
 export const sqrt = withOnnx(unary('sqrt', 'Sqrt', ['math.sqrt', 'sqrt'], FLOAT, 'outputs', (c, _x, [y]) => [o.div(g0(c), o.mul(y, 2))], { fn: Math.sqrt, expr: (a) => `Math.sqrt(${a})`, gpu: (a) => `sqrt(${a})` }), { op: 'Sqrt' });
@@ -34,5 +34,5 @@ export const sigmoid = withOnnx(unary('sigmoid', 'Sigmoid', ['math.sigmoid', 'nn
  * the same values, and it stays connected to x through sign (whose gradient is zeros), so relu'' is
  * a connected 0 like TensorFlow's ReluGrad gradient.
  */
-export const relu = withOnnx(unary('relu', 'Relu', ['nn.relu', 'relu'], NUMERIC, 'inputs', (c, [x]) => [o.mul(g0(c), o.where(o.greater(x, 0), o.sign(x), 0))], { fn: (a) => Math.max(0, a), expr: (a) => `Math.max(0, ${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, ef_sel(${a} < 0.0, 0.0, ${a}))` }), { op: 'Relu' });
+export const relu = withOnnx(unary('relu', 'Relu', ['nn.relu', 'relu'], NUMERIC, 'inputs', (c, [x]) => [o.mul(g0(c), o.where(o.greater(x, 0), o.sign(x), 0))], { fn: (a) => Math.max(0, a), expr: (a) => `Math.max(0, ${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, ef_sel(${a} < 0.0, 0.0, ${a}))`, exact: true }), { op: 'Relu' });
 
