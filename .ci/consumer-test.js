@@ -89,8 +89,8 @@ function checkRelease(clone, packed) {
   for (const dir of Object.values(WORKSPACES)) check(lock.packages[`packages/${dir}`].version === version, `the lockfile keeps packages/${dir} at the old version`, lock.packages[`packages/${dir}`].version, version);
   const maps = path.join(clone, 'release', `eagerflow-${version}-sourcemaps.tgz`);
   const listed = run('tar', ['-tzf', maps], clone).trim().split('\n').sort();
-  // The bundles' maps and the two add-ons' (wasm glue, WebGPU).
-  const wantMaps = ['eagerflow-wasm.js.map', 'eagerflow-webgpu.js.map', 'eagerflow.js.map', 'eagerflow.mjs.map'];
+  // The bundles' maps and the three add-ons' (wasm glue, WebGL, WebGPU).
+  const wantMaps = ['eagerflow-wasm.js.map', 'eagerflow-webgl.js.map', 'eagerflow-webgpu.js.map', 'eagerflow.js.map', 'eagerflow.mjs.map'];
   check(listed.join() === wantMaps.join(), 'the source-map archive is wrong', listed, wantMaps.join(', '));
   step(`npm run release -- ${version}: ${names.length} packages bumped in lockstep, dry-run publish ok, source maps in release/${path.basename(maps)}`);
 }

@@ -1,27 +1,39 @@
-// Browser entry: the whole ef API plus the tfjs WebGL backend, so `await ef.setBackend('webgl')` works in a page.
-// wasm is the add-on eagerflow-wasm.js (wasm-entry.ts), fetched from next to this script on the first
-// `await ef.setBackend('wasm')`; WebGPU is the add-on eagerflow-webgpu.js (webgpu-entry.ts), loaded by the page.
-import '@tensorflow/tfjs-backend-webgl';
+// Script-bundle entry (dist/eagerflow.js): the whole ef API on tfjs's cpu backend. WebGL and wasm are add-ons fetched
+// from next to this script on the first `await ef.setBackend('webgl')` / `await ef.setBackend('wasm')`:
+// eagerflow-webgl.js (webgl-entry.ts) and eagerflow-wasm.js (wasm-entry.ts); WebGPU is the add-on
+// eagerflow-webgpu.js (webgpu-entry.ts), loaded by the page.
 import { NotFoundError, backend } from '@eagerflow/core';
 
 export * from '../src/index';
 
-/** This script's URL, read while it runs (document.currentScript is gone once setBackend('wasm') is awaited); null in the ES module build. */
+/** This script's URL, read while it runs (document.currentScript is gone once setBackend is awaited); null in the ES module build. */
 const scriptUrl = typeof document === 'undefined' ? null : ((document.currentScript as HTMLScriptElement | null)?.src ?? null);
 
 interface WasmAddon {
   setWasmPaths(paths: unknown): void;
 }
 
-/** Adds a classic script to the page and resolves once it ran. */
-function loadScript(src: string): Promise<void> {
+/** The directory add-ons are fetched from: next to this script; for the ES module build, `EF_WASM_PATHS` when it is a directory, else the page's. */
+function addonDir(): string {
+  const paths = (globalThis as { EF_WASM_PATHS?: unknown }).EF_WASM_PATHS;
+  return scriptUrl ? new URL('.', scriptUrl).href : typeof paths === 'string' ? paths : '';
+}
+
+/** Adds the classic script `file` (an add-on next to this bundle) to the page and resolves once it ran. */
+function loadScript(file: string, fix: string): Promise<void> {
+  const src = `${addonDir()}${file}`;
   return new Promise((resolve, reject) => {
     const s = document.createElement('script');
     s.src = src;
     s.onload = () => resolve();
-    s.onerror = () => reject(new NotFoundError(`setBackend: the wasm add-on did not load (got no script at ${src}, expected eagerflow-wasm.js next to eagerflow.js). Serve dist/eagerflow-wasm.js and the .wasm files beside the bundle, or set globalThis.EF_WASM_PATHS to their directory.`, { opName: 'setBackend' }));
+    s.onerror = () => reject(new NotFoundError(`setBackend: the add-on ${file} did not load (got no script at ${src}, expected ${file} next to eagerflow.js). ${fix}`, { opName: 'setBackend' }));
     document.head.appendChild(s);
   });
+}
+
+/** Loads tfjs's WebGL backend: the add-on dist/eagerflow-webgl.js (~90 KB gzipped, kept out of this bundle), which registers it. */
+async function loadWebgl(): Promise<void> {
+  if ((globalThis as { efWebgl?: unknown }).efWebgl === undefined) await loadScript('eagerflow-webgl.js', 'Serve dist/eagerflow-webgl.js beside the bundle (the npm package ships it there).');
 }
 
 /**
@@ -33,10 +45,12 @@ function loadScript(src: string): Promise<void> {
 async function loadWasm(): Promise<void> {
   const g = globalThis as { EF_WASM_PATHS?: unknown; efWasm?: WasmAddon };
   const paths = g.EF_WASM_PATHS;
-  const dir = scriptUrl ? new URL('.', scriptUrl).href : typeof paths === 'string' ? paths : '';
-  if (g.efWasm === undefined) await loadScript(`${dir}eagerflow-wasm.js`);
+  const dir = addonDir();
+  if (g.efWasm === undefined) await loadScript('eagerflow-wasm.js', 'Serve dist/eagerflow-wasm.js and the .wasm files beside the bundle, or set globalThis.EF_WASM_PATHS to their directory.');
   const addon = g.efWasm as WasmAddon;
   if (paths !== undefined) addon.setWasmPaths(paths);
   else if (dir !== '') addon.setWasmPaths(dir);
 }
 backend.registerBackendLoader('wasm', loadWasm);
+// In the ES module build webgl is inside (esm-entry.ts): registered, so this loader is never asked.
+backend.registerBackendLoader('webgl', loadWebgl);

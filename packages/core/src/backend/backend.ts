@@ -388,7 +388,8 @@ export function setBackendSync(name: string): boolean {
 
 /**
  * The tfjs-core namespace, for interop helpers and tests that compare against raw tfjs. A namespace
- * re-export, not a const: bundlers then keep only the members used (`import { add }` stays small).
+ * re-export, not a const: bundlers then keep only the members used (`import { add }` stays small). The script
+ * bundle (packages/eagerflow/browser/build.js) swaps this line for an object of the members its add-ons import.
  */
 export * as tfjs from '@tensorflow/tfjs-core';
 

@@ -1,5 +1,6 @@
 // The pool record factory: avg/max pool with their gradient records (avg grad -> avg pool; max grad <-> max grad-grad), 2-D and 3-D.
 import type { Info, Kernels } from '../../backend/backend';
+import { activeBackendName } from '../../backend/backend';
 import type { AVal, Primitive } from '../../ops/primitive';
 import type { Dims } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
@@ -8,6 +9,7 @@ import { Attrs, ReadScope, SpecNode, WriteScope, attr, typeAttrOf } from '../../
 import { tensorOfShapeNode, writeShapeOf } from '../transformation/reshape';
 import { argError, checkArity, checkDTypes } from '../check';
 import { channelsLast, fullList, lastShape, outSize, shapeSource, spatialAxes } from '../convolution/conv_util';
+import { tapsToArgmax } from './argmax_taps';
 
 export interface PoolParams {
   [k: string]: unknown;
@@ -112,10 +114,15 @@ function gradGradImpl(k: Kernels, x: Info, gg: Info, p: PoolParams): Info {
   });
 }
 
-/** MaxPoolGrad as TF defines it: dy summed into the (first) argmax of each window. */
+/** MaxPoolGrad as TF defines it: dy summed into the (first) argmax of each window (on webgl without ScatterNd: argmax_taps.ts). */
 function scatterToArgmax(k: Kernels, x: Info, dy: Info, p: PoolParams): Info {
   return channelsLast(k, p.dataFormat, [x, dy], ([xl, dyl]) => {
     const [pooled, idx] = k.run('MaxPoolWithArgmax', { x: xl }, { ...kattrs(p), includeBatchInIndex: true }) as Info[];
+    if (activeBackendName() === 'webgl') {
+      const out = tapsToArgmax(k, xl, dyl, idx, p.ksize, p.strides, p.padding);
+      for (const t of [pooled, idx]) k.free(t);
+      return out;
+    }
     const size = xl.shape.reduce((a, b) => a * b, 1);
     const flatDy = k.run('Reshape', { x: dyl }, { shape: [-1] }) as Info;
     const flatIdx = k.run('Reshape', { x: idx }, { shape: [-1, 1] }) as Info;
