@@ -183,7 +183,12 @@ export const fusedMatMulRecord: Primitive<FusedMatMulParams> = {
   },
   impl(k, [a, b, bias, alpha], p: FusedMatMulParams) {
     const attrs = { transposeA: p.transposeA, transposeB: p.transposeB, activation: p.activation === '' ? 'linear' : ACTIVATIONS[p.activation].tfjs, leakyreluAlpha: p.leakyreluAlpha };
-    return [k.run('_FusedMatMul', { a, b, bias, ...(alpha ? { preluActivationWeights: alpha } : {}) }, attrs) as Info];
+    // tfjs's kernels take rank-3 operands (its fused.matMul op reshapes before running them; wasm reads shape[2]).
+    const [a3, b3] = [a, b].map((t) => k.run('Reshape', { x: t }, { shape: [1, ...t.shape] }) as Info);
+    const y3 = k.run('_FusedMatMul', { a: a3, b: b3, bias, ...(alpha ? { preluActivationWeights: alpha } : {}) }, attrs) as Info;
+    const y = k.run('Reshape', { x: y3 }, { shape: y3.shape.slice(1) }) as Info;
+    [a3, b3, y3].forEach((t) => k.free(t));
+    return [y];
   },
   vjp(c, [a, b, bias, alpha], [y], p: FusedMatMulParams, need) {
     const g = c[0];
