@@ -18,10 +18,6 @@ interface Chain {
 }
 const chains = new WeakMap<object, Chain>();
 
-function kernelOnBackend(head: Head): boolean {
-  const name = backend.getBackend();
-  return name !== '' && backend.tfjs.getKernel(KERNEL[head], name) !== undefined;
-}
 
 /** Whether a conv / matmul node's params and shapes are what the fused kernels take. */
 function headFits(g: Graph, n: Node): boolean {
@@ -75,7 +71,7 @@ export function fuseEpilogues(g: Graph): Graph {
     const bias = g.nodes[bk];
     const b = biasOf(g, bias, head.outputs[0]);
     if (b === null) return;
-    if (!ok.has(hk)) ok.set(hk, kernelOnBackend(hk));
+    if (!ok.has(hk)) ok.set(hk, backend.hasKernel(KERNEL[hk]));
     if (!ok.get(hk)) return;
     const ak = only(bias.outputs[0]);
     const actNode = ak === null ? null : g.nodes[ak];
