@@ -123,8 +123,11 @@ function renderSvg(rows, { title = 'EagerFlow vs raw tfjs, tfjs-converter, ONNX 
   const MAX = 3;
   const [labelW, plotW, barH, gap, top, left] = [330, 420, 11, 9, 58, 10];
   const used = SYSTEMS.filter((s) => rows.some((r) => r[s.key] !== undefined));
-  const blocks = rows.map((r) => ({ r, bars: SYSTEMS.filter((s) => r[s.key] !== undefined) }));
-  const height = top + blocks.reduce((h, b) => h + b.bars.length * barH + gap, 0) + 30;
+  // Rows grouped (groups in order of first appearance), each group under its own heading line.
+  const groups = [...new Set(rows.map((r) => r.group))];
+  const blocks = groups.flatMap((g) => rows.filter((r) => r.group === g)).map((r) => ({ r, bars: SYSTEMS.filter((s) => r[s.key] !== undefined) }));
+  const headH = 18;
+  const height = top + groups.length * headH + blocks.reduce((h, b) => h + b.bars.length * barH + gap, 0) + 30;
   const width = left + labelW + plotW + 80;
   const x0 = left + labelW;
   const scale = plotW / MAX;
@@ -140,8 +143,12 @@ function renderSvg(rows, { title = 'EagerFlow vs raw tfjs, tfjs-converter, ONNX 
   let lastGroup = null;
   for (const { r, bars } of blocks) {
     const ref = referenceOf(r);
-    const label = `${lastGroup === r.group ? '' : `${r.group}: `}${r.name} [${r.backend}]`;
-    lastGroup = r.group;
+    if (lastGroup !== r.group) {
+      parts.push(`<text x="${left}" y="${y + 12}" font-weight="bold">${xml(r.group)}</text>`);
+      y += headH;
+      lastGroup = r.group;
+    }
+    const label = `${r.name} [${r.backend}]`;
     parts.push(`<text x="${x0 - 6}" y="${y + barH - 2}" text-anchor="end">${xml(label.length > 60 ? `${label.slice(0, 57)}...` : label)}</text>`);
     for (const s of bars) {
       const rel = ref === null ? 1 : r[s.key] / r[ref.key];

@@ -97,6 +97,7 @@ test('the chart is well-formed SVG with one bar per timed system and escaped lab
   // Bars: 2 + 4 + 2; plus the background and one legend swatch for each of the 5 systems used.
   expect(tags.rect).toBe(8 + 1 + 5);
   expect(svg).toContain('matmul &lt;256&gt; &amp; co [wasm]');
+  expect(svg).toContain('font-weight="bold">real models</text>');
   expect(svg).toContain('>0.75x<'); // EagerFlow on model-emotion, relative to tfjs-converter
   expect(svg).toContain('>0.45x<'); // ONNX Runtime on the same row
   expect(() => checkXml('<svg><g></svg>')).toThrow(/does not close/);

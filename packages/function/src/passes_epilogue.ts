@@ -1,6 +1,6 @@
 // The epilogue pass: conv2d / depthwiseConv2d / matmul + bias + activation onto tfjs's fused kernels, and its inverse for exporters.
 import { Primitive, backend, isStateful } from '@eagerflow/core';
-import { Graph, Node, isGraph } from './graph';
+import { Graph, Node, Value, isGraph } from './graph';
 import { ACTIVATIONS, FusedConvParams, FusedMatMulParams, fusedConvRecord, fusedMatMulRecord } from './saving/fused_records';
 
 /** The TF fused_ops name of each activation record the fused kernels apply. */
@@ -10,11 +10,15 @@ const ACT_OF_PRIM: Record<string, string> = Object.fromEntries(Object.entries(AC
 const KERNEL = { conv2d: 'FusedConv2D', depthwise_conv2d: 'FusedDepthwiseConv2D', matmul: '_FusedMatMul' } as const;
 type Head = keyof typeof KERNEL;
 
-/** The nodes one fused node replaced (restored by unfuseEpilogues for GraphDef and ONNX export). */
+/** What one fused node replaced (restored by unfuseEpilogues for GraphDef and ONNX export), by primitive and params. */
+interface Step {
+  readonly prim: Primitive;
+  readonly params: Node['params'];
+}
 interface Chain {
-  readonly head: Node;
-  readonly bias: Node;
-  readonly act: Node | null;
+  readonly head: Step;
+  readonly bias: Step & { readonly biasFirst: boolean };
+  readonly act: Step | null;
 }
 const chains = new WeakMap<object, Chain>();
 
@@ -85,7 +89,8 @@ export function fuseEpilogues(g: Graph): Graph {
         ? ({ transposeA: head.params.transposeA === true, transposeB: head.params.transposeB === true, activation, leakyreluAlpha } satisfies FusedMatMulParams)
         : ({ conv: convParams(head), depthwise: hk === 'depthwise_conv2d', activation, leakyreluAlpha } satisfies FusedConvParams);
     const prim = (hk === 'matmul' ? fusedMatMulRecord : fusedConvRecord) as unknown as Primitive;
-    chains.set(params, { head, bias, act });
+    const step = (n: Node): Step => ({ prim: n.prim, params: n.params });
+    chains.set(params, { head: step(head), bias: { ...step(bias), biasFirst: bias.inputs[0] === b && bias.inputs[1] === head.outputs[0] }, act: act === null ? null : step(act) });
     drop.add(k).add(bk);
     if (act !== null) drop.add(ak as number);
     replace.set(act === null ? bk : (ak as number), { prim, params, inputs, outputs: [last.outputs[0]], site: last.site });
@@ -102,9 +107,16 @@ function convParams(n: Node): FusedConvParams['conv'] {
 
 /**
  * The graph with every node fuseEpilogues made put back as the conv / matmul, bias and activation it replaced (on its
- * current inputs), in cond/while bodies too: what GraphDef and ONNX export write, and what ONNX Runtime compiles.
+ * current inputs, with new values for the intermediates: a fused node may have been inlined into another graph), in
+ * cond/while bodies too: what GraphDef and ONNX export write, and what ONNX Runtime compiles.
  */
 export function unfuseEpilogues(g: Graph): Graph {
+  let values: Value[] | null = null;
+  const fresh = (like: number): number => {
+    values ??= g.values.slice();
+    values.push({ kind: 'node', dtype: g.values[like].dtype, shape: g.values[like].shape });
+    return values.length - 1;
+  };
   let changed = false;
   const nodes = g.nodes.flatMap((n): Node[] => {
     const chain = chains.get(n.params);
@@ -122,12 +134,15 @@ export function unfuseEpilogues(g: Graph): Graph {
     }
     changed = true;
     const { head, bias, act } = chain;
-    const h = head.outputs[0];
-    const out: Node[] = [{ ...head, inputs: n.inputs.slice(0, 2) }];
-    const biasIns = bias.inputs[0] === h ? [h, n.inputs[2]] : [n.inputs[2], h];
-    out.push({ ...bias, inputs: biasIns, outputs: act === null ? n.outputs : bias.outputs });
-    if (act !== null) out.push({ ...act, inputs: [bias.outputs[0], ...n.inputs.slice(3)], outputs: n.outputs });
+    // The bias and activation keep the fused value's shape and dtype.
+    const h = fresh(n.outputs[0]);
+    const z = act === null ? n.outputs[0] : fresh(n.outputs[0]);
+    const out: Node[] = [
+      { ...head, inputs: n.inputs.slice(0, 2), outputs: [h], site: n.site },
+      { prim: bias.prim, params: bias.params, inputs: bias.biasFirst ? [n.inputs[2], h] : [h, n.inputs[2]], outputs: [z], site: n.site },
+    ];
+    if (act !== null) out.push({ ...act, inputs: [z, ...n.inputs.slice(3)], outputs: n.outputs, site: n.site });
     return out;
   });
-  return changed ? new Graph(g.name, g.values, nodes, g.inputs, g.outputs) : g;
+  return changed ? new Graph(g.name, values ?? g.values, nodes, g.inputs, g.outputs) : g;
 }

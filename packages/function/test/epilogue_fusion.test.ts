@@ -278,8 +278,28 @@ describe('memory and exporters', () => {
     expect(ops).not.toContain('_FusedMatMul');
     expect(ef.toOnnx(f).length).toBeGreaterThan(0);
     const x = data([3, 4], 1);
-    const j = ef.trace((v: T) => ef.nn.sigmoid(ef.add(ef.matmul(v, K), B3)), { jitCompile: 'strict' as never });
+    const j = ef.trace((v: T) => ef.nn.sigmoid(ef.add(ef.matmul(v, K), B3)), { jitCompile: 'strict' });
     close(bits(j(x) as T), bits(f(x) as T), 1e-6);
+  });
+
+  test('a fused node inlined into another trace (and a cond branch) unfuses onto that graph\'s own values', () => {
+    const inner = ef.trace((v: T) => ef.nn.relu(ef.nn.biasAdd(ef.nn.conv2d(v, W, 1, 'SAME'), B4)));
+    const outer = ef.trace((v: T) => {
+      const y = ef.multiply(ef.add(v, 1), 2);
+      return ef.cond(ef.greater(ef.reduceSum(v), 0), () => inner(y) as T, () => ef.nn.elu(ef.nn.biasAdd(ef.nn.conv2d(y, W, 1, 'SAME'), B4)));
+    });
+    const x = data([1, 4, 4, 2], 3);
+    const g = graphOf(outer, x);
+    const branches = g.nodes.flatMap((n) => Object.values(n.params).filter((p): p is ef.Graph => p instanceof ef.Graph));
+    expect(branches.map(prims)).toEqual([['fused_conv2d'], ['fused_conv2d']]);
+    const un = I.unfuseEpilogues(g);
+    const unBranches = un.nodes.flatMap((n) => Object.values(n.params).filter((p): p is ef.Graph => p instanceof ef.Graph));
+    unBranches.forEach((b) => I.verify(b));
+    expect(unBranches.map(prims)).toEqual([['conv2d', 'bias_add', 'relu'], ['conv2d', 'bias_add', 'elu']]);
+    const ops = outer.getConcreteFunction(x).toGraphDef();
+    const all = JSON.stringify(ops);
+    expect(all).toContain('"Conv2D"');
+    expect(all).not.toContain('_FusedConv2D');
   });
 });
 
