@@ -82,8 +82,8 @@ export function fuseEpilogues(g: Graph): Graph {
     const act = actNode !== null && actNode.inputs[0] === bias.outputs[0] && actNode.prim.name in ACT_OF_PRIM && actNode.inputs.slice(1).every((i) => g.values[i].dtype === 'float32') ? actNode : null;
     const activation = act === null ? '' : ACT_OF_PRIM[act.prim.name];
     const last = act ?? bias;
-    const inputs = [...head.inputs, b, ...(act !== null && activation === 'Prelu' ? [act.inputs[1]] : [])];
-    const leakyreluAlpha = act !== null && activation === 'LeakyRelu' ? (act.params.alpha as number) : 0.2;
+    const inputs = [...head.inputs, b, ...(act !== null && act.prim.name === 'prelu' ? [act.inputs[1]] : [])];
+    const leakyreluAlpha = act !== null && act.prim.name === 'leaky_relu' ? (act.params.alpha as number) : 0.2;
     const params =
       hk === 'matmul'
         ? ({ transposeA: head.params.transposeA === true, transposeB: head.params.transposeB === true, activation, leakyreluAlpha } satisfies FusedMatMulParams)
