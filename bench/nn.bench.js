@@ -4,7 +4,7 @@
 
 const ef = require('eagerflow');
 const tf = require('@tensorflow/tfjs-core');
-const { measure, ratioLine } = require('./harness');
+const { measure, ratioLine, record } = require('./harness');
 
 if (ef.internal.backend.tfjs.engine() !== tf.engine()) {
   throw new Error('nn.bench: eagerflow and @tensorflow/tfjs-core resolve to different engines; the comparison would be meaningless.');
@@ -34,6 +34,7 @@ for (const [name, [efFn, tfFn]] of Object.entries(PAIRS)) {
   const us = measure({ ef: efFn, tfjs: tfFn }, { batch: 500, rounds: 21, warmup: 8 });
   console.log(`eager ${name}: ef ${us.ef.cpu.toFixed(2)} us, tfjs ${us.tfjs.cpu.toFixed(2)} us (CPU time)`);
   oks.push(ratioLine(`eager-nn-${name}`, 'ef / tfjs cpu time', us.ef.cpu / us.tfjs.cpu, 1.25));
+  record({ group: 'eager nn ops (small tensors)', name: `eager-nn-${name}`, backend: 'cpu', ef: us.ef.cpu, tfjs: us.tfjs.cpu, ratio: us.ef.cpu / us.tfjs.cpu, target: 1.25 });
 }
 if (tf.memory().numTensors !== before) throw new Error('nn.bench: the timed eager loops leaked tensors.');
 
@@ -102,5 +103,53 @@ console.log(`traced activation chain (48 ops, [${N}]): ${chain.traced.cpu.toFixe
 // log in softplus, tanh: ~24 calls per element), which tfjs eager pays too (the hand-written loop printed
 // next shows it).
 oks.push(ratioLine('trace-chain-nn-activations', 'traced / tfjs eager CPU time', chain.traced.cpu / chain.tfjs.cpu, 0.3));
+record({ group: 'traced chains', name: 'trace-chain-nn-activations', backend: 'cpu', ef: chain.traced.cpu, tfjs: chain.tfjs.cpu, ratio: chain.traced.cpu / chain.tfjs.cpu, target: 0.3 });
 console.log(`  floor: the same arithmetic in a hand-written one-element-at-a-time loop = ${chain.byHand.cpu.toFixed(1)} us/call, ${(chain.byHand.cpu / chain.tfjs.cpu).toFixed(2)}x of tfjs eager; traced / hand-written = ${(chain.traced.cpu / chain.byHand.cpu).toFixed(2)}x`);
+
+// Fused epilogues (the epilogue pass): a traced conv2d + bias + relu and a traced dense layer (matmul + bias + relu)
+// run as one tfjs fused kernel (fused_conv2d / fused_matmul), against raw tfjs eager unfused (three ops in a tidy)
+// and tfjs's own tf.fused.conv2d / tf.fused.matMul. CPU time per call, interleaved medians; results checked equal.
+const xe = ef.constant(seq(1 * 32 * 32 * 16, (i) => Math.sin(i * 0.37)), 'float32', [1, 32, 32, 16]);
+const fe = ef.constant(seq(3 * 3 * 16 * 16, (i) => Math.cos(i * 0.11) * 0.2), 'float32', [3, 3, 16, 16]);
+const be = ef.constant(seq(16, (i) => (i % 5) * 0.1 - 0.2));
+const xd = ef.constant(seq(64 * 256, (i) => Math.sin(i * 0.13)), 'float32', [64, 256]);
+const kd = ef.constant(seq(256 * 128, (i) => Math.cos(i * 0.07) * 0.1), 'float32', [256, 128]);
+const bd = ef.constant(seq(128, (i) => (i % 7) * 0.05 - 0.1));
+const [txe, tfe, tbe, txd, tkd, tbd] = [xe, fe, be, xd, kd, bd].map((t) => t.toTfjs());
+const EPILOGUES = {
+  'conv2d-bias-relu [1,32,32,16]x[3,3,16,16]': {
+    traced: ef.trace((v, w, b) => ef.nn.relu(ef.nn.biasAdd(ef.nn.conv2d(v, w, 1, 'SAME'), b))),
+    args: [xe, fe, be],
+    unfused: () => tf.tidy(() => tf.relu(tf.add(tf.conv2d(txe, tfe, 1, 'same'), tbe))),
+    fused: () => tf.fused.conv2d({ x: txe, filter: tfe, strides: 1, pad: 'same', bias: tbe, activation: 'relu' }),
+    eager: () => ef.tidy(() => ef.nn.relu(ef.nn.biasAdd(ef.nn.conv2d(xe, fe, 1, 'SAME'), be))),
+    prim: 'fused_conv2d',
+  },
+  'dense-bias-relu [64,256]x[256,128]': {
+    traced: ef.trace((v, w, b) => ef.nn.relu(ef.add(ef.matmul(v, w), b))),
+    args: [xd, kd, bd],
+    unfused: () => tf.tidy(() => tf.relu(tf.add(tf.matMul(txd, tkd), tbd))),
+    fused: () => tf.fused.matMul({ a: txd, b: tkd, bias: tbd, activation: 'relu' }),
+    eager: () => ef.tidy(() => ef.nn.relu(ef.add(ef.matmul(xd, kd), bd))),
+    prim: 'fused_matmul',
+  },
+};
+for (const [name, e] of Object.entries(EPILOGUES)) {
+  const prims = e.traced.getConcreteFunction(...e.args).graph.nodes.map((n) => n.prim.name);
+  if (prims.join() !== e.prim) throw new Error(`nn.bench: ${name} traced to [${prims}], not one ${e.prim} node`);
+  const [a, b, c3] = [e.traced(...e.args), e.unfused(), e.fused()];
+  const [av, bv, cv] = [a.dataSync(), b.dataSync(), c3.dataSync()];
+  for (let i = 0; i < av.length; i++) if (Math.abs(av[i] - bv[i]) > 1e-4 * (1 + Math.abs(bv[i])) || Math.abs(cv[i] - bv[i]) > 1e-4 * (1 + Math.abs(bv[i]))) throw new Error(`nn.bench: ${name} differs at ${i}: ${av[i]}, ${bv[i]}, ${cv[i]}`);
+  [a, b, c3].forEach((t) => t.dispose());
+  const beforeE = tf.memory().numTensors;
+  const m = measure({ traced: () => e.traced(...e.args).dispose(), unfused: () => e.unfused().dispose(), fused: () => e.fused().dispose(), efEager: () => e.eager().dispose() }, { batch: 10, rounds: 15, warmup: 3 });
+  if (tf.memory().numTensors !== beforeE) throw new Error(`nn.bench: the timed ${name} loops leaked tensors.`);
+  console.log(`${name}: traced (fused node) ${m.traced.cpu.toFixed(0)} us, tfjs eager unfused ${m.unfused.cpu.toFixed(0)} us, tf.fused ${m.fused.cpu.toFixed(0)} us; ef eager unfused ${m.efEager.cpu.toFixed(0)} us (CPU time per call)`);
+  const short = name.split(' ')[0];
+  oks.push(ratioLine(`fused-epilogue-${short}`, 'traced / tfjs eager unfused CPU time', m.traced.cpu / m.unfused.cpu, 1.1));
+  oks.push(ratioLine(`fused-epilogue-${short}-vs-tf.fused`, 'traced / tf.fused CPU time', m.traced.cpu / m.fused.cpu, 1.25));
+  record({ group: 'fused epilogues (traced) vs tfjs eager unfused', name: `fused-epilogue-${short}`, backend: 'cpu', ef: m.traced.cpu, tfjs: m.unfused.cpu, ratio: m.traced.cpu / m.unfused.cpu, target: 1.1 });
+  record({ group: 'fused epilogues (traced) vs tf.fused', name: `fused-epilogue-${short}-vs-tf.fused`, backend: 'cpu', ef: m.traced.cpu, tfjs: m.fused.cpu, ratio: m.traced.cpu / m.fused.cpu, target: 1.25 });
+}
+
 process.exitCode = oks.every(Boolean) || process.env.BENCH_STRICT !== '1' ? 0 : 1;

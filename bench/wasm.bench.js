@@ -4,7 +4,7 @@
 
 const ef = require('eagerflow');
 const tf = require('@tensorflow/tfjs-core');
-const { measure, ratioLine } = require('./harness');
+const { measure, ratioLine, record } = require('./harness');
 
 const us = (v) => `${v.toFixed(1)} us`;
 const rand = (shape, seed) => {
@@ -74,6 +74,9 @@ async function main() {
   await ef.setBackend('cpu');
   if (ef.memory().numTensors !== before) throw new Error('wasm.bench: the timed loops leaked tensors.');
 
+  for (const [name, m] of [['matmul-256x256', mm], ['conv2d-[1,64,64,32]x[3,3,32,32]', cv]]) {
+    for (const b of ['cpu', 'wasm']) record({ group: 'kernels on cpu and wasm', name, backend: b, ef: m[`ef@${b}`], tfjs: m[`tfjs@${b}`], ratio: m[`ef@${b}`] / m[`tfjs@${b}`] });
+  }
   const ok1 = ratioLine('wasm-matmul-256', 'ef on wasm / ef on cpu CPU time', mm['ef@wasm'] / mm['ef@cpu'], 0.1);
   console.log(`  (raw tfjs-wasm / tfjs-cpu: ${(mm['tfjs@wasm'] / mm['tfjs@cpu']).toFixed(3)}x; ef on wasm / tfjs-wasm: ${(mm['ef@wasm'] / mm['tfjs@wasm']).toFixed(2)}x)`);
   const ok2 = ratioLine('wasm-conv2d-64', 'ef on wasm / ef on cpu CPU time', cv['ef@wasm'] / cv['ef@cpu'], 0.1);

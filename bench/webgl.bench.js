@@ -3,7 +3,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { ratioLine } = require('./harness');
+const { ratioLine, record } = require('./harness');
 
 const CHROMIUM = '/usr/bin/chromium';
 // Same flags as browser/support.ts: Debian Chromium only, no side traffic, WebGL2 through SwiftShader.
@@ -16,9 +16,12 @@ const elements = (xs) => (xs.length === 0 ? 'none' : xs.join(' + '));
 
 /** A case against its baseline on several GPU backends (timed in the same rounds): one ratio line per GPU backend. */
 function gpuOverheadLines(name, c, t, base) {
+  record({ group: 'Chromium: traced chain vs raw tfjs eager (wall time incl. readback)', name, backend: 'cpu (browser)', ef: t.cpu * 1000, tfjs: base.cpu * 1000, ratio: t.cpu / base.cpu });
   for (const b of c.gpus) {
     console.log(`${name}: vs ${c.baseline} on ${b}: ${base[b].toFixed(2)} -> ${t[b].toFixed(2)} ms per call (incl. readback)`);
     ratioLine(`${name} [${b}]`, `${b} time/${c.baseline}`, t[b] / base[b], c.overheadTarget);
+    // The baseline of these cases is the same chain in raw tfjs eager (bench/browser/cases.js).
+    record({ group: 'Chromium: traced chain vs raw tfjs eager (wall time incl. readback)', name, backend: b, ef: t[b] * 1000, tfjs: base[b] * 1000, ratio: t[b] / base[b], target: c.overheadTarget });
   }
 }
 

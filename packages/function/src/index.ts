@@ -10,6 +10,7 @@ export type { Operation, Node, Value } from './graph';
 export { GraphBuilder, traceConfig } from './builder';
 export { optimize, deadCode, constantFold, commonSubexpressions, verify, passConfig } from './passes';
 export type { Pass } from './passes';
+export { fuseEpilogues, unfuseEpilogues } from './passes_epilogue';
 export { compile, run, runAsync, executorConfig } from './executor';
 export { fusedShaderSource, gpuFuseStats } from './fuse_gpu';
 export { fuseConfig, hostFuseStats } from './fuse';

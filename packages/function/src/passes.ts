@@ -1,6 +1,7 @@
 // Graph passes (pure Graph -> Graph): constant folding, common subexpressions, dead code; a verifier.
 import { Tensor, backend, evalEager, internalError, isFoldable, isStateful, paramsKey, pinGraphConstant } from '@eagerflow/core';
 import { Graph, Node, Value, isGraph } from './graph';
+import { fuseEpilogues } from './passes_epilogue';
 
 /** Verification after every pass: on under jest (tests), off otherwise (it costs trace time). */
 export const passConfig = {
@@ -191,7 +192,7 @@ export function verify(g: Graph, before?: Graph): Graph {
 }
 
 export type Pass = (g: Graph) => Graph;
-const DEFAULT_PASSES: readonly Pass[] = [constantFold, commonSubexpressions, deadCode];
+const DEFAULT_PASSES: readonly Pass[] = [constantFold, commonSubexpressions, deadCode, fuseEpilogues];
 
 /** Runs the passes in order, verifying after each one when enabled. */
 export function optimize(g: Graph, passes: readonly Pass[] = DEFAULT_PASSES): Graph {

@@ -376,6 +376,12 @@ export function getBackend(): string {
   return tfGetBackend();
 }
 
+/** Whether the active backend registers the tfjs kernel `name` (graph passes rewrite onto a kernel only where it exists). */
+export function hasKernel(name: string): boolean {
+  const b = getBackend();
+  return b !== '' && tfGetKernel(name, b) !== undefined;
+}
+
 export function ready(): Promise<void> {
   return tf.ready();
 }

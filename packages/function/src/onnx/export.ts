@@ -3,6 +3,7 @@ import { describe, typeError, unimplemented } from '@eagerflow/core';
 import { concreteOf } from '../saving/api';
 import type { Saveable } from '../saving/api';
 import { nodeFs } from '../saving/node_fs';
+import { unfuseEpilogues } from '../passes_epilogue';
 import { DEFAULT_OPSET, buildModel, lowers, probeScope } from './model';
 
 export interface OnnxExportOptions {
@@ -23,7 +24,7 @@ export function toOnnx(f: Saveable, options: OnnxExportOptions = {}): Uint8Array
     throw typeError('toOnnx', 'opset is not supported', describe(opset), 'an integer >= 17', 'Pass { opset: 18 } or leave it out.');
   }
   const cf = concreteOf(f);
-  const g = cf.graph;
+  const g = unfuseEpilogues(cf.graph);
   const probe = probeScope(g, opset);
   const missing = g.nodes.filter((n) => n.prim.name !== 'read_variable' && !lowers(probe, n));
   if (missing.length > 0) {

@@ -1,6 +1,7 @@
 // jitCompile's executor lowering: runs of nodes with ONNX lowerings become one compiled segment (an ONNX Runtime session) each.
 import { AVal, Info, Primitive, backend, isStateful, unimplemented } from '@eagerflow/core';
 import { Graph, Node, isGraph } from '../graph';
+import { unfuseEpilogues } from '../passes_epilogue';
 import { Part, blocker, buildModel, lowers, probeScope } from './model';
 import { Session, ortNode, ortTensor } from './runtime';
 
@@ -68,7 +69,9 @@ const PLUMBING = new Set(['read_variable', 'assign_variable']);
  * Groups nodes into compiled segments. A node without a lowering that does not depend on the open
  * segment is hoisted before it (stateful order kept); one that does closes the segment after it.
  */
-export function segmentGraph(g: Graph, mode: JitMode): Graph {
+export function segmentGraph(traced: Graph, mode: JitMode): Graph {
+  // ONNX Runtime fuses on its own: it compiles the unfused conv / matmul, bias and activation.
+  const g = unfuseEpilogues(traced);
   ortNode(`jitCompile '${g.name}'`);
   const probe = probeScope(g);
   const out: Node[] = [];

@@ -54,7 +54,7 @@ function hostPrelu(k: Kernels, x: Info, alpha: Info): Info | null {
 export const prelu = (x: Tensor, alpha: Tensor): Tensor => bind(preluRecord, [x, alpha], {})[0];
 
 /** The activations tfjs's fused conv kernels apply, by TF's fused_ops name, with the record that defines each one's gradient. */
-const ACTIVATIONS: Record<string, { tfjs: string; prim: string | null }> = {
+export const ACTIVATIONS: Record<string, { tfjs: string; prim: string | null }> = {
   Relu: { tfjs: 'relu', prim: 'relu' },
   Relu6: { tfjs: 'relu6', prim: 'relu6' },
   Elu: { tfjs: 'elu', prim: 'elu' },
@@ -79,7 +79,7 @@ const one = (prim: Primitive, ins: Tensor[], params: object): Tensor => bind(pri
  * act(conv(x, filter) + bias) on tfjs's FusedConv2D / FusedDepthwiseConv2D. Its gradient chains the conv,
  * bias_add and activation records' own rules (recomputing the pre-activation), so every order works.
  */
-const fusedConvRecord: Primitive<FusedConvParams> = {
+export const fusedConvRecord: Primitive<FusedConvParams> = {
   name: 'fused_conv2d',
   effect: 'pure',
   infer(ins: AVal[], p: FusedConvParams) {
@@ -145,3 +145,74 @@ export function fusedConv2d(r: ReadScope, prim: 'conv2d' | 'depthwise_conv2d', c
   };
   return bind(fusedConvRecord as Primitive, r.inputs(0, 2 + args), params)[0];
 }
+
+export interface FusedMatMulParams {
+  [k: string]: unknown;
+  readonly transposeA: boolean;
+  readonly transposeB: boolean;
+  /** TF's fused_ops after BiasAdd: '' (none) or a key of ACTIVATIONS. */
+  readonly activation: string;
+  readonly leakyreluAlpha: number;
+}
+
+/** The activation's own vjp on the pre-activation z (y = act(z)): dz, and PReLU's dalpha. */
+function activationVjp(act: string, leaky: number, g: Tensor, z: Tensor, y: Tensor, alpha: Tensor | undefined, needAlpha: boolean): [Tensor | null, Tensor | null] {
+  if (act === '') return [g, null];
+  if (act === 'Prelu') {
+    const [dz, da] = (preluRecord.vjp as NonNullable<Primitive['vjp']>)([g], [z, alpha as Tensor], [y], {}, [true, needAlpha]);
+    return [dz, da];
+  }
+  const prim = P[ACTIVATIONS[act].prim as string];
+  return [(prim.vjp as NonNullable<Primitive['vjp']>)([g], [z], [y], act === 'LeakyRelu' ? { alpha: leaky } : {}, [true])[0], null];
+}
+
+/**
+ * act(matmul(a, b) + bias) on tfjs's _FusedMatMul (rank-2 operands, a rank-1 bias on the last axis), made by the
+ * epilogue pass (passes_epilogue.ts). Its gradient chains the matmul, bias_add and activation records' own rules
+ * (recomputing the pre-activation), so every order works.
+ */
+export const fusedMatMulRecord: Primitive<FusedMatMulParams> = {
+  name: 'fused_matmul',
+  effect: 'pure',
+  infer(ins: AVal[], p: FusedMatMulParams) {
+    const want = p.activation === 'Prelu' ? 4 : 3;
+    if (ins.length !== want || ins.some((a) => a.dtype !== 'float32')) {
+      throw argError('fusedMatMul', 'a, b, bias (and PReLU alpha) must be float32', ins.map((a) => `${a.dtype} ${JSON.stringify(a.shape)}`).join(', '), `${want} float32 inputs: a, b, bias${want === 4 ? ', alpha' : ''}`, 'Fix the fused matmul inputs.');
+    }
+    return P.matmul.infer(ins.slice(0, 2), { transposeA: p.transposeA, transposeB: p.transposeB });
+  },
+  impl(k, [a, b, bias, alpha], p: FusedMatMulParams) {
+    const attrs = { transposeA: p.transposeA, transposeB: p.transposeB, activation: p.activation === '' ? 'linear' : ACTIVATIONS[p.activation].tfjs, leakyreluAlpha: p.leakyreluAlpha };
+    // tfjs's kernels take rank-3 operands (its fused.matMul op reshapes before running them; wasm reads shape[2]).
+    const [a3, b3] = [a, b].map((t) => k.run('Reshape', { x: t }, { shape: [1, ...t.shape] }) as Info);
+    const y3 = k.run('_FusedMatMul', { a: a3, b: b3, bias, ...(alpha ? { preluActivationWeights: alpha } : {}) }, attrs) as Info;
+    const y = k.run('Reshape', { x: y3 }, { shape: y3.shape.slice(1) }) as Info;
+    [a3, b3, y3].forEach((t) => k.free(t));
+    return [y];
+  },
+  vjp(c, [a, b, bias, alpha], [y], p: FusedMatMulParams, need) {
+    const g = c[0];
+    if (g === null) return [null, null, null, ...(alpha ? [null] : [])];
+    const mm = { transposeA: p.transposeA, transposeB: p.transposeB };
+    const z0 = one(P.matmul, [a, b], mm);
+    const z = one(P.bias_add, [z0, bias], { dataFormat: 'NHWC' });
+    const [dz, dAlpha] = activationVjp(p.activation, p.leakyreluAlpha, g, z, y, alpha, need[3] ?? false);
+    const [dz0, db] = (P.bias_add.vjp as NonNullable<Primitive['vjp']>)([dz], [z0, bias], [z], { dataFormat: 'NHWC' }, [true, need[2]]);
+    const [da, dB] = (P.matmul.vjp as NonNullable<Primitive['vjp']>)([dz0], [a, b], [z0], mm, [need[0], need[1]]);
+    return [da, dB, db, ...(alpha ? [dAlpha] : [])];
+  },
+  saves: 'both',
+  tf: {
+    ops: [],
+    write(s, n, ins) {
+      const p = n.params as FusedMatMulParams;
+      const fusedOps = ['BiasAdd', ...(p.activation === '' ? [] : [p.activation])];
+      const attrs: Record<string, AttrValue> = {
+        T: attr.type('float32'), transpose_a: attr.bool(p.transposeA), transpose_b: attr.bool(p.transposeB),
+        fused_ops: { list: { s: fusedOps.map((o) => attr.str(o).s as string) } }, num_args: attr.int(ins.length - 2), epsilon: attr.float(0), leakyrelu_alpha: attr.float(p.leakyreluAlpha),
+      };
+      return [s.add('_FusedMatMul', '_FusedMatMul', ins, attrs)];
+    },
+  },
+};
+registerPrimitive(fusedMatMulRecord as Primitive);

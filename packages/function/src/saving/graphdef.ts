@@ -1,5 +1,6 @@
 // A concrete function -> GraphDef JSON, signature, weights and EagerFlow metadata (what saveFunction writes).
 import type { Graph } from '../graph';
+import { unfuseEpilogues } from '../passes_epilogue';
 import { FORMAT_NAME, FORMAT_VERSION, GraphDef, NodeDef, SignatureJson, TF_DTYPE, VERSIONS, attr, shapeJson } from './format';
 import { StructJson, encodeStructure } from './structure';
 import { GraphWriter, SaveOptions, Scope } from './writer';
@@ -33,7 +34,7 @@ export interface WrittenFunction {
 
 /** Writes a concrete function: Placeholders, the nodes, Identity outputs and the function library. */
 export function writeConcrete(cf: WritableFunction, options: SaveOptions = {}): WrittenFunction {
-  const g = cf.graph;
+  const g = unfuseEpilogues(cf.graph);
   const w = new GraphWriter(options, g);
   const s = new Scope(w, g, '');
   const signature: SignatureJson = { inputs: {}, outputs: {} };
