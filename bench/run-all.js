@@ -8,7 +8,7 @@ const path = require('node:path');
 const { writeResults } = require('./results');
 
 // `name: what = 0.93x (target <= 1.25)`; other units (`= 71.7 us/op (target <= 30.0)`) are summarized too.
-const RATIO = /^(\S+): (.+) = (\d+(?:\.\d+)?) ?(x|[^\s(]+) \(target <= (\d+(?:\.\d+)?)\)/;
+const RATIO = /^(\S+(?: \[[\w-]+\])?): (.+) = (\d+(?:\.\d+)?) ?(x|[^\s(]+) \(target <= (\d+(?:\.\d+)?)\)/;
 const only = process.argv.slice(2);
 const files = fs
   .readdirSync(__dirname)
