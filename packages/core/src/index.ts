@@ -1,7 +1,7 @@
 // @eagerflow/core: eager tensors, primitives, bind, the tape and the backend seam.
 export * from './values/dtype';
 export * from './errors/errors';
-export { errorMessage, argError, typeError, unimplemented, internalError, withOp } from './errors/error_toolkit';
+export { errorMessage, argError, typeError, unimplemented, internalError, opError, contextError, withOp } from './errors/error_toolkit';
 export * from './values/shape';
 export { TensorSpec } from './values/spec';
 export type { Typed, SpecOrValue } from './values/spec';

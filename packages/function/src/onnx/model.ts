@@ -1,5 +1,5 @@
 // One generic ONNX writer: nodes of a traced graph (a segment, or the whole graph) -> a ModelProto, read off the records' lowerings.
-import { AVal, DType, VarParams, LowerScope, ONNX_TYPE, OnnxAttr, OnnxAttrs, OnnxDecl, OnnxSpec, backend, isOnnxCodec, onnxAccepts } from '@eagerflow/core';
+import { AVal, DType, VarParams, LowerScope, ONNX_TYPE, OnnxAttr, OnnxAttrs, OnnxDecl, OnnxSpec, backend, internalError, isOnnxCodec, onnxAccepts } from '@eagerflow/core';
 import { Graph, Node, isGraph } from '../graph';
 import { ATTR_TYPE, F, Msg } from './proto';
 
@@ -136,7 +136,7 @@ export function buildModel(g: Graph, part: Part, opset = DEFAULT_OPSET): Uint8Ar
     const known = names.get(v);
     if (known !== undefined) return known;
     const val = g.values[v];
-    if (val.kind !== 'const' || val.constant === undefined) throw new Error(`onnx: value ${v} is neither an input nor a constant of the part`);
+    if (val.kind !== 'const' || val.constant === undefined) throw internalError('onnx', `value ${v} is neither an input nor a constant of the part`);
     const name = s.fresh('const');
     s.inits.push(constProto(name, val.dtype, val.constant.shape, hostArray(val.dtype, backend.readInfoSync(val.constant))));
     names.set(v, name);
