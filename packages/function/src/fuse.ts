@@ -11,7 +11,6 @@ interface FusedStep {
 }
 
 interface FusedParams {
-  [k: string]: unknown;
   readonly size: number;
   readonly shape: readonly number[];
   readonly nIn: number;

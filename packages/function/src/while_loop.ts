@@ -17,7 +17,6 @@ export interface WhileOptions {
 }
 
 interface WhileParams {
-  [k: string]: unknown;
   readonly condGraph: Graph;
   readonly bodyGraph: Graph;
   readonly nVars: number;

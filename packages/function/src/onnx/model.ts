@@ -1,5 +1,5 @@
 // One generic ONNX writer: nodes of a traced graph (a segment, or the whole graph) -> a ModelProto, read off the records' lowerings.
-import { AVal, DType, VarParams, LowerScope, ONNX_TYPE, OnnxAttr, OnnxAttrs, OnnxDecl, OnnxSpec, backend, internalError, isOnnxCodec, onnxAccepts } from '@eagerflow/core';
+import { AVal, DType, VarParams, LowerScope, ONNX_TYPE, OnnxAttr, OnnxAttrs, OnnxDecl, OnnxSpec, backend, internalError, isOnnxCodec, onnxAccepts, paramsRecord } from '@eagerflow/core';
 import { Graph, Node, isGraph } from '../graph';
 import { ATTR_TYPE, F, Msg } from './proto';
 
@@ -103,12 +103,12 @@ function lowerNode(s: Scope, spec: OnnxSpec, n: Node, ins: string[]): string[] {
   if (isOnnxCodec(spec)) return spec.lower(s, n, ins);
   const d = spec as OnnxDecl;
   let k = 0;
-  const inputs = d.inputs === undefined ? ins : d.inputs.map((x) => (x === 'x' ? ins[k++] : s.int64s(toInts(n.params[x.param]))));
+  const inputs = d.inputs === undefined ? ins : d.inputs.map((x) => (x === 'x' ? ins[k++] : s.int64s(toInts(paramsRecord(n.params)[x.param]))));
   const attrs: Record<string, OnnxAttr> = {};
   for (const [name, a] of Object.entries(d.attrs ?? {})) {
     if ('fixed' in a) attrs[name] = a.fixed;
     else {
-      const v = n.params[a.param];
+      const v = paramsRecord(n.params)[a.param];
       attrs[name] = a.kind === 'int' ? { i: v as number } : a.kind === 'ints' ? { ints: v as number[] } : a.kind === 'float' ? { f: v as number } : { s: String(v) };
     }
   }

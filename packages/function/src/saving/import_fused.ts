@@ -5,7 +5,7 @@ import { fromBase64 } from './format';
 import { ParsedNode } from './validate';
 
 const P = PRIMITIVES as unknown as Record<string, Primitive>;
-const one = (prim: string, ins: Tensor[], params: Record<string, unknown> = {}): Tensor => bind(P[prim], ins, params)[0];
+const one = (prim: string, ins: Tensor[], params: object = {}): Tensor => bind(P[prim], ins, params)[0];
 
 
 /** A list-of-strings attr (`list.s`, base64), e.g. fused_ops. */

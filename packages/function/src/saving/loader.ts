@@ -1,5 +1,5 @@
 // Loading: checks artifacts, rebuilds an EagerFlow graph from the GraphDef in a trace, wraps it as a callable.
-import { Tensor, TensorLike, TensorSpec, Variable, convert, typeError } from '@eagerflow/core';
+import { Params, Tensor, TensorLike, TensorSpec, Variable, convert, paramsRecord, typeError } from '@eagerflow/core';
 import { GraphBuilder, withBuilder } from '../builder';
 import { ConcreteFunction } from '../concrete';
 import { Graph, isGraph } from '../graph';
@@ -222,11 +222,11 @@ function signatureSource(a: Record<string, unknown>): unknown {
 }
 
 /** Every cond/while body graph under `nodes` (Graph.dispose releases only a graph's own constants). */
-function bodiesOf(nodes: readonly { params: Record<string, unknown> }[]): Set<Graph> {
+function bodiesOf(nodes: readonly { params: Params }[]): Set<Graph> {
   const bodies = new Set<Graph>();
-  const visit = (nodes: readonly { params: Record<string, unknown> }[]): void => {
+  const visit = (nodes: readonly { params: Params }[]): void => {
     for (const n of nodes) {
-      for (const p of Object.values(n.params)) {
+      for (const p of Object.values(paramsRecord(n.params))) {
         if (isGraph(p) && !bodies.has(p)) {
           bodies.add(p);
           visit(p.nodes);

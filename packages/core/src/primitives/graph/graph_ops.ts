@@ -34,7 +34,6 @@ export const identity = withOnnx(passThrough('identity', ['identity'], (c) => [g
 export const stopGradient = withOnnx(passThrough('stop_gradient', ['stopGradient'], null, { op: 'StopGradient' }), lower.identity);
 
 export interface PrintParams {
-  [k: string]: unknown;
   readonly template: readonly (string | null)[];
 }
 
@@ -54,7 +53,6 @@ export const print = {
 } satisfies Primitive<PrintParams>;
 
 export interface EnsureShapeParams {
-  [k: string]: unknown;
   readonly dims: Dims;
 }
 

@@ -16,7 +16,6 @@ import { slice as sliceRecord } from '../slice_join/slice_join';
 export type ResizeMethod = 'bilinear' | 'nearest';
 
 export interface ResizeParams {
-  [k: string]: unknown;
   /** Output [height, width] (a gradient read from a file with unknown dims may not know them: null). */
   readonly size: readonly [number | null, number | null];
 }

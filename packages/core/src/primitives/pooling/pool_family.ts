@@ -10,7 +10,6 @@ import { argError, checkArity, checkDTypes } from '../check';
 import { channelsLast, fullList, lastShape, outSize, shapeSource, spatialAxes } from '../convolution/conv_util';
 
 export interface PoolParams {
-  [k: string]: unknown;
   readonly ksize: readonly number[];
   readonly strides: readonly number[];
   readonly padding: 'SAME' | 'VALID';

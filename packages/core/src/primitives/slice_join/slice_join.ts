@@ -15,7 +15,6 @@ const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
 const I32 = { fixed: attr.type('int32') } as const;
 
 export interface AxisParams {
-  [k: string]: unknown;
   readonly axis: number;
 }
 
@@ -68,7 +67,6 @@ export const concat = {
 } satisfies Primitive<AxisParams>;
 
 export interface SliceParams {
-  [k: string]: unknown;
   readonly begin: readonly number[];
   readonly size: readonly number[];
 }
