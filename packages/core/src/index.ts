@@ -31,6 +31,7 @@ export type { CustomGradientResult, ValueAndGrad } from './autodiff/custom_gradi
 export { print, printOutput } from './values/print';
 export { PRIMITIVES, primitiveByName, registerPrimitive, allPrimitives } from './ops/table';
 export * from './ops/graphdef_spec';
+export type { NodeDef, ArgDef, FunctionDef, GraphDef } from './ops/graphdef_json';
 export * from './ops/onnx_spec';
 export { ONNX_TYPE } from './ops/onnx_lowerings';
 // Graph-model import reads TF's conv attrs on fused convs exactly as the conv records do.

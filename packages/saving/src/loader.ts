@@ -1,9 +1,6 @@
 // Loading: checks artifacts, rebuilds an EagerFlow graph from the GraphDef in a trace, wraps it as a callable.
 import { Params, Tensor, TensorLike, TensorSpec, Variable, convert, paramsRecord, typeError } from '@eagerflow/core';
-import { GraphBuilder, withBuilder } from '../builder';
-import { ConcreteFunction } from '../concrete';
-import { Graph, isGraph } from '../graph';
-import { optimize } from '../passes';
+import { ConcreteFunction, Graph, GraphBuilder, RunLimits, isGraph, optimize, runLimitsOf, withBuilder } from '@eagerflow/function';
 import { FORMAT_NAME, FORMAT_VERSION } from './format';
 import { HostFunction, hostCallbacks } from './host';
 import { isHostCallbackNode, readHostCallback } from './host_codec';
@@ -11,7 +8,6 @@ import { IMPORT_ROWS } from './imports';
 import { currentReaderTable, readerFor as specReader } from './spec_io';
 import type { NodeReader } from './reader';
 import { GraphScope, LoadContext, OpReader, loadLimits } from './reader';
-import { RunLimits, runLimitsOf } from '../run_limits';
 import { decodeStructure } from './structure';
 import { InputRef, ParsedNode, array, isRecord, loadError, own, parseInputRef, record, show } from './validate';
 import { decodeWeights } from './weights';

@@ -1,6 +1,6 @@
 // The one generic GraphDef writer and reader: they interpret the `tf` spec each record carries.
 import { Primitive, Tensor, TfAttr, TfDecl, TfImport, TfInput, TfSpec, WriteScope, allPrimitives, attr, bind, isCodec, outputRef, paramsRecord } from '@eagerflow/core';
-import type { Node } from '../graph';
+import type { Node } from '@eagerflow/function';
 import type { NodeReader } from './reader';
 
 const range = (a: number, b: number): number[] => Array.from({ length: Math.max(0, b - a) }, (_, i) => a + i);

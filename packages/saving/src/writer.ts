@@ -3,8 +3,7 @@ import { AVal, DType, FunctionFinish, HostSaveState, Variable, WriteScope, backe
 import { writeNode } from './spec_io';
 import { writeHostCallback } from './host_codec';
 import { HOST_CALLBACK_PRIMITIVE, hostCallbacks } from './host';
-import type { Graph, Node } from '../graph';
-import { isGraph } from '../graph';
+import { Graph, Node, isGraph } from '@eagerflow/function';
 import { ArgDef, Attrs, FunctionDef, NodeDef, TF_DTYPE, attr } from './format';
 import { ConstValue, WeightWriter } from './weights';
 import { saveError } from './validate';
