@@ -22,8 +22,8 @@ export default tseslint.config(
     plugins: { '@typescript-eslint': tseslint.plugin, 'import-x': importX },
     settings: {
       // Workspace packages are separate layers: cycles are checked inside a package; across packages the
-      // dependency rules (function -> core, callbacks -> core) make a circle impossible.
-      'import-x/core-modules': ['@eagerflow/core', '@eagerflow/function', '@eagerflow/callbacks', 'eagerflow'],
+      // dependency rules (function -> core, callbacks -> core, saving -> function -> core) make a circle impossible.
+      'import-x/core-modules': ['@eagerflow/core', '@eagerflow/function', '@eagerflow/callbacks', '@eagerflow/saving', 'eagerflow'],
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })],
       'import-x/extensions': ['.ts', '.js'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },

@@ -10,7 +10,7 @@ const config: Config = {
   modulePathIgnorePatterns: ['<rootDir>/test-output/'],
   moduleNameMapper: {
     '^eagerflow$': '<rootDir>/packages/eagerflow/src/index.ts',
-    '^@eagerflow/(core|function|callbacks)$': '<rootDir>/packages/$1/src/index.ts',
+    '^@eagerflow/(core|function|callbacks|saving)$': '<rootDir>/packages/$1/src/index.ts',
   },
   testTimeout: 60000,
 };

@@ -1,11 +1,11 @@
-// Release-readiness of the four workspaces: package.json metadata, exports maps, peers, LICENSE/README, sideEffects honesty, ESM in Node.
+// Release-readiness of the five workspaces: package.json metadata, exports maps, peers, LICENSE/README, sideEffects honesty, ESM in Node.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 
 const root = path.resolve(__dirname, '..');
-const WORKSPACES = ['core', 'function', 'callbacks', 'eagerflow'];
+const WORKSPACES = ['core', 'function', 'callbacks', 'saving', 'eagerflow'];
 /** The package.json fields these tests read. */
 interface Pkg {
   name: string;

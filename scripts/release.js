@@ -1,4 +1,4 @@
-// `npm run release -- <version|patch|minor|major>`: bumps all four packages in lockstep, then `npm publish --dry-run --workspaces`.
+// `npm run release -- <version|patch|minor|major>`: bumps all five packages in lockstep, then `npm publish --dry-run --workspaces`.
 'use strict';
 
 const fs = require('node:fs');
@@ -6,7 +6,7 @@ const path = require('node:path');
 const { execFileSync, spawnSync } = require('node:child_process');
 
 const root = path.resolve(__dirname, '..');
-const WORKSPACES = ['core', 'function', 'callbacks', 'eagerflow'];
+const WORKSPACES = ['core', 'function', 'callbacks', 'saving', 'eagerflow'];
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?$/;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 

@@ -1,7 +1,7 @@
 // A callback's return value -> checked outputs: the count and dtype checks, and host values made uploadable.
 import {
   DType, HostData, NDArray, Nested, Scalar, Tensor, TensorShape, UnknownError,
-  argError, backend, describe, fillHost, flatten, isPlainObject, isVariableLike,
+  argError, backend, opError, describe, fillHost, flatten, isPlainObject, isVariableLike,
 } from '@eagerflow/core';
 import { HostCallbackParams, apiOf, opNameOf, toutString } from './params';
 import { countError, dtypeError, shapeError } from './errors';
@@ -117,9 +117,9 @@ function convertUnchecked(p: HostCallbackParams, i: number, v: unknown): Produce
     return { kind: 'tensor', t };
   }
   if (isVariableLike(v)) {
-    throw new UnknownError(
-      `${apiOf(p)}: Attempting to return a variable from ${p.token.token} (got a Variable, expected a Tensor or host value). Only tensors and host data can be returned; return v.value() to return the variable's current value.`,
-      { opName: opNameOf(p) },
+    throw opError(
+      UnknownError, apiOf(p), `Attempting to return a variable from ${p.token.token}`, 'a Variable', 'a Tensor or host value',
+      "Only tensors and host data can be returned; return v.value() to return the variable's current value.", opNameOf(p),
     );
   }
   if (v instanceof NDArray) {

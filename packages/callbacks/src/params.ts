@@ -27,7 +27,6 @@ export interface GradOf {
 }
 
 export interface HostCallbackParams {
-  [k: string]: unknown;
   readonly flavor: HostFlavor;
   /** The registry ref (token + optional stable key); never the function itself. */
   readonly token: HostFunctionRef;

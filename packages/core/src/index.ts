@@ -1,7 +1,7 @@
 // @eagerflow/core: eager tensors, primitives, bind, the tape and the backend seam.
 export * from './values/dtype';
 export * from './errors/errors';
-export { errorMessage, argError, typeError, unimplemented, internalError, withOp } from './errors/error_toolkit';
+export { errorMessage, argError, typeError, unimplemented, internalError, opError, contextError, withOp } from './errors/error_toolkit';
 export * from './values/shape';
 export { TensorSpec } from './values/spec';
 export type { Typed, SpecOrValue } from './values/spec';
@@ -31,6 +31,7 @@ export type { CustomGradientResult, ValueAndGrad } from './autodiff/custom_gradi
 export { print, printOutput } from './values/print';
 export { PRIMITIVES, primitiveByName, registerPrimitive, allPrimitives } from './ops/table';
 export * from './ops/graphdef_spec';
+export type { NodeDef, ArgDef, FunctionDef, GraphDef } from './ops/graphdef_json';
 export * from './ops/onnx_spec';
 export { ONNX_TYPE } from './ops/onnx_lowerings';
 // Graph-model import reads TF's conv attrs on fused convs exactly as the conv records do.

@@ -25,6 +25,23 @@ describe('builders', () => {
     expect(i.message).toBe('verify(g): value 3 is defined twice. Internal error: an EagerFlow invariant does not hold; please report it with the code that triggered it.');
   });
 
+  test('opError builds any ef.errors class; argError and opError take { opName, cause }; contextError re-raises with context', () => {
+    const cause = new Error('disk');
+    const n = ef.internal.opError(ef.errors.NotFoundError, 'load', 'w is missing', 'entries [v]', 'w', 'Save w', { cause });
+    expect(n).toBeInstanceOf(ef.errors.NotFoundError);
+    expect(n.message).toBe('load: w is missing (got entries [v], expected w). Save w.');
+    expect([n.opName, n.cause]).toEqual(['load', cause]);
+    expect(ef.internal.opError(ef.errors.ResourceExhaustedError, 'f', 'w', 'g', 'e', 'Fix', null).opName).toBeNull();
+    const a = ef.internal.argError('ef.f', 'w', 'g', 'e', 'Fix', { opName: 'op', cause });
+    expect([a.opName, a.cause, a.message]).toEqual(['op', cause, 'ef.f: w (got g, expected e). Fix.']);
+    const c = ef.internal.contextError('Dataset.map', new ef.errors.OutOfRangeError('end'), 'Dataset.map');
+    expect(c).toBeInstanceOf(ef.errors.OutOfRangeError);
+    expect(c.message).toBe('Dataset.map: end');
+    const d = ef.internal.contextError('f', 'thrown text', 'f', ef.errors.UnknownError);
+    expect([d instanceof ef.errors.UnknownError, d.message, d.cause]).toEqual([true, 'f: thrown text', 'thrown text']);
+    expect(ef.internal.contextError('f', new RangeError('r'), null)).toBeInstanceOf(ef.errors.InvalidArgumentError);
+  });
+
   test('internal invariants throw ef.errors.InternalError (a pass that breaks the graph)', () => {
     const g = ef.trace((x: ef.Tensor) => ef.add(ef.multiply(x, 2), 1)).getConcreteFunction(new ef.TensorSpec([2])).graph;
     const reversed = new ef.Graph(g.name, g.values, g.nodes.slice().reverse(), g.inputs, g.outputs);

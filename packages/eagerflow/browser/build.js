@@ -9,13 +9,13 @@ const path = require('node:path');
 const esbuild = require('esbuild');
 
 const root = path.resolve(__dirname, '..', '..', '..');
-const packages = ['core', 'function', 'callbacks'];
+const packages = ['core', 'function', 'callbacks', 'saving'];
 
 /** Workspace packages are bundled from their TypeScript sources, so the bundle never depends on a stale dist. */
 const sourcesPlugin = {
   name: 'eagerflow-sources',
   setup(build) {
-    build.onResolve({ filter: /^@eagerflow\/(core|function|callbacks)$/ }, (args) => {
+    build.onResolve({ filter: /^@eagerflow\/(core|function|callbacks|saving)$/ }, (args) => {
       const pkg = args.path.slice('@eagerflow/'.length);
       return packages.includes(pkg) ? { path: path.join(root, 'packages', pkg, 'src', 'index.ts') } : undefined;
     });

@@ -4,7 +4,7 @@ import {
   HostCallbackParams, HostFlavor, Returns, applyHostCallback, hostCallback, hostFunctionKeyOf, hostFunctionOf, lookupHostFunction, makeParams,
   newHostFunctionRef,
 } from '@eagerflow/callbacks';
-import type { HostCallbackBridge, HostCallbackLoad } from '@eagerflow/function';
+import type { HostCallbackBridge, HostCallbackLoad } from '@eagerflow/saving';
 
 /** The params saved besides key, flavor, Tout, shapes and stateful (JSON in the node's attrs). */
 interface Extra {

@@ -1,13 +1,14 @@
 // eagerflow: the umbrella package users import (`import * as ef from 'eagerflow'`); its names are listed one by one.
 import { TOP, backend } from '@eagerflow/core';
-import { installHostCallbackBridge } from '@eagerflow/function';
+import { installHostCallbackBridge, installSaving } from '@eagerflow/saving';
 import { hostCallbackBridge } from './host_saving';
 import * as errors from './errors';
 import * as internal from './internal';
 
 // Where the packages meet, in one visible list (each package wires itself; facts such as how a
 // host_callback node replays under tapes are fields of the primitive records):
-installHostCallbackBridge(hostCallbackBridge); // saving and loading host_callback nodes (function x callbacks)
+installSaving(); // ConcreteFunction.toGraphDef writes with @eagerflow/saving's writer (function x saving)
+installHostCallbackBridge(hostCallbackBridge); // saving and loading host_callback nodes (saving x callbacks)
 // ef.setBackend('wasm') loads tfjs's wasm backend (an optional peer) on first use. The specifier is a variable
 // so that bundlers do not try to resolve the optional package (a web app that wants wasm imports it itself).
 const WASM_PACKAGE = '@tensorflow/tfjs-backend-wasm';
@@ -59,10 +60,11 @@ export { pyFunction, pyFunctionAsync, numpyFunction, pyFunc, registerHostFunctio
 export type { TensorCallback, NDArrayCallback, OutputTypes } from '@eagerflow/callbacks';
 
 // Saving and loading.
-export { saveFunction, saveFunctionToDir, loadFunction, registerOp, loadLimits, FORMAT_NAME, FORMAT_VERSION } from '@eagerflow/function';
+export { saveFunction, saveFunctionToDir, loadFunction, registerOp, loadLimits, FORMAT_NAME, FORMAT_VERSION } from '@eagerflow/saving';
 export { toOnnx, saveOnnx } from '@eagerflow/function';
 export type { OnnxExportOptions } from '@eagerflow/function';
-export type { SavedFunctionArtifacts, Saveable, LoadOptions, LoadedFunction, SaveOptions, GraphDef, CustomOp, ModelSource } from '@eagerflow/function';
+export type { Saveable } from '@eagerflow/function';
+export type { SavedFunctionArtifacts, LoadOptions, LoadedFunction, SaveOptions, GraphDef, CustomOp, ModelSource } from '@eagerflow/saving';
 
 // The training kit (issue 14): Keras optimizers, schedules, initializers, losses and checkpoints.
 export { optimizers, initializers, losses, train } from './training';

@@ -10,3 +10,4 @@
 export * from '@eagerflow/core';
 export * from '@eagerflow/function';
 export * from '@eagerflow/callbacks';
+export * from '@eagerflow/saving';

@@ -1,12 +1,12 @@
 // The WebGPU backend for browser builds: tfjs-backend-webgpu's kernels and backend class, loaded when `ef.setBackend('webgpu')` first asks.
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { FailedPreconditionError, backend } from '@eagerflow/core';
+import { FailedPreconditionError, backend, opError } from '@eagerflow/core';
 
 /** What a page lacks when it has no WebGPU (the error names it). */
 function noWebgpu(what: string): FailedPreconditionError {
-  return new FailedPreconditionError(
-    `setBackend: WebGPU is not available here (got ${what}, expected a GPU adapter from navigator.gpu). WebGPU needs a browser that has it and a secure context (https:, or http://localhost / http://127.0.0.1); headless Chromium also needs --enable-unsafe-webgpu. Use 'webgl' or 'cpu' otherwise.`,
-    { opName: 'setBackend' },
+  return opError(
+    FailedPreconditionError, 'setBackend', 'WebGPU is not available here', what, 'a GPU adapter from navigator.gpu',
+    "WebGPU needs a browser that has it and a secure context (https:, or http://localhost / http://127.0.0.1); headless Chromium also needs --enable-unsafe-webgpu. Use 'webgl' or 'cpu' otherwise.",
   );
 }
 

@@ -53,15 +53,15 @@ function literals(text: string, names: Set<string>): Set<string> {
  * Conv2D+BiasAdd for _FusedConv2D): it points at records, it does not define them.
  */
 const IMPORT_TABLE = [
-  'packages/function/src/saving/imports.ts',
-  'packages/function/src/saving/import_fused.ts',
+  'packages/saving/src/imports.ts',
+  'packages/saving/src/import_fused.ts',
   // tfjs-converter's fused forms as records (Prelu, _FusedConv2D on tfjs's fused kernels), written back as those ops.
-  'packages/function/src/saving/fused_records.ts',
+  'packages/function/src/fused_records.ts',
   // TF1 import rows: control-flow pass-throughs (Identity in a loop frame), computed-shape patterns
   // (Reshape(x, Shape(y))), and the TF1 align_corners resize variants that write TF's ResizeBilinear back.
-  'packages/function/src/saving/import_lists.ts',
-  'packages/function/src/saving/dynamic_params.ts',
-  'packages/function/src/saving/import_detect.ts',
+  'packages/saving/src/import_lists.ts',
+  'packages/saving/src/dynamic_params.ts',
+  'packages/saving/src/import_detect.ts',
 ];
 
 /**
@@ -71,15 +71,15 @@ const IMPORT_TABLE = [
 const KERNEL_TABLE = ['packages/core/src/backend/kernel_gaps.ts'];
 
 /**
- * Literals in the saving package (function/src/saving), which is being lifted into its own package by
- * another change: its writer and reader still type the graph plumbing they emit or skip (Identity
- * outputs, ReadVariableOp reads, lazy Shape/Range). Each pair must still occur (prune it when fixed).
+ * Literals in the saving package (packages/saving): its writer and reader still type the graph plumbing
+ * they emit or skip (Identity outputs, ReadVariableOp reads, lazy Shape/Range). Each pair must still
+ * occur (prune it when fixed).
  */
 const SAVING_PENDING: Readonly<Record<string, readonly string[]>> = {
-  Identity: ['packages/function/src/saving/graphdef.ts', 'packages/function/src/saving/reader.ts', 'packages/function/src/saving/writer.ts'],
-  Shape: ['packages/function/src/saving/reader.ts'],
-  Range: ['packages/function/src/saving/reader.ts', 'packages/function/src/saving/spec_io.ts'],
-  ReadVariableOp: ['packages/function/src/saving/writer.ts'],
+  Identity: ['packages/saving/src/graphdef.ts', 'packages/saving/src/reader.ts', 'packages/saving/src/writer.ts'],
+  Shape: ['packages/saving/src/reader.ts'],
+  Range: ['packages/saving/src/reader.ts', 'packages/saving/src/spec_io.ts'],
+  ReadVariableOp: ['packages/saving/src/writer.ts'],
 };
 
 /**

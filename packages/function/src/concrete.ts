@@ -1,16 +1,22 @@
 // ConcreteFunction: one traced graph with its signature; calls run the plan (or replay under tapes).
-import { DType, Tensor, TensorShape, TensorSpec, Variable, backend, constant, ctx, describe, flattenStructure, packStructure, typeError } from '@eagerflow/core';
+import { DType, FailedPreconditionError, Tensor, TensorShape, TensorSpec, Variable, backend, constant, ctx, describe, flattenStructure, opError, packStructure, typeError } from '@eagerflow/core';
+import type { GraphDef } from '@eagerflow/core';
 import { Graph, Value, releaseConstants } from './graph';
 import { Plan, compile, run, runAsync } from './executor';
 import { replay } from './replay';
 import { VariableSlot, withVariables, withVariablesAsync } from './variable_slots';
 import { flattenArgs } from './args';
-import { toGraphDef } from './saving/graphdef';
 import { JitMode, disposeSessions, segmentGraph } from './onnx/segment';
 import { disposeBackward, tapedCompiledCall } from './onnx/tape';
-import type { GraphDef } from './saving/format';
 
 const isTensorLeaf = (x: unknown): boolean => x instanceof Tensor;
+
+let graphDefWriter: ((cf: ConcreteFunction) => GraphDef) | null = null;
+
+/** Installs @eagerflow/saving's GraphDef writer behind ConcreteFunction.toGraphDef (its installSaving() does; the umbrella calls that). */
+export function installGraphDefWriter(write: (cf: ConcreteFunction) => GraphDef): void {
+  graphDefWriter = write;
+}
 
 /** How outputs map back to the user's structure: tensor leaves come from the graph. */
 export interface OutputTemplate {
@@ -149,7 +155,13 @@ export class ConcreteFunction {
    * cf.toGraphDef().node.map((n) => n.op); // ["Placeholder", "Exp", "Identity"]
    */
   toGraphDef(): GraphDef {
-    return toGraphDef(this);
+    if (graphDefWriter === null) {
+      throw opError(
+        FailedPreconditionError, 'ConcreteFunction.toGraphDef', 'no GraphDef writer is installed', 'a program that did not install @eagerflow/saving',
+        'its writer installed', "Import 'eagerflow' (it installs it), or call installSaving() from '@eagerflow/saving' once",
+      );
+    }
+    return graphDefWriter(this);
   }
 
   /**

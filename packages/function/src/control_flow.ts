@@ -40,7 +40,6 @@ function traceBody(name: string, fn: () => unknown): Body {
 }
 
 interface CondParams {
-  [k: string]: unknown;
   readonly trueGraph: Graph;
   readonly falseGraph: Graph;
   readonly nTrue: number;

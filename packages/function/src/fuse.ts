@@ -1,5 +1,5 @@
 // Elementwise fusion (an executor lowering): runs of float32 elementwise nodes become one host loop.
-import { AVal, Info, InvalidArgumentError, Kernels, Primitive, ScalarFact, backend } from '@eagerflow/core';
+import { AVal, Info, InvalidArgumentError, Kernels, Primitive, ScalarFact, argError, backend } from '@eagerflow/core';
 import { Graph, Node } from './graph';
 import { factAgrees } from './fact_check';
 import { gpuFusable, gpuLanguage, runFusedGpu } from './fuse_gpu';
@@ -11,7 +11,6 @@ interface FusedStep {
 }
 
 interface FusedParams {
-  [k: string]: unknown;
   readonly size: number;
   readonly shape: readonly number[];
   readonly nIn: number;
@@ -162,10 +161,9 @@ function checkInputs(ins: Info[], p: FusedParams): void {
 function inputShapeError(p: FusedParams, j: number, have: readonly number[]): InvalidArgumentError {
   const reader = p.nodes.find((n) => n.inputs.includes(p.inputs[j]));
   const want = `[${p.inShapes[j].join(',')}]`;
-  return new InvalidArgumentError(
-    `${reader?.prim.name ?? 'fused_elementwise'}: input has shape [${have.join(',')}] at run time, but the graph was built for its static shape ${want} (got [${have.join(',')}], expected ${want}). ` +
-      'A shape given from outside the graph (setShape, a callback, a file) was wrong: fix it, or leave the dimension unknown (null).',
-    { opName: reader?.prim.name ?? 'fused_elementwise' },
+  return argError(
+    reader?.prim.name ?? 'fused_elementwise', `input has shape [${have.join(',')}] at run time, but the graph was built for its static shape ${want}`, `[${have.join(',')}]`, want,
+    'A shape given from outside the graph (setShape, a callback, a file) was wrong: fix it, or leave the dimension unknown (null).',
   );
 }
 

@@ -1,5 +1,5 @@
 // The graph IR: a flat, typed SSA list of nodes over values, printed like a program.
-import { AVal, DType, Dims, Params, Primitive, SHORT_NAME, backend, formatNumpy, isStateful, unpinGraphConstant } from '@eagerflow/core';
+import { AVal, DType, Dims, Params, Primitive, SHORT_NAME, paramsRecord, backend, formatNumpy, isStateful, unpinGraphConstant } from '@eagerflow/core';
 
 /** Where a value comes from: a graph input, a captured constant, or a node output. */
 export type ValueKind = 'input' | 'const' | 'node';
@@ -70,8 +70,9 @@ export class Graph {
   constants(): Value[] {
     const out = this.values.filter((v) => v.constant !== undefined);
     for (const n of this.nodes) {
-      for (const k in n.params) {
-        const p = n.params[k];
+      const params = paramsRecord(n.params);
+      for (const k in params) {
+        const p = params[k];
         if (isGraph(p)) out.push(...p.constants());
       }
     }

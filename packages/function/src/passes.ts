@@ -1,5 +1,5 @@
 // Graph passes (pure Graph -> Graph): constant folding, common subexpressions, dead code; a verifier.
-import { Tensor, backend, evalEager, internalError, isFoldable, isStateful, paramsKey, pinGraphConstant } from '@eagerflow/core';
+import { Tensor, backend, evalEager, internalError, isFoldable, isStateful, paramsKey, paramsRecord, pinGraphConstant } from '@eagerflow/core';
 import { Graph, Node, Value, isGraph } from './graph';
 import { fuseEpilogues } from './passes_epilogue';
 
@@ -16,7 +16,8 @@ function hasSubgraph(n: Node): boolean {
   let has = subgraphs.get(n.params);
   if (has === undefined) {
     has = false;
-    for (const k in n.params) if (isGraph(n.params[k])) has = true;
+    const p = paramsRecord(n.params);
+    for (const k in p) if (isGraph(p[k])) has = true;
     subgraphs.set(n.params, has);
   }
   return has;

@@ -1,7 +1,7 @@
 // The epilogue pass: conv2d / depthwiseConv2d / matmul + bias + activation onto tfjs's fused kernels, and its inverse for exporters.
-import { Primitive, backend, isStateful } from '@eagerflow/core';
+import { Primitive, backend, isStateful, paramsRecord } from '@eagerflow/core';
 import { Graph, Node, Value, isGraph } from './graph';
-import { ACTIVATIONS, FusedConvParams, FusedMatMulParams, fusedConvRecord, fusedMatMulRecord } from './saving/fused_records';
+import { ACTIVATIONS, FusedConvParams, FusedMatMulParams, fusedConvRecord, fusedMatMulRecord } from './fused_records';
 
 /** The TF fused_ops name of each activation record the fused kernels apply. */
 const ACT_OF_PRIM: Record<string, string> = Object.fromEntries(Object.entries(ACTIVATIONS).map(([tf, a]) => [a.prim ?? 'prelu', tf]));
@@ -30,10 +30,11 @@ function headFits(g: Graph, n: Node): boolean {
   if (n.prim.name === 'matmul') {
     // tfjs-backend-wasm 4.22's _FusedMatMul adds the bias at the wrong positions when an operand is transposed
     // (rows after the first; measured, docs/performance.md): there the unfused ops run.
-    const transposed = n.params.transposeA === true || n.params.transposeB === true;
+    const pm = paramsRecord(n.params);
+    const transposed = pm.transposeA === true || pm.transposeB === true;
     return a !== null && b !== null && a.length === 2 && b.length === 2 && !(transposed && backend.getBackend() === 'wasm');
   }
-  const p = n.params as FusedConvParams['conv'];
+  const p = n.params as unknown as FusedConvParams['conv'];
   const strided = p.strides.some((v) => v !== 1) && p.dilations.some((v) => v !== 1);
   return a !== null && b !== null && a.length === 4 && b.length === 4 && p.dataFormat === 'NHWC' && (p.padding === 'SAME' || p.padding === 'VALID') && !strided;
 }
@@ -46,7 +47,7 @@ function biasOf(g: Graph, n: Node, x: number): number | null {
     const s = g.values[b].shape;
     return g.values[b].dtype === 'float32' && s !== null && s.length === 1 && s[0] !== null && s[0] === channels;
   };
-  if (n.prim.name === 'bias_add') return n.inputs[0] === x && n.params.dataFormat === 'NHWC' && fits(n.inputs[1]) ? n.inputs[1] : null;
+  if (n.prim.name === 'bias_add') return n.inputs[0] === x && paramsRecord(n.params).dataFormat === 'NHWC' && fits(n.inputs[1]) ? n.inputs[1] : null;
   // add(x, bias) broadcasts a [C] bias along x's last axis (C known): the same sums as bias_add, x's shape kept.
   if (n.prim.name !== 'add' || n.inputs.length !== 2 || channels === null) return null;
   const other = n.inputs[0] === x ? n.inputs[1] : n.inputs[1] === x ? n.inputs[0] : null;
@@ -83,10 +84,10 @@ export function fuseEpilogues(g: Graph): Graph {
     const activation = act === null ? '' : ACT_OF_PRIM[act.prim.name];
     const last = act ?? bias;
     const inputs = [...head.inputs, b, ...(act !== null && act.prim.name === 'prelu' ? [act.inputs[1]] : [])];
-    const leakyreluAlpha = act !== null && act.prim.name === 'leaky_relu' ? (act.params.alpha as number) : 0.2;
+    const leakyreluAlpha = act !== null && act.prim.name === 'leaky_relu' ? (paramsRecord(act.params).alpha as number) : 0.2;
     const params =
       hk === 'matmul'
-        ? ({ transposeA: head.params.transposeA === true, transposeB: head.params.transposeB === true, activation, leakyreluAlpha } satisfies FusedMatMulParams)
+        ? ({ transposeA: paramsRecord(head.params).transposeA === true, transposeB: paramsRecord(head.params).transposeB === true, activation, leakyreluAlpha } satisfies FusedMatMulParams)
         : ({ conv: convParams(head), depthwise: hk === 'depthwise_conv2d', activation, leakyreluAlpha } satisfies FusedConvParams);
     const prim = (hk === 'matmul' ? fusedMatMulRecord : fusedConvRecord) as unknown as Primitive;
     const step = (n: Node): Step => ({ prim: n.prim, params: n.params });
@@ -101,7 +102,7 @@ export function fuseEpilogues(g: Graph): Graph {
 }
 
 function convParams(n: Node): FusedConvParams['conv'] {
-  const p = n.params as FusedConvParams['conv'];
+  const p = n.params as unknown as FusedConvParams['conv'];
   return { strides: p.strides, padding: p.padding, dataFormat: 'NHWC', dilations: p.dilations };
 }
 
@@ -121,9 +122,9 @@ export function unfuseEpilogues(g: Graph): Graph {
   const nodes = g.nodes.flatMap((n): Node[] => {
     const chain = chains.get(n.params);
     if (chain === undefined) {
-      const bodies = Object.entries(n.params).filter(([, v]) => isGraph(v));
+      const bodies = Object.entries(paramsRecord(n.params)).filter(([, v]) => isGraph(v));
       if (bodies.length === 0) return [n];
-      const params = { ...n.params };
+      const params: Record<string, unknown> = { ...n.params };
       let inner = false;
       for (const [key, body] of bodies) {
         params[key] = unfuseEpilogues(body as Graph);

@@ -1,5 +1,5 @@
 // Run-time limits of loaded (untrusted) functions: the largest tensor a node may make, and while iterations.
-import { ResourceExhaustedError } from '@eagerflow/core';
+import { ResourceExhaustedError, opError } from '@eagerflow/core';
 import type { Graph } from './graph';
 
 /** Limits a loaded function's calls run under (mutable: raise them for trusted files). */
@@ -22,10 +22,7 @@ export function checkElements(outs: readonly { readonly shape: readonly number[]
     let n = 1;
     for (let d = 0; d < shape.length; d++) n *= shape[d];
     if (n > limits.maxElements) {
-      throw new ResourceExhaustedError(
-        `loaded function: a node produced a tensor of shape [${shape.join(',')}] (got ${n} elements, expected at most ${limits.maxElements}: limits.maxElements). ${FIX}.`,
-        { opName: 'loadFunction' },
-      );
+      throw opError(ResourceExhaustedError, 'loaded function', `a node produced a tensor of shape [${shape.join(',')}]`, `${n} elements`, `at most ${limits.maxElements}: limits.maxElements`, FIX, 'loadFunction');
     }
   }
 }
@@ -33,9 +30,6 @@ export function checkElements(outs: readonly { readonly shape: readonly number[]
 /** Fails once a while loop has run `limits.maxWhileIterations` iterations and its condition still holds. */
 export function checkIterations(i: number, limits: RunLimits | null): void {
   if (limits !== null && i >= limits.maxWhileIterations) {
-    throw new ResourceExhaustedError(
-      `loaded function: a while loop did not end (got more than ${limits.maxWhileIterations} iterations, expected at most ${limits.maxWhileIterations}: limits.maxWhileIterations). ${FIX}.`,
-      { opName: 'while' },
-    );
+    throw opError(ResourceExhaustedError, 'loaded function', 'a while loop did not end', `more than ${limits.maxWhileIterations} iterations`, `at most ${limits.maxWhileIterations}: limits.maxWhileIterations`, FIX, 'while');
   }
 }

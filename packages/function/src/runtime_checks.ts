@@ -1,5 +1,5 @@
 // Run-time shape checks: a node whose static input shapes were partly unknown re-runs its infer rule on the real shapes.
-import { AVal, Dims, Info, InvalidArgumentError, OpError, Params, Primitive } from '@eagerflow/core';
+import { AVal, Dims, Info, InvalidArgumentError, OpError, Params, Primitive, argError, contextError } from '@eagerflow/core';
 import { Graph, Node } from './graph';
 
 /** Records whose kernels check the real shapes themselves, with a more specific message (ensure_shape). */
@@ -29,7 +29,7 @@ export function checkInputs(prim: Primitive, params: Params, dtypes: readonly AV
     return prim.infer(avals, params);
   } catch (e) {
     if (e instanceof OpError || e instanceof TypeError) throw e;
-    throw new InvalidArgumentError(`${prim.name}: ${e instanceof Error ? e.message : String(e)}`, { opName: prim.name, cause: e });
+    throw contextError(prim.name, e, prim.name, InvalidArgumentError);
   }
 }
 
@@ -41,7 +41,7 @@ export function checkOutputs(prim: Primitive, outs: readonly AVal[], res: readon
     if (!fits(r.shape, want)) {
       const got = `[${r.shape.join(',')}]`;
       const exp = want === null ? '?' : `[${want.map((d) => d ?? '?').join(',')}]`;
-      throw new InvalidArgumentError(`${prim.name}: the kernel produced a result of the wrong shape (got ${got}, expected ${exp}). This is a bug in EagerFlow's record for '${prim.name}'; please report it.`, { opName: prim.name });
+      throw argError(prim.name, 'the kernel produced a result of the wrong shape', got, exp, `This is a bug in EagerFlow's record for '${prim.name}'; please report it.`);
     }
   });
 }

@@ -1,5 +1,5 @@
 // Variable arguments of traced functions: placeholders bound to the call's variables.
-import { Params, Tensor, Variable, internalError } from '@eagerflow/core';
+import { Params, ParamsRecord, Tensor, Variable, internalError, paramsRecord } from '@eagerflow/core';
 
 /**
  * Stands for "the k-th distinct variable argument" inside a graph, so one trace serves every call
@@ -61,7 +61,8 @@ export async function withVariablesAsync<T>(slots: readonly VariableSlot[], vars
 }
 
 /** A replayed node's params with a variable placeholder replaced by the call's variable (the tape's source). */
-export function resolveSlot(p: Params): Params {
+export function resolveSlot(params: Params): ParamsRecord {
+  const p = paramsRecord(params);
   const v = p.variable as { _slot?: VariableSlot } | undefined;
   if (v === undefined || v._slot === undefined) return p;
   return { ...p, variable: v._slot.current() };

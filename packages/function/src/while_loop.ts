@@ -18,7 +18,6 @@ export interface WhileOptions {
 }
 
 interface WhileParams {
-  [k: string]: unknown;
   readonly condGraph: Graph;
   readonly bodyGraph: Graph;
   readonly nVars: number;

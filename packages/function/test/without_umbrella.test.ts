@@ -1,8 +1,9 @@
-// @eagerflow/function and @eagerflow/callbacks used without the 'eagerflow' umbrella: replay works, saving host callbacks fails clearly until the bridge is installed.
+// @eagerflow/function, @eagerflow/callbacks and @eagerflow/saving used without the 'eagerflow' umbrella: replay works, saving host callbacks fails clearly until the bridge is installed.
 import * as core from '@eagerflow/core';
 import * as fn from '@eagerflow/function';
 import * as cb from '@eagerflow/callbacks';
-import { hostCallbacks } from '../src/saving/host';
+import * as sv from '@eagerflow/saving';
+import { hostCallbacks } from '../../saving/src/host';
 import { hostCallbackBridge } from '../../eagerflow/src/host_saving';
 
 type T = core.Tensor;
@@ -43,29 +44,39 @@ test('saving a host callback without the bridge fails clearly and leaks nothing;
   const f = fn.trace((x: T) => cb.numpyFunction(double, [x], 'float32') as T, { inputSignature: [spec] });
   f.getConcreteFunction();
   const before = core.memory().numTensors;
-  expect(() => fn.saveFunction(f)).toThrow(
+  expect(() => sv.saveFunction(f)).toThrow(
     "saveFunction: host callbacks need @eagerflow/callbacks (got a host callback node and no bridge installed, expected the host-callback bridge the umbrella package installs). Import 'eagerflow' once (import * as ef from 'eagerflow'), which installs it.",
   );
   expect(core.memory().numTensors).toBe(before);
-  fn.installHostCallbackBridge(hostCallbackBridge);
-  const a = fn.saveFunction(f);
+  sv.installHostCallbackBridge(hostCallbackBridge);
+  const a = sv.saveFunction(f);
   expect(a.modelTopology.node.some((n) => n.op === 'test.double')).toBe(true);
 });
 
 test('loading a saved host callback without the bridge fails clearly; with it the callback is rebound', () => {
   const twice = (a: core.NDArray): core.NDArray => a.map((v) => (v as number) * 2);
-  fn.installHostCallbackBridge(hostCallbackBridge);
+  sv.installHostCallbackBridge(hostCallbackBridge);
   const double = cb.registerHostFunction('test.double', twice);
-  const a = fn.saveFunction(fn.trace((x: T) => cb.numpyFunction(double, [x], 'float32') as T, { inputSignature: [spec] }));
+  const a = sv.saveFunction(fn.trace((x: T) => cb.numpyFunction(double, [x], 'float32') as T, { inputSignature: [spec] }));
   hostCallbacks.bridge = null;
   const before = core.memory().numTensors;
-  expect(() => fn.loadFunction(a, { hostFunctions: { 'test.double': twice } })).toThrow(
+  expect(() => sv.loadFunction(a, { hostFunctions: { 'test.double': twice } })).toThrow(
     "loadFunction: host callbacks need @eagerflow/callbacks (got host function 'test.double' and no bridge installed, expected the host-callback bridge the umbrella package installs). Import 'eagerflow' once (import * as ef from 'eagerflow'), which installs it.",
   );
   expect(core.memory().numTensors).toBe(before);
-  fn.installHostCallbackBridge(hostCallbackBridge);
-  const g = fn.loadFunction<T>(a, { hostFunctions: { 'test.double': twice } });
+  sv.installHostCallbackBridge(hostCallbackBridge);
+  const g = sv.loadFunction<T>(a, { hostFunctions: { 'test.double': twice } });
   const y = g([1, 2.5]);
   expect(Array.from(y.dataSync())).toEqual([2, 5]);
   y.dispose();
+});
+
+test('ConcreteFunction.toGraphDef needs @eagerflow/saving installed: a clear error before installSaving(), the GraphDef after', () => {
+  const cf = fn.trace((x: T) => core.exp(x)).getConcreteFunction(spec);
+  expect(() => cf.toGraphDef()).toThrow(core.FailedPreconditionError);
+  expect(() => cf.toGraphDef()).toThrow(
+    "ConcreteFunction.toGraphDef: no GraphDef writer is installed (got a program that did not install @eagerflow/saving, expected its writer installed). Import 'eagerflow' (it installs it), or call installSaving() from '@eagerflow/saving' once.",
+  );
+  sv.installSaving();
+  expect(cf.toGraphDef().node.map((n) => n.op)).toEqual(['Placeholder', 'Exp', 'Identity']);
 });

@@ -17,7 +17,7 @@ import {
 } from './gradient_util';
 import { batchJacobianOf, jacobianOf } from './jacobian';
 import * as o from '../ops/ops';
-import { typeError } from '../errors/error_toolkit';
+import { opError, typeError } from '../errors/error_toolkit';
 
 export type { UnconnectedGradients };
 
@@ -93,7 +93,7 @@ export class GradientTape implements TapeRecorder {
   record<T>(fn: () => T): T {
     if (typeof fn !== 'function') throw typeError('GradientTape.record', 'expected a function', describe(fn), '() => value', 'Pass tape.record(() => ...).');
     if (this.recording) {
-      throw new FailedPreconditionError('GradientTape.record: Tape is still recording, This can happen if you try to re-enter an already-active tape (got record() inside record() of the same tape, expected one at a time). Use a second GradientTape for higher-order gradients.');
+      throw opError(FailedPreconditionError, 'GradientTape.record', 'Tape is still recording, This can happen if you try to re-enter an already-active tape', 'record() inside record() of the same tape', 'one at a time', 'Use a second GradientTape for higher-order gradients.', null);
     }
     if (this.state !== 'live') this.restart();
     this.push();
@@ -164,7 +164,7 @@ export class GradientTape implements TapeRecorder {
   /** Runs `fn` without recording on this tape (other tapes keep recording). */
   stopRecording<T>(fn: () => T): T {
     if (!this.recording) {
-      throw new FailedPreconditionError('GradientTape.stopRecording: Trying to stop recording a tape which is not recording (got a call outside tape.record, expected one inside it). Call it inside tape.record(() => ...).');
+      throw opError(FailedPreconditionError, 'GradientTape.stopRecording', 'Trying to stop recording a tape which is not recording', 'a call outside tape.record', 'one inside it', 'Call it inside tape.record(() => ...).', null);
     }
     this.pop();
     try {
@@ -291,10 +291,10 @@ export class GradientTape implements TapeRecorder {
 
   private checkUsable(api: string): void {
     if (this.state === 'used') {
-      throw new FailedPreconditionError(`${api}: A non-persistent GradientTape can only be used to compute one set of gradients (or jacobians) (got a second call, expected one). Create the tape with { persistent: true } to call it more than once, and dispose() it when done.`);
+      throw opError(FailedPreconditionError, api, 'A non-persistent GradientTape can only be used to compute one set of gradients (or jacobians)', 'a second call', 'one', 'Create the tape with { persistent: true } to call it more than once, and dispose() it when done.', null);
     }
     if (this.state === 'disposed') {
-      throw new FailedPreconditionError(`${api}: the tape was disposed (got a disposed GradientTape, expected a live one). Record again with tape.record(...) or use a new GradientTape.`);
+      throw opError(FailedPreconditionError, api, 'the tape was disposed', 'a disposed GradientTape', 'a live one', 'Record again with tape.record(...) or use a new GradientTape.', null);
     }
   }
 

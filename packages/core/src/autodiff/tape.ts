@@ -3,6 +3,7 @@ import type { Params, VjpRule } from '../ops/primitive';
 import type { Tensor } from '../values/tensor';
 import type { Variable } from '../values/variable';
 import { InternalError } from '../errors/errors';
+import { opError } from '../errors/error_toolkit';
 
 /**
  * One recorded operation. Ids connect entries (tensor ids, or a variable's id for its reads);
@@ -84,7 +85,7 @@ export function backprop(pruned: Pruned, cts: Map<number, Tensor>, ops: Backprop
       const got = Array.isArray(inCts) ? inCts.length : 'a non-array';
       const which = Array.isArray(inCts) && inCts.length < n ? 'too few' : 'too many';
       // TensorFlow raises InternalError('<OpName> ... too few gradients') here.
-      throw new InternalError(`GradientTape.gradient: the gradient of ${e.name} returned ${which} gradients (got ${got}, expected ${n}, one per input). Return one gradient (or null) per input.`, { opName: e.name });
+      throw opError(InternalError, 'GradientTape.gradient', `the gradient of ${e.name} returned ${which} gradients`, `${got}`, `${n}, one per input`, 'Return one gradient (or null) per input.', e.name);
     }
     for (let j = 0; j < n; j++) {
       const raw = inCts[j];

@@ -3,7 +3,7 @@ import * as backend from './backend';
 import { Tensor } from '../values/tensor';
 import { graphBytes } from './graph_memory';
 import { FailedPreconditionError, NotFoundError } from '../errors/errors';
-import { typeError } from '../errors/error_toolkit';
+import { opError, typeError } from '../errors/error_toolkit';
 
 interface Disposable {
   isVariable?: boolean;
@@ -100,24 +100,23 @@ const BACKEND_PACKAGES: Readonly<Record<string, string>> = {
 };
 
 /** Why `name` is not available and which package to install and import (names the package when known). */
-function unknownBackendMessage(name: string): string {
+function unknownBackend(name: string, cause: unknown): NotFoundError {
   const registered = backend.registeredBackends();
-  const head = `setBackend: unknown backend '${name}' (got '${name}', expected ${registered.map((r) => `'${r}'`).join(' or ') || 'a registered backend'}).`;
   const pkg = BACKEND_PACKAGES[name];
-  if (pkg === undefined) return `${head} Import the backend package first or pick a registered one.`;
   const where = name === 'webgl' ? " A bundled web app gets it with 'eagerflow' (its browser entry); Node has no WebGL, use 'cpu' there." : '';
-  return `${head} Install and import the package that registers it: npm i ${pkg}, then import '${pkg}' before ef.setBackend('${name}').${where}`;
+  const fix = pkg === undefined ? 'Import the backend package first or pick a registered one.' : `Install and import the package that registers it: npm i ${pkg}, then import '${pkg}' before ef.setBackend('${name}').${where}`;
+  return opError(NotFoundError, 'setBackend', `unknown backend '${name}'`, `'${name}'`, registered.map((r) => `'${r}'`).join(' or ') || 'a registered backend', fix, { cause });
 }
 
 /** Why a backend package could not be loaded: not installed (names the npm command), or its own error. */
-function missingPackageMessage(name: string, cause: unknown): string {
+function missingPackage(name: string, cause: unknown): NotFoundError {
   const pkg = BACKEND_PACKAGES[name] ?? name;
   const text = cause instanceof Error ? cause.message : String(cause);
   const code = (cause as { code?: unknown } | null)?.code;
   const notInstalled = code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND' || /Cannot find (module|package)|Failed to resolve module/.test(text);
   return notInstalled
-    ? `setBackend: backend '${name}' needs the package ${pkg}, which is not installed (got '${name}', expected an installed ${pkg}). Install it: npm i ${pkg} (an optional peer dependency of eagerflow), then call ef.setBackend('${name}') again; a bundled web app also imports it: import '${pkg}'.`
-    : `setBackend: loading ${pkg} for backend '${name}' failed (got '${name}', expected the package to load): ${text.split('\n')[0]}. Check that ${pkg} matches your @tensorflow/tfjs-core version (npm ls @tensorflow/tfjs-core).`;
+    ? opError(NotFoundError, 'setBackend', `backend '${name}' needs the package ${pkg}, which is not installed`, `'${name}'`, `an installed ${pkg}`, `Install it: npm i ${pkg} (an optional peer dependency of eagerflow), then call ef.setBackend('${name}') again; a bundled web app also imports it: import '${pkg}'.`, { cause })
+    : opError(NotFoundError, 'setBackend', `loading ${pkg} for backend '${name}' failed`, `'${name}'`, 'the package to load', `${text.split('\n')[0]}. Check that ${pkg} matches your @tensorflow/tfjs-core version (npm ls @tensorflow/tfjs-core).`, { cause });
 }
 
 /**
@@ -147,22 +146,22 @@ function inNode(): boolean {
  */
 export async function setBackend(name: 'cpu' | 'wasm' | 'webgl' | 'webgpu' | string): Promise<boolean> {
   if (name === 'webgl' && inNode()) {
-    throw new NotFoundError(`setBackend: WebGL is not available in Node.js (got 'webgl', expected 'cpu' in Node). Node has no WebGL: EagerFlow runs on the cpu backend here; use 'webgl' in a browser with WebGL2 (a bundled web app gets it with 'eagerflow' (its browser entry) and the peer dependency (npm i @tensorflow/tfjs-backend-webgl); a script tag with dist/eagerflow.js).`, { opName: 'setBackend' });
+    throw opError(NotFoundError, 'setBackend', 'WebGL is not available in Node.js', "'webgl'", "'cpu' in Node", "Node has no WebGL: EagerFlow runs on the cpu backend here; use 'webgl' in a browser with WebGL2 (a bundled web app gets it with 'eagerflow' (its browser entry) and the peer dependency (npm i @tensorflow/tfjs-backend-webgl); a script tag with dist/eagerflow.js).");
   }
   try {
     await backend.loadBackendPackage(name);
   } catch (cause) {
-    throw new NotFoundError(missingPackageMessage(name, cause), { cause, opName: 'setBackend' });
+    throw missingPackage(name, cause);
   }
   let ok: boolean;
   try {
     ok = await backend.setBackend(name);
   } catch (cause) {
-    throw new NotFoundError(unknownBackendMessage(name), { cause, opName: 'setBackend' });
+    throw unknownBackend(name, cause);
   }
   if (!ok) {
     const gpu = name === 'webgpu' ? " WebGPU needs navigator.gpu with an adapter: a browser that has it, on a secure page (https:, or http://localhost / http://127.0.0.1); the console says why." : '';
-    throw new FailedPreconditionError(`setBackend: backend '${name}' could not be initialized (got '${name}', expected 'cpu', 'wasm' or, in a browser, 'webgl' (WebGL2) or 'webgpu' (WebGPU)). Use 'cpu'; for 'wasm' check that its .wasm files are served where the page expects them (docs/backends.md); for 'webgl' use a browser where WebGL2 works.${gpu}`, { opName: 'setBackend' });
+    throw opError(FailedPreconditionError, 'setBackend', `backend '${name}' could not be initialized`, `'${name}'`, "'cpu', 'wasm' or, in a browser, 'webgl' (WebGL2) or 'webgpu' (WebGPU)", `Use 'cpu'; for 'wasm' check that its .wasm files are served where the page expects them (docs/backends.md); for 'webgl' use a browser where WebGL2 works.${gpu}`);
   }
   return ok;
 }

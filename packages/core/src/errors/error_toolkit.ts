@@ -1,5 +1,17 @@
 // The error toolkit: every EagerFlow error is built here, in the house format `<api>: <what> (got <got>, expected <expected>). <fix>.`
-import { InternalError, InvalidArgumentError, UnimplementedError } from './errors';
+import { InternalError, InvalidArgumentError, OpError, OpErrorOptions, UnimplementedError } from './errors';
+
+/** An ef.errors class (OpError or a subclass). */
+type OpErrorClass = new (message: string, options?: OpErrorOptions) => OpError;
+
+/** The op that raised the error (null: none), and the underlying error, if any. */
+type Options = string | null | OpErrorOptions;
+
+/** `opName` given alone, or with a cause; missing `opName` defaults to the api. */
+function options(api: string, o: Options): { opName: string | null; cause?: unknown } {
+  if (o === null || typeof o === 'string') return { opName: o };
+  return o.cause === undefined ? { opName: o.opName === undefined ? api : o.opName } : { opName: o.opName === undefined ? api : o.opName, cause: o.cause };
+}
 
 /** The fix sentence ends with a period (callers may write it with or without one). */
 function sentence(fix: string): string {
@@ -15,9 +27,34 @@ export function errorMessage(api: string, what: string, got: string, expected: s
   return `${api}: ${what} (got ${got}, expected ${expected}). ${sentence(fix)}`;
 }
 
-/** A bad argument value (TensorFlow's InvalidArgumentError); `opName` defaults to the api. */
-export function argError(api: string, what: string, got: string, expected: string, fix: string, opName: string | null = api): InvalidArgumentError {
-  return new InvalidArgumentError(errorMessage(api, what, got, expected, fix), { opName });
+/**
+ * A bad argument value (TensorFlow's InvalidArgumentError); the last argument is the op's name
+ * (default: the api), or `{ opName, cause }`.
+ */
+export function argError(api: string, what: string, got: string, expected: string, fix: string, opName: Options = api): InvalidArgumentError {
+  return new InvalidArgumentError(errorMessage(api, what, got, expected, fix), options(api, opName));
+}
+
+/**
+ * Any ef.errors class in the house format (ResourceExhaustedError, FailedPreconditionError,
+ * NotFoundError, UnknownError, ...); the last argument as for argError.
+ * @example
+ * ef.internal.opError(ef.errors.NotFoundError, 'load', 'w is missing', 'entries [v]', 'w', 'Save w').message; // 'load: w is missing (got entries [v], expected w). Save w.'
+ */
+export function opError<E extends OpError>(cls: new (message: string, options?: OpErrorOptions) => E, api: string, what: string, got: string, expected: string, fix: string, opName: Options = api): E {
+  return new cls(errorMessage(api, what, got, expected, fix), options(api, opName));
+}
+
+/**
+ * An error raised below `context`, re-raised with the context in front (`<context>: <message>`): the
+ * class is `cls` (default: the OpError's own class, else InvalidArgumentError) and the cause is the
+ * original error.
+ * @example
+ * ef.internal.contextError('Dataset.map', new Error('boom'), 'Dataset.map', ef.errors.UnknownError).message; // 'Dataset.map: boom'
+ */
+export function contextError(context: string, e: unknown, opName: string | null, cls?: OpErrorClass): OpError {
+  const Cls = cls ?? (e instanceof OpError ? (e.constructor as OpErrorClass) : InvalidArgumentError);
+  return new Cls(`${context}: ${e instanceof Error ? e.message : String(e)}`, { cause: e, opName });
 }
 
 /** An argument of the wrong kind (a JS TypeError, TensorFlow's TypeError); `cause` is the underlying error, if any. */

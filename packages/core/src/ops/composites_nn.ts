@@ -9,7 +9,7 @@ import * as o from './ops';
 import * as UNA from '../primitives/basic_math/unary';
 import * as CONV from '../primitives/convolution/convolution';
 import { argError } from '../primitives/check';
-import { UnimplementedError } from '../errors/errors';
+import { unimplemented } from '../errors/error_toolkit';
 import { describe } from '../values/dtype';
 import { primitiveByName } from './table';
 
@@ -62,7 +62,7 @@ function gelu(features: TensorLike, options: { approximate?: boolean } = {}): Te
     }
     // TF: 0.5·x·(1 + erf(x/√2)); erf is a math record (issue 11's math family).
     const erf = primitiveByName('erf');
-    if (erf === undefined) throw new UnimplementedError('gelu: the exact form needs the erf op, which this build lacks (got approximate: false, expected approximate: true). Pass { approximate: true }.', { opName: 'gelu' });
+    if (erf === undefined) throw unimplemented('gelu', 'the exact form needs the erf op, which this build lacks', 'approximate: false', 'approximate: true', 'Pass { approximate: true }.');
     const e = bind(erf, [o.mul(x, Math.SQRT1_2)], {})[0];
     return o.mul(o.mul(x, 0.5), o.add(e, 1));
   });

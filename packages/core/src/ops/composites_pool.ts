@@ -8,7 +8,7 @@ import { bind } from './bind';
 import * as o from './ops';
 import * as P from '../primitives/pooling/pooling';
 import { argError } from '../primitives/check';
-import { UnimplementedError } from '../errors/errors';
+import { unimplemented } from '../errors/error_toolkit';
 import { describe } from '../values/dtype';
 import { spatialList } from '../primitives/convolution/conv_util';
 
@@ -71,7 +71,7 @@ function pool(input: TensorLike, windowShape: number[], poolingType: string, str
   const type = typeof poolingType === 'string' ? poolingType.toUpperCase() : poolingType;
   if (type !== 'AVG' && type !== 'MAX') throw argError('pool', 'unsupported poolingType', describe(poolingType), "'AVG' or 'MAX'", "Pass 'AVG' or 'MAX'.");
   if (!Array.isArray(windowShape) || windowShape.length < 1 || windowShape.length > 3) throw argError('pool', 'windowShape must list 1 to 3 sizes', describe(windowShape), 'e.g. [2, 2]', 'Pass one size per spatial dim.');
-  if ((options.dilations ?? []).some((d) => d !== 1)) throw new UnimplementedError(`pool: dilations other than 1 are not supported (got [${options.dilations}], expected all 1). Use ef.nn.conv2d-based pooling or undilated windows.`, { opName: 'pool' });
+  if ((options.dilations ?? []).some((d) => d !== 1)) throw unimplemented('pool', 'dilations other than 1 are not supported', `[${options.dilations}]`, 'all 1', 'Use ef.nn.conv2d-based pooling or undilated windows.');
   return byRank('pool', type === 'AVG' ? 'avg' : 'max', input, windowShape, strides ?? windowShape.map(() => 1), padding, options.dataFormat, windowShape.length);
 }
 

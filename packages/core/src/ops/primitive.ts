@@ -13,7 +13,23 @@ export interface AVal {
   shape: Dims;
 }
 
-export type Params = Readonly<Record<string, unknown>>;
+/**
+ * A primitive's static params: any object type. Each record declares its own interface
+ * (`Primitive<P extends object>`); bind, the tracer and the tape carry them as `Params`.
+ */
+export type Params = object;
+
+/** Params read by key: how the generic machinery (graph nodes, printers, GraphDef/ONNX specs) sees any record's params. */
+export type ParamsRecord = Readonly<Record<string, unknown>>;
+
+/**
+ * A record's params viewed by key (every params object is a plain object of named fields).
+ * @example
+ * ef.internal.paramsRecord({ axis: 1 }).axis; // 1
+ */
+export function paramsRecord(p: Params): ParamsRecord {
+  return p as ParamsRecord;
+}
 
 /** An elementwise primitive's per-element arithmetic: as a function and as an expression template. */
 export interface ScalarFact {

@@ -1,7 +1,7 @@
 // Shared shape/dtype checks for primitive rules; every message names the op, what it got and expected.
 import { DType } from '../values/dtype';
 import { ResourceExhaustedError } from '../errors/errors';
-import { argError } from '../errors/error_toolkit';
+import { argError, opError } from '../errors/error_toolkit';
 import { Dims, broadcastDims, dimsToString } from '../values/shape';
 import type { AVal } from '../ops/primitive';
 
@@ -20,10 +20,7 @@ export function checkSize(op: string, dims: readonly (number | null)[] | null): 
   let n = 1;
   for (const d of dims) if (d !== null) n *= d;
   if (n > MAX_ELEMENTS) {
-    throw new ResourceExhaustedError(
-      `${op}: OOM when allocating a tensor of shape [${dims.map((d) => d ?? '?').join(',')}] (got ${n} elements, expected at most ${MAX_ELEMENTS}). Make the shape smaller, or split the work into parts.`,
-      { opName: op },
-    );
+    throw opError(ResourceExhaustedError, op, `OOM when allocating a tensor of shape [${dims.map((d) => d ?? '?').join(',')}]`, `${n} elements`, `at most ${MAX_ELEMENTS}`, 'Make the shape smaller, or split the work into parts.');
   }
 }
 

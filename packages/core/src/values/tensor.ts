@@ -6,7 +6,7 @@ import { NDArray, Nested, nest } from './ndarray';
 import { formatNumpy } from './format';
 import * as backend from '../backend/backend';
 import { FailedPreconditionError } from '../errors/errors';
-import { typeError } from '../errors/error_toolkit';
+import { errorMessage, opError, typeError } from '../errors/error_toolkit';
 
 let nextId = 1;
 /** Ids tie tensors to tape entries; variables draw from the same counter. */
@@ -111,16 +111,16 @@ export class Tensor {
   concrete(api: string): backend.TfTensor {
     if (this._tf === null) {
       const where = this._sym && this._sym.owner.alive ? 'while tracing' : 'after its trace ended';
-      throw new SymbolicTensorError(
-        `${api}: cannot read the values of symbolic tensor '${this._sym?.label ?? '?'}' ${where} ` +
-          `(got a symbolic ${this.dtype} tensor of shape ${this.shape.toString()}, expected an eager tensor). ` +
-          `Inside ef.trace the function body runs once to record a graph, so values do not exist yet: ` +
+      throw new SymbolicTensorError(errorMessage(
+        api, `cannot read the values of symbolic tensor '${this._sym?.label ?? '?'}' ${where}`,
+        `a symbolic ${this.dtype} tensor of shape ${this.shape.toString()}`, 'an eager tensor',
+        `Inside ef.trace the function body runs once to record a graph, so values do not exist yet: ` +
           `compute with ef ops (ef.cond / ef.whileLoop for value-dependent control flow, ef.print to print at run time), ` +
           `or return the tensor from the traced function and read it from the result.`,
-      );
+      ));
     }
     if (backend.isDisposed(this._tf)) {
-      throw new FailedPreconditionError(`${api}: tensor ${this.id} (dtype ${this.dtype}, shape ${this.shape.toString()}) is disposed (got a disposed tensor, expected a live one). Keep it with ef.keep or return it from ef.tidy.`);
+      throw opError(FailedPreconditionError, api, `tensor ${this.id} (dtype ${this.dtype}, shape ${this.shape.toString()}) is disposed`, 'a disposed tensor', 'a live one', 'Keep it with ef.keep or return it from ef.tidy.', null);
     }
     return this._tf;
   }

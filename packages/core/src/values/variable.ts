@@ -128,7 +128,6 @@ export class Variable {
 export type AssignMode = 'assign' | 'assignAdd' | 'assignSub';
 
 export interface VarParams {
-  [k: string]: unknown;
   readonly variable: Variable;
 }
 

@@ -1,5 +1,5 @@
 // batch, paddedBatch, unbatch and window: elements grouped along a new leading dimension (or split off it).
-import { DType, HostData, InvalidArgumentError, NDArray, Tensor, TensorSpec, constant, describe, dimsToString, gather, isPlainObject, stack, tidy, typeError } from '@eagerflow/core';
+import { DType, HostData, argError, NDArray, Tensor, TensorSpec, constant, describe, dimsToString, gather, isPlainObject, stack, tidy, typeError } from '@eagerflow/core';
 import { DONE, Iter, item, iter, syncIter } from './iter';
 import { Parts } from './sources';
 import {
@@ -82,7 +82,7 @@ function stackElements(els: Element[]): Element {
   for (let c = 0; c < first.length; c++) {
     for (let k = 0; k < cols.length; k++) {
       if (!sameDims(cols[k][c].dims, first[c].dims)) {
-        throw new InvalidArgumentError(`Dataset.batch: cannot batch tensors with different shapes in component ${c} (got shape ${dimsToString(cols[k][c].dims)} in element ${k}, expected ${dimsToString(first[c].dims)} as in element 0). Use paddedBatch, or make the shapes equal.`, { opName: 'Dataset.batch' });
+        throw argError('Dataset.batch', `cannot batch tensors with different shapes in component ${c}`, `shape ${dimsToString(cols[k][c].dims)} in element ${k}`, `${dimsToString(first[c].dims)} as in element 0`, 'Use paddedBatch, or make the shapes equal.');
       }
     }
   }
@@ -125,7 +125,7 @@ export function paddedBatchParts(src: Parts, n: number, o: PaddedOptions): Parts
   shapes.forEach((sh, i) => {
     const r = specs[i].shape.rank;
     if (sh !== null && (!Array.isArray(sh) || (r !== null && sh.length !== r))) {
-      throw new InvalidArgumentError(`${api}: paddedShapes entry ${i} does not fit the component (got ${describe(sh)}, expected ${r} dims like ${specs[i].shape}). Give one dim (or null / -1) per axis.`, { opName: api });
+      throw argError(api, `paddedShapes entry ${i} does not fit the component`, describe(sh), `${r} dims like ${specs[i].shape}`, 'Give one dim (or null / -1) per axis.');
     }
   });
   const staticDims = (i: number, s: TensorSpec): (number | null)[] | null => {
@@ -161,7 +161,7 @@ function padStack(api: string, ts: Tensor[], shape: (number | null)[] | null, va
     const fixed = shape?.[a];
     const max = Math.max(...ts.map((t) => t.dims![a] as number));
     if (fixed !== undefined && fixed !== null && fixed >= 0 && max > fixed) {
-      throw new InvalidArgumentError(`${api}: an element is larger than paddedShapes on axis ${a} (got ${max}, expected at most ${fixed}). Enlarge paddedShapes.`, { opName: api });
+      throw argError(api, `an element is larger than paddedShapes on axis ${a}`, `${max}`, `at most ${fixed}`, 'Enlarge paddedShapes.');
     }
     return fixed !== undefined && fixed !== null && fixed >= 0 ? fixed : max;
   });
@@ -192,7 +192,7 @@ function copyInto(from: HostData, src: number[], to: HostData, dst: number[], of
 export function unbatchParts(src: Parts): Parts {
   const specs = specLeaves(src.spec) as TensorSpec[];
   const bad = specs.find((s) => s.shape.rank === 0);
-  if (bad !== undefined) throw new InvalidArgumentError(`Dataset.unbatch: components must have rank >= 1 (got ${bad}, expected a batched component). Unbatch only batched datasets.`, { opName: 'Dataset.unbatch' });
+  if (bad !== undefined) throw argError('Dataset.unbatch', 'components must have rank >= 1', `${bad}`, 'a batched component', 'Unbatch only batched datasets.');
   const firsts = specs.map((s) => (s.shape.dims === null ? null : s.shape.dims[0]));
   const b = firsts.every((d) => d !== null && d === firsts[0]) ? (firsts[0] as number) : null;
   const card = src.card === INFINITE_CARDINALITY || src.card === UNKNOWN_CARDINALITY ? src.card : b !== null ? src.card * b : UNKNOWN_CARDINALITY;
@@ -229,7 +229,7 @@ function rowsOf(el: Element): number {
   const ds = leaves(el).map((t) => t.dims![0] as number);
   if (ds.some((d) => d !== ds[0])) {
     disposeElement(el);
-    throw new InvalidArgumentError(`Dataset.unbatch: components have different batch sizes (got ${ds.join(', ')}, expected equal leading dims). Batch components together.`, { opName: 'Dataset.unbatch' });
+    throw argError('Dataset.unbatch', 'components have different batch sizes', `${ds.join(', ')}`, 'equal leading dims', 'Batch components together.');
   }
   return ds[0];
 }

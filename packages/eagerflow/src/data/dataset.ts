@@ -1,5 +1,5 @@
 // ef.data.Dataset: TF's tf.data.Dataset API (sources, transformations, inspection, iteration).
-import { InvalidArgumentError, TensorSpec, describe, typeError } from '@eagerflow/core';
+import { argError, TensorSpec, describe, typeError } from '@eagerflow/core';
 import { guarded, userIterator } from './iter';
 import { ElementFn, filterIter, parallelMap, sequentialMap } from './element_fn';
 import { Parts, fromGeneratorParts, fromTensorSlicesParts, fromTensorsParts, rangeParts, zipParts } from './sources';
@@ -222,7 +222,7 @@ export class Dataset {
   /** Records the elements of the first complete iteration in memory and replays them afterwards. */
   cache(filename = ''): Dataset {
     if (filename !== '') {
-      throw new InvalidArgumentError(`Dataset.cache: caching to a file is not supported (got ${describe(filename)}, expected ''). Use cache() for an in-memory cache.`, { opName: 'Dataset.cache' });
+      throw argError('Dataset.cache', 'caching to a file is not supported', describe(filename), "''", 'Use cache() for an in-memory cache.');
     }
     return this.then('Dataset.cache', cacheParts(this._parts));
   }
@@ -239,7 +239,7 @@ export class Dataset {
 
   /** Pairs each element with its index: `[i, element]`, i an int32 scalar from `start`. */
   enumerate(start = 0): Dataset {
-    if (!Number.isInteger(start)) throw new InvalidArgumentError(`Dataset.enumerate: start must be an integer (got ${describe(start)}, expected an integer). Pass e.g. 0.`, { opName: 'Dataset.enumerate' });
+    if (!Number.isInteger(start)) throw argError('Dataset.enumerate', 'start must be an integer', describe(start), 'an integer', 'Pass e.g. 0.');
     return this.then('Dataset.enumerate', enumerateParts(this._parts, start));
   }
 
@@ -284,7 +284,7 @@ export class Dataset {
   shard(numShards: number, index: number): Dataset {
     checkCount('Dataset.shard', 'numShards', numShards, 1);
     if (!Number.isInteger(index) || index < 0 || index >= numShards) {
-      throw new InvalidArgumentError(`Dataset.shard: index must be in [0, numShards) (got ${describe(index)}, expected an integer in [0, ${numShards})). Pass a shard index below numShards.`, { opName: 'Dataset.shard' });
+      throw argError('Dataset.shard', 'index must be in [0, numShards)', describe(index), `an integer in [0, ${numShards})`, 'Pass a shard index below numShards.');
     }
     return this.then('Dataset.shard', shardParts(this._parts, numShards, index));
   }

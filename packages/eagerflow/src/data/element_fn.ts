@@ -1,6 +1,6 @@
 // map/filter functions traced once with the element spec as input signature; sequential and parallel map.
 import { ConcreteFunction, trace } from '@eagerflow/function';
-import { Tensor, TensorSpec, constant, describe, isPlainObject, typeError } from '@eagerflow/core';
+import { Tensor, TensorSpec, UnknownError, constant, describe, isPlainObject, opError, typeError } from '@eagerflow/core';
 import { DONE, Iter, item, iter, syncIter } from './iter';
 import { Element, ElementSpec, argsOf, disposeElement, leaves, mapLeaves, pack, specLeaves, specString } from './structure';
 
@@ -85,7 +85,7 @@ export function parallelMap(up: Iter, fn: ElementFn, parallel: number, determini
     const slot: Slot = { settled: null as unknown as Promise<Slot> };
     slot.settled = Promise.resolve()
       .then(() => fn.call(el))
-      .then((v) => void (slot.value = v), (e) => void (slot.error = e ?? new Error('map failed')))
+      .then((v) => void (slot.value = v), (e) => void (slot.error = e ?? opError(UnknownError, 'Dataset.map', 'the map function failed without an error', String(e), 'an Error to reject with', 'Throw an Error from the map function')))
       .then(() => slot);
     return slot;
   };

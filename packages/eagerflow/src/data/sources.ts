@@ -1,5 +1,5 @@
 // Dataset sources: range, fromTensorSlices, fromTensors, fromGenerator, zip, and host-held elements.
-import { InvalidArgumentError, NDArray, Tensor, TensorSpec, constant, describe, dimsToString, gather, isPlainObject, keep, tidy, typeError } from '@eagerflow/core';
+import { argError, NDArray, Tensor, TensorSpec, constant, describe, dimsToString, gather, isPlainObject, keep, tidy, typeError } from '@eagerflow/core';
 import { DONE, Iter, item, iter, syncIter } from './iter';
 import {
   Element, ElementSpec, UNKNOWN_CARDINALITY, checkElement, registerOwned, releaseWhenCollected, checkFunction, cloneElement, leaves, mapLeaves, specOf, toElement,
@@ -15,10 +15,10 @@ export interface Parts {
 export function rangeParts(args: number[]): Parts {
   const bad = args.find((a) => typeof a !== 'number' || !Number.isInteger(a));
   if (args.length < 1 || args.length > 3 || bad !== undefined) {
-    throw new InvalidArgumentError(`Dataset.range: arguments must be 1 to 3 integers (got ${describe(args)}, expected (stop) or (start, stop, step)). Pass integers.`, { opName: 'Dataset.range' });
+    throw argError('Dataset.range', 'arguments must be 1 to 3 integers', describe(args), '(stop) or (start, stop, step)', 'Pass integers.');
   }
   const [start, stop, step] = args.length === 1 ? [0, args[0], 1] : [args[0], args[1], args[2] ?? 1];
-  if (step === 0) throw new InvalidArgumentError('Dataset.range: step must not be zero (got 0, expected a non-zero integer). Pass step 1 or -1.', { opName: 'Dataset.range' });
+  if (step === 0) throw argError('Dataset.range', 'step must not be zero', '0', 'a non-zero integer', 'Pass step 1 or -1.');
   const card = Math.max(0, Math.ceil((stop - start) / step));
   return {
     spec: new TensorSpec([], 'int32'),
@@ -46,7 +46,7 @@ export function fromTensorSlicesParts(value: unknown): Parts {
   for (const t of ts) {
     if (t.rank === 0 || t.dims?.[0] !== n) {
       ts.forEach((x) => x.dispose());
-      throw new InvalidArgumentError(`${api}: every component must have the same size in the first dimension (got shapes ${ts.map((x) => dimsToString(x.dims)).join(', ')}, expected a common leading dim). Slice tensors of rank >= 1 with equal first dims.`, { opName: api });
+      throw argError(api, 'every component must have the same size in the first dimension', `shapes ${ts.map((x) => dimsToString(x.dims)).join(', ')}`, 'a common leading dim', 'Slice tensors of rank >= 1 with equal first dims.');
     }
   }
   const count = n as number;

@@ -1,6 +1,6 @@
 // Dataset elements: nested tuples/dicts of Tensors, their TensorSpecs, host copies and clear errors.
 import {
-  DType, InvalidArgumentError, NDArray, OpError, Tensor, TensorSpec, UnknownError, constant, describe, flattenStructure, identity,
+  DType, argError, contextError, NDArray, OpError, Tensor, TensorSpec, UnknownError, constant, describe, flattenStructure, identity,
   isPlainObject, packStructure, typeError,
 } from '@eagerflow/core';
 
@@ -124,12 +124,12 @@ export function checkElement(api: string, el: Element, spec: ElementSpec): void 
   const ls = leaves(el);
   const ss = specLeaves(spec);
   if (ls.length !== ss.length) {
-    throw new InvalidArgumentError(`${api}: an element does not match the element spec (got ${specString(specOf(el))}, expected ${specString(spec)}). Produce elements of the declared structure.`, { opName: api });
+    throw argError(api, 'an element does not match the element spec', specString(specOf(el)), specString(spec), 'Produce elements of the declared structure.');
   }
   ls.forEach((t, i) => {
     const s = ss[i] as TensorSpec;
     if (!s.isCompatibleWith(t)) {
-      throw new InvalidArgumentError(`${api}: component ${i} does not match the element spec (got ${new TensorSpec(t.dims, t.dtype)}, expected ${s}). Fix the values or the signature.`, { opName: api });
+      throw argError(api, `component ${i} does not match the element spec`, `${new TensorSpec(t.dims, t.dtype)}`, `${s}`, 'Fix the values or the signature.');
     }
   });
 }
@@ -153,9 +153,7 @@ export function wrapError(where: string, e: unknown): Error {
   // Already named by the transformation where it happened: downstream stages pass it on unchanged.
   if (typeof e === 'object' && e !== null && wrapped.has(e)) return e as Error;
   if (e instanceof OpError && e.message.startsWith(`${where}:`)) return (wrapped.add(e), e);
-  const msg = e instanceof Error ? e.message : String(e);
-  const Cls = (e instanceof OpError ? e.constructor : UnknownError) as new (m: string, o: { cause: unknown; opName: string }) => Error;
-  const err = new Cls(`${where}: ${msg}`, { cause: e, opName: where });
+  const err = contextError(where, e, where, e instanceof OpError ? undefined : UnknownError);
   wrapped.add(err);
   return err;
 }
@@ -165,7 +163,7 @@ const wrapped = new WeakSet<object>();
 /** Validates a count argument at construction: an integer >= min (or -1 when allowed). */
 export function checkCount(api: string, what: string, n: unknown, min: number, allowMinusOne = false): number {
   if (typeof n !== 'number' || !Number.isInteger(n) || (n < min && !(allowMinusOne && n === -1))) {
-    throw new InvalidArgumentError(`${api}: ${what} must be an integer >= ${min}${allowMinusOne ? ' (or -1)' : ''} (got ${describe(n)}, expected an integer >= ${min}). Pass a valid ${what}.`, { opName: api });
+    throw argError(api, `${what} must be an integer >= ${min}${allowMinusOne ? ' (or -1)' : ''}`, describe(n), `an integer >= ${min}`, `Pass a valid ${what}.`);
   }
   return n;
 }

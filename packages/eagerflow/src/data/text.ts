@@ -1,6 +1,6 @@
 // Text sources on tfjs-data's readers: TextLineDataset (its TextLineDataset) and makeCsvDataset (its CSVDataset).
 import * as tfd from '@tensorflow/tfjs-data';
-import { DType, InvalidArgumentError, TensorSpec, constant, describe, typeError } from '@eagerflow/core';
+import { DType, argError, TensorSpec, constant, describe, typeError } from '@eagerflow/core';
 import { Dataset, source as sourceDataset } from './dataset';
 import { DONE, item, iter } from './iter';
 import { Parts } from './sources';
@@ -83,12 +83,12 @@ function sample(api: string, path: string, delim: string): string[][] {
   // Node's fs without a static import (browser bundles still build); tfjs-data reads the file itself later.
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const fs = proc?.getBuiltinModule?.call(proc, 'node:fs') as typeof import('node:fs') | undefined;
-  if (fs === undefined) throw new InvalidArgumentError(`${api}: no filesystem here (got ${describe(path)} outside Node, expected Node.js >= 20.16). Read the CSV in Node.`, { opName: api });
+  if (fs === undefined) throw argError(api, 'no filesystem here', `${describe(path)} outside Node`, 'Node.js >= 20.16', 'Read the CSV in Node.');
   let text: string;
   try {
     text = fs.readFileSync(path.replace(/^file:\/\//, ''), 'utf8');
   } catch (e) {
-    throw new InvalidArgumentError(`${api}: cannot read the CSV file (got ${describe(path)}, expected a readable file). ${(e as Error).message}.`, { opName: api, cause: e });
+    throw argError(api, 'cannot read the CSV file', describe(path), 'a readable file', `${(e as Error).message}.`, { cause: e });
   }
   return text.split(/\r?\n/).filter((l) => l.trim() !== '').slice(0, 101).map((l) => l.split(delim));
 }
@@ -97,7 +97,7 @@ function columnTypes(api: string, names: string[], o: CsvOptions, rows: string[]
   const d = o.columnDefaults;
   if (d === null || d === undefined) return { types: inferTypes(rows, names.length), defaults: names.map(() => undefined) };
   if (!Array.isArray(d) || d.length !== names.length) {
-    throw new InvalidArgumentError(`${api}: columnDefaults must have one entry per column (got ${describe(d)}, expected ${names.length} entries for ${names.join(', ')}). Give a dtype or default per column.`, { opName: api });
+    throw argError(api, 'columnDefaults must have one entry per column', describe(d), `${names.length} entries for ${names.join(', ')}`, 'Give a dtype or default per column.');
   }
   const isDType = (v: unknown): v is DType => v === 'float32' || v === 'int32' || v === 'string';
   return {
@@ -122,14 +122,14 @@ export function makeCsvDataset(path: string, batchSize: number, options: CsvOpti
   const selected = options.selectColumns ?? names;
   const label = options.labelName ?? null;
   for (const c of [...selected, ...(label === null ? [] : [label])]) {
-    if (!names.includes(c)) throw new InvalidArgumentError(`${api}: unknown column (got '${c}', expected one of ${names.join(', ')}). Use a column of the file.`, { opName: api });
+    if (!names.includes(c)) throw argError(api, 'unknown column', `'${c}'`, `one of ${names.join(', ')}`, 'Use a column of the file.');
   }
   const typeOf = (c: string): DType => types[names.indexOf(c)];
   const columnConfigs = Object.fromEntries(names.map((c, i) => [c, { dtype: types[i] === 'string' ? undefined : types[i], default: defaults[i] }])) as Record<string, tfd.ColumnConfig>;
   const source = sourceOf(api, path);
   const cell = (row: Record<string, unknown>, c: string): Element => {
     const v = row[c];
-    if (v === undefined) throw new InvalidArgumentError(`${api}: a row has no value in column '${c}' (got an empty field, expected a value). Give columnDefaults for optional columns.`, { opName: api });
+    if (v === undefined) throw argError(api, `a row has no value in column '${c}'`, 'an empty field', 'a value', 'Give columnDefaults for optional columns.');
     return constant(typeOf(c) === 'string' ? String(v) : (v as number), typeOf(c));
   };
   const features = selected.filter((c) => c !== label);

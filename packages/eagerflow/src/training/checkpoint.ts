@@ -3,7 +3,7 @@
  * Checkpoints of variables and optimizer state (`Checkpoint`, `CheckpointManager`), as in tf.train.
  * @module
  */
-import { DType, NotFoundError, Variable, constant, argError, errorMessage } from '@eagerflow/core';
+import { DType, NotFoundError, Variable, constant, argError, opError } from '@eagerflow/core';
 import { Optimizer } from './optimizer';
 
 /** What a checkpoint tracks: Variables, optimizers, and objects or arrays of them (names become paths). */
@@ -103,7 +103,7 @@ export class Checkpoint {
     const plan = this.entries(true).map(([name, v]) => {
       const w = byName.get(name);
       if (w === undefined) {
-        throw new NotFoundError(errorMessage(api, `${name} is not in the checkpoint`, `entries [${[...byName.keys()].join(', ')}]`, name, 'Track the same objects under the same names as when saving.'));
+        throw opError(NotFoundError, api, `${name} is not in the checkpoint`, `entries [${[...byName.keys()].join(', ')}]`, name, 'Track the same objects under the same names as when saving.', null);
       }
       const shape = v.shape.asList() as number[];
       if (w.spec.dtype !== v.dtype || w.spec.shape.length !== shape.length || w.spec.shape.some((d, i) => d !== shape[i])) {

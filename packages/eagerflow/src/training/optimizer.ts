@@ -205,7 +205,7 @@ export abstract class Optimizer {
   private filterPairs(pairs: Iterable<GradVarPair>): { grads: Tensor[]; vars: Variable[] } {
     const api = `${this.name}.applyGradients`;
     const list = pairs !== null && typeof pairs === 'object' && Symbol.iterator in pairs ? [...pairs] : null;
-    if (list === null) throw new TypeError(`${api}: expected an array of [gradient, variable] pairs (got ${typeof pairs}). Pass e.g. grads.map((g, i) => [g, vars[i]]).`);
+    if (list === null) throw typeError(api, 'expected an array of [gradient, variable] pairs', typeof pairs, 'an iterable of [gradient, variable] pairs', 'Pass e.g. grads.map((g, i) => [g, vars[i]]).');
     const grads: Tensor[] = [];
     const vars: Variable[] = [];
     const missing: string[] = [];

@@ -1,5 +1,5 @@
 // ef.optimizers: SGD, Adam, AdamW, RMSprop and Adagrad with Keras 2.11+/3 update rules.
-import { add, divide, InvalidArgumentError, maximum, multiply, pow, square, subtract, Tensor, TOP, argError } from '@eagerflow/core';
+import { add, divide, maximum, multiply, pow, square, subtract, Tensor, TOP, argError } from '@eagerflow/core';
 
 const { sqrt } = TOP;
 import { Optimizer, OptimizerOptions, UpdateContext } from './optimizer';
@@ -122,7 +122,7 @@ export class Adam extends Optimizer {
 export class AdamW extends Adam {
   constructor(options: AdamOptions = {}) {
     if (options.weightDecay === null) {
-      throw new InvalidArgumentError('AdamW: weightDecay cannot be null (got null, expected a number; default 0.004). Use ef.optimizers.Adam for no weight decay.');
+      throw argError('AdamW', 'weightDecay cannot be null', 'null', 'a number; default 0.004', 'Use ef.optimizers.Adam for no weight decay.', null);
     }
     super({ ...options, weightDecay: options.weightDecay ?? 0.004 }, 'AdamW');
   }

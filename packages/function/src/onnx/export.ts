@@ -1,8 +1,7 @@
 // ONNX export (API section 15): ef.toOnnx / ef.saveOnnx write a traced function as one ONNX ModelProto.
 import { describe, typeError, unimplemented } from '@eagerflow/core';
-import { concreteOf } from '../saving/api';
-import type { Saveable } from '../saving/api';
-import { nodeFs } from '../saving/node_fs';
+import { Saveable, concreteOf } from '../saveable';
+import { nodeFs } from '../node_fs';
 import { unfuseEpilogues } from '../passes_epilogue';
 import { DEFAULT_OPSET, buildModel, lowers, probeScope } from './model';
 

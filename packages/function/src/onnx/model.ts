@@ -1,5 +1,5 @@
 // One generic ONNX writer: nodes of a traced graph (a segment, or the whole graph) -> a ModelProto, read off the records' lowerings.
-import { AVal, DType, Dims, VarParams, LowerScope, ONNX_TYPE, OnnxAttr, OnnxAttrs, OnnxDecl, OnnxSpec, backend, isOnnxCodec, isStateful, onnxAccepts } from '@eagerflow/core';
+import { AVal, DType, Dims, VarParams, LowerScope, ONNX_TYPE, OnnxAttr, OnnxAttrs, OnnxDecl, OnnxSpec, backend, internalError, isOnnxCodec, isStateful, onnxAccepts, paramsRecord } from '@eagerflow/core';
 import { Graph, Node, isGraph } from '../graph';
 import { runLimitsOf } from '../run_limits';
 import { ATTR_TYPE, F, Msg } from './proto';
@@ -136,12 +136,12 @@ function lowerNode(s: Scope, spec: OnnxSpec, n: Node, ins: string[]): string[] {
   if (isOnnxCodec(spec)) return spec.lower(s, n, ins);
   const d = spec as OnnxDecl;
   let k = 0;
-  const inputs = d.inputs === undefined ? ins : d.inputs.map((x) => (x === 'x' ? ins[k++] : s.int64s(toInts(n.params[x.param]))));
+  const inputs = d.inputs === undefined ? ins : d.inputs.map((x) => (x === 'x' ? ins[k++] : s.int64s(toInts(paramsRecord(n.params)[x.param]))));
   const attrs: Record<string, OnnxAttr> = {};
   for (const [name, a] of Object.entries(d.attrs ?? {})) {
     if ('fixed' in a) attrs[name] = a.fixed;
     else {
-      const v = n.params[a.param];
+      const v = paramsRecord(n.params)[a.param];
       attrs[name] = a.kind === 'int' ? { i: v as number } : a.kind === 'ints' ? { ints: v as number[] } : a.kind === 'float' ? { f: v as number } : { s: String(v) };
     }
   }
@@ -163,7 +163,7 @@ function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>
     const known = names.get(v);
     if (known !== undefined) return known;
     const val = g.values[v];
-    if (val.kind !== 'const' || val.constant === undefined) throw new Error(`onnx: value ${v} is neither an input nor a constant of the part`);
+    if (val.kind !== 'const' || val.constant === undefined) throw internalError('onnx', `value ${v} is neither an input nor a constant of the part`);
     const name = s.fresh('const');
     s.inits.push(constProto(name, val.dtype, val.constant.shape, hostArray(val.dtype, backend.readInfoSync(val.constant))));
     names.set(v, name);

@@ -1,5 +1,5 @@
 // The ONNX Runtime seam: onnxruntime-node loaded lazily (no static import), sessions built synchronously through its native binding.
-import { DType, internalError, unimplemented } from '@eagerflow/core';
+import { DType, FailedPreconditionError, internalError, opError, unimplemented } from '@eagerflow/core';
 
 /** The parts of onnxruntime-common's Tensor a compiled call uses. */
 export interface OrtTensor {
@@ -43,7 +43,7 @@ function nodeRequire(): (id: string) => unknown {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown; cwd(): string } }).process;
   if (typeof require === 'function') return require;
   const get = proc?.getBuiltinModule;
-  if (proc === undefined || typeof get !== 'function') throw new Error('no Node.js require here');
+  if (proc === undefined || typeof get !== 'function') throw opError(FailedPreconditionError, 'onnx', 'no Node.js require here', 'an environment without process.getBuiltinModule', 'Node.js >= 20.16', 'Run jitCompile under Node.js');
   const mod = get.call(proc, 'node:module') as { createRequire(path: string): (id: string) => unknown };
   return mod.createRequire(`${proc.cwd()}/`);
 }

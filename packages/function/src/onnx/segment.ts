@@ -9,7 +9,6 @@ import { Session, ortNode, ortTensor } from './runtime';
 export type JitMode = boolean | 'strict';
 
 interface SegmentParams {
-  [k: string]: unknown;
   /** The source graph, wrapped so listings and constant scans do not treat it as a body. */
   readonly src: { readonly graph: Graph };
   readonly part: Part;

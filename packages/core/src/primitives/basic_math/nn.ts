@@ -73,7 +73,6 @@ export const softplus = withOnnx(activation('softplus', 'Softplus', ['nn.softplu
 }), { op: 'Softplus' });
 
 export interface AlphaParams {
-  [k: string]: unknown;
   readonly alpha: number;
 }
 
@@ -95,7 +94,6 @@ export const leakyRelu = {
 } satisfies Primitive<AlphaParams>;
 
 export interface FormatParams {
-  [k: string]: unknown;
   readonly dataFormat: string;
 }
 

@@ -14,7 +14,6 @@ export type Padding = 'SAME' | 'VALID' | readonly (readonly [number, number])[];
 
 /** Canonical params of a conv: spatial strides/dilations (length n), padding, TF's data format. */
 export interface ConvParams {
-  [k: string]: unknown;
   readonly strides: readonly number[];
   readonly padding: Padding;
   readonly dataFormat: string;

@@ -34,7 +34,6 @@ export const zerosLike = likeConst('zeros_like', 'ZerosLike', ['zerosLike'], ALL
 export const onesLike = likeConst('ones_like', 'OnesLike', ['onesLike'], ['float32', 'int32', 'bool', 'complex64'], 1);
 
 export interface FillParams {
-  [k: string]: unknown;
   readonly shape: readonly number[];
   readonly value: number | boolean | string;
   readonly dtype: DType;
@@ -73,7 +72,6 @@ function representable(v: unknown, dtype: DType): boolean {
 }
 
 export interface RangeParams {
-  [k: string]: unknown;
   readonly start: number;
   readonly stop: number;
   readonly step: number;

@@ -5,7 +5,6 @@ import type { Info } from '../../backend/backend';
 import { AVal, Params, Primitive } from '../../ops/primitive';
 import { Dims, TensorShape, dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
-import { InvalidArgumentError } from '../../errors/errors';
 import { argError } from '../check';
 import { api, arg } from '../../ops/api_spec';
 import { ReadScope, SpecNode, WriteScope, attr, typeAttrOf } from '../../ops/graphdef_spec';
@@ -35,7 +34,6 @@ export const identity = withOnnx(passThrough('identity', ['identity'], (c) => [g
 export const stopGradient = withOnnx(passThrough('stop_gradient', ['stopGradient'], null, { op: 'StopGradient' }), lower.identity);
 
 export interface PrintParams {
-  [k: string]: unknown;
   readonly template: readonly (string | null)[];
 }
 
@@ -55,7 +53,6 @@ export const print = {
 } satisfies Primitive<PrintParams>;
 
 export interface EnsureShapeParams {
-  [k: string]: unknown;
   readonly dims: Dims;
 }
 
@@ -73,7 +70,7 @@ function fitsDims(shape: readonly number[], dims: Dims): boolean {
  */
 export function ensureShapeCheck(x: Info, p: EnsureShapeParams): void {
   if (!fitsDims(x.shape, p.dims)) {
-    throw new InvalidArgumentError(`ensureShape: shape of tensor [${x.shape.join(',')}] is not compatible with expected shape ${dimsToString(p.dims)} (got [${x.shape.join(',')}], expected ${dimsToString(p.dims)}). Fix the input, or the shape asserted with setShape/ensureShape.`, { opName: 'ensure_shape' });
+    throw argError('ensureShape', `shape of tensor [${x.shape.join(',')}] is not compatible with expected shape ${dimsToString(p.dims)}`, `[${x.shape.join(',')}]`, `${dimsToString(p.dims)}`, 'Fix the input, or the shape asserted with setShape/ensureShape.', 'ensure_shape');
   }
 }
 

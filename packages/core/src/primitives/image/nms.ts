@@ -2,12 +2,11 @@
 import type { Info } from '../../backend/backend';
 import { AVal, Primitive } from '../../ops/primitive';
 import { api, arg } from '../../ops/api_spec';
-import { attr, tfSpec } from '../../ops/graphdef_spec';
+import { TfInput, attr, tfSpec } from '../../ops/graphdef_spec';
 import { dimsToString } from '../../values/shape';
 import { argError, checkArity, checkDTypes, FLOAT } from '../check';
 
 export interface NmsParams {
-  [k: string]: unknown;
   readonly maxOutputSize: number;
   readonly iouThreshold: number;
   readonly scoreThreshold: number;
@@ -33,8 +32,8 @@ function checkNms(op: string, ins: AVal[], p: NmsParams): void {
 }
 
 const opts = [arg.number('iouThreshold', 0.5), arg.number('scoreThreshold', -Infinity)] as const;
-const inputs = (extra: readonly { param: string; shape: 'scalar'; dtype: 'float32' }[] = []) =>
-  ['x', 'x', { param: 'maxOutputSize', shape: 'scalar', dtype: 'int32' }, { param: 'iouThreshold', shape: 'scalar', dtype: 'float32' }, { param: 'scoreThreshold', shape: 'scalar', dtype: 'float32' }, ...extra] as const;
+const inputs = <P extends NmsParams>(extra: readonly TfInput<P>[] = []): readonly TfInput<P>[] =>
+  ['x', 'x', { param: 'maxOutputSize', shape: 'scalar', dtype: 'int32' }, { param: 'iouThreshold', shape: 'scalar', dtype: 'float32' }, { param: 'scoreThreshold', shape: 'scalar', dtype: 'float32' }, ...extra];
 const kernelAttrs = (p: NmsParams): Record<string, unknown> => ({ maxOutputSize: p.maxOutputSize, iouThreshold: p.iouThreshold, scoreThreshold: p.scoreThreshold });
 
 /** Indices of the kept boxes, by descending score (TF's NonMaxSuppressionV3). */

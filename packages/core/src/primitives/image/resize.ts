@@ -5,7 +5,7 @@ import { Dims, dimsToString } from '../../values/shape';
 import { Tensor } from '../../values/tensor';
 import { bind } from '../../ops/bind';
 import { TensorLike, convert, release } from '../../values/convert';
-import { UnimplementedError } from '../../errors/errors';
+import { unimplemented } from '../../errors/error_toolkit';
 import * as o from '../../ops/ops';
 import { tidy } from '../../backend/memory';
 import { argError, checkArity, checkDTypes } from '../check';
@@ -16,7 +16,6 @@ import { slice as sliceRecord } from '../slice_join/slice_join';
 export type ResizeMethod = 'bilinear' | 'nearest';
 
 export interface ResizeParams {
-  [k: string]: unknown;
   /** Output [height, width] (a gradient read from a file with unknown dims may not know them: null). */
   readonly size: readonly [number | null, number | null];
 }
@@ -197,9 +196,9 @@ function fitSize(op: string, x: Tensor, size: [number, number]): [number, number
 export function resize(images: TensorLike, size: readonly number[], options: ResizeOptions = {}): Tensor {
   const method = options.method ?? 'bilinear';
   if (method !== 'bilinear' && method !== 'nearest') {
-    throw new UnimplementedError(`image.resize: method '${String(method)}' is not implemented (got '${String(method)}', expected 'bilinear' or 'nearest'). Use one of those.`, { opName: 'image.resize' });
+    throw unimplemented('image.resize', `method '${String(method)}' is not implemented`, `'${String(method)}'`, "'bilinear' or 'nearest'", 'Use one of those.');
   }
-  if (options.antialias === true) throw new UnimplementedError("image.resize: antialias is not implemented (got true, expected false). Resize without antialias.", { opName: 'image.resize' });
+  if (options.antialias === true) throw unimplemented('image.resize', 'antialias is not implemented', 'true', 'false', 'Resize without antialias.');
   let target = checkSize(size);
   const a = convert('image.resize', images);
   try {

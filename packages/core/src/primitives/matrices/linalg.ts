@@ -59,7 +59,6 @@ function perMatrix(k: Kernels, x: Info, f: (a: Mat, n: number) => Mat): Info {
 }
 
 export interface AdjointParams {
-  [k: string]: unknown;
   readonly adjoint: boolean;
 }
 
@@ -173,7 +172,6 @@ export const logMatrixDeterminant = {
 } satisfies Primitive;
 
 export interface TriSolveParams {
-  [k: string]: unknown;
   readonly lower: boolean;
   readonly adjoint: boolean;
 }

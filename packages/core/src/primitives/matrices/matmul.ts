@@ -11,7 +11,6 @@ import { argError, broadcastOrThrow, checkArity, checkDTypes, checkSameDType } f
 import { broadcastInfo, broadcastShape, sameShape } from '../kernel_util';
 
 export interface MatMulParams {
-  [k: string]: unknown;
   readonly transposeA: boolean;
   readonly transposeB: boolean;
 }

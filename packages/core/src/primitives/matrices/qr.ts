@@ -11,7 +11,6 @@ import { qr as hostQr, readMatrices, uploadMatrices } from './linalg_host';
 import { matrixTriangularSolve, mT, triangle } from './linalg';
 
 export interface QrParams {
-  [k: string]: unknown;
   readonly fullMatrices: boolean;
 }
 

@@ -14,7 +14,6 @@ import { channelsLast } from '../convolution/conv_util';
 const sqrt: (x: TensorLike) => Tensor = o.wrapperOf(E.sqrt);
 
 export interface BatchNormParams {
-  [k: string]: unknown;
   readonly epsilon: number;
   readonly dataFormat: string;
 }
@@ -120,7 +119,6 @@ export function trainingBatchNorm(x: Tensor, scale: Tensor, offset: Tensor, p: B
 }
 
 export interface LrnParams {
-  [k: string]: unknown;
   readonly depthRadius: number;
   readonly bias: number;
   readonly alpha: number;

@@ -12,7 +12,6 @@ import { channelsLast, fullList, lastShape, outSize, shapeSource, spatialAxes } 
 import { tapsToArgmax } from './argmax_taps';
 
 export interface PoolParams {
-  [k: string]: unknown;
   readonly ksize: readonly number[];
   readonly strides: readonly number[];
   readonly padding: 'SAME' | 'VALID';

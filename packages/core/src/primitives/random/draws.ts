@@ -12,7 +12,6 @@ import { statelessStream, streamFor } from './seeds';
 
 /** Params of a stateful draw: (seed, seed2) as TF's kernels take them; (0, 0) = fresh entropy per run. */
 export interface DrawParams {
-  [k: string]: unknown;
   readonly shape: readonly number[];
   readonly dtype: DType;
   readonly seed: number;
@@ -26,7 +25,6 @@ export interface DrawParams {
 
 /** Params of a stateless draw: a pure function of the seed pair. */
 export interface StatelessParams {
-  [k: string]: unknown;
   readonly shape: readonly number[];
   readonly dtype: DType;
   readonly seed: readonly [number, number];

@@ -13,7 +13,6 @@ import { streamFor } from './seeds';
 import { gammaVjp, logGamma } from './gamma_grad';
 
 export interface RateDrawParams {
-  [k: string]: unknown;
   /** The sample shape (the result is [...shape, ...rate's shape]). */
   readonly shape: readonly number[];
   readonly dtype: DType;

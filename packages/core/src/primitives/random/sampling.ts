@@ -11,7 +11,6 @@ import { readSeedPair } from './draws';
 
 /** Params of categorical: the samples per row and the seeds (a pair for the stateless form). */
 export interface CategoricalParams {
-  [k: string]: unknown;
   readonly numSamples: number;
   readonly seed: number | readonly [number, number];
   readonly seed2?: number;
@@ -101,7 +100,6 @@ export const statelessMultinomial = {
 } satisfies Primitive<CategoricalParams>;
 
 export interface ShuffleParams {
-  [k: string]: unknown;
   readonly seed: number;
   readonly seed2: number;
 }

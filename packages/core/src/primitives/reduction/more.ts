@@ -144,7 +144,6 @@ export const argMin = {
 } satisfies Primitive<AxisParams>;
 
 export interface ScanParams {
-  [k: string]: unknown;
   readonly axis: number;
   readonly exclusive: boolean;
   readonly reverse: boolean;
@@ -226,7 +225,6 @@ export const addN = {
 } satisfies Primitive;
 
 export interface TopKParams {
-  [k: string]: unknown;
   readonly k: number;
   readonly sorted: boolean;
 }

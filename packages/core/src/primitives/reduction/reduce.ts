@@ -14,7 +14,6 @@ import { Scratch, withScratch } from '../kernel_util';
 import { isHostBackend, readInfoSync } from '../../backend/backend';
 
 export interface ReduceParams {
-  [k: string]: unknown;
   readonly axes: readonly number[] | null;
   readonly keepDims: boolean;
 }
@@ -101,7 +100,6 @@ export const max = {
 } satisfies Primitive<ReduceParams>;
 
 export interface AxisParams {
-  [k: string]: unknown;
   readonly axis: number;
 }
 

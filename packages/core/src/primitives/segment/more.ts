@@ -19,7 +19,6 @@ const I32 = { fixed: attr.type('int32') } as const;
 const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
 
 export interface SegmentParams {
-  [k: string]: unknown;
   readonly numSegments: number;
 }
 
@@ -133,7 +132,6 @@ export const unsortedSegmentMin = segment('min', 'unsortedSegmentMin', 'Unsorted
 export const unsortedSegmentProd = segment('prod', 'unsortedSegmentProd', 'UnsortedSegmentProd', ['math.unsortedSegmentProd'], prodVjp);
 
 export interface SearchParams {
-  [k: string]: unknown;
   readonly side: 'LEFT' | 'RIGHT';
 }
 

@@ -14,7 +14,6 @@ const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
 const I32 = { fixed: attr.type('int32') } as const;
 
 export interface SegmentParams {
-  [k: string]: unknown;
   readonly numSegments: number;
 }
 

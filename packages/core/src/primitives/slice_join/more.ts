@@ -13,7 +13,6 @@ import { Dims, dimsToString } from '../../values/shape';
 import { argError, checkArity } from '../check';
 
 export interface StridedSliceParams {
-  [k: string]: unknown;
   readonly begin: readonly number[];
   readonly end: readonly number[];
   /** null: every stride 1. */

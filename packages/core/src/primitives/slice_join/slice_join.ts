@@ -9,14 +9,12 @@ import { attr, tfSpec } from '../../ops/graphdef_spec';
 import { dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import * as o from '../../ops/ops';
-import { InvalidArgumentError } from '../../errors/errors';
 import { argError, checkArity, checkDTypes, normalizeAxes } from '../check';
 
 const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
 const I32 = { fixed: attr.type('int32') } as const;
 
 export interface AxisParams {
-  [k: string]: unknown;
   readonly axis: number;
 }
 
@@ -69,7 +67,6 @@ export const concat = {
 } satisfies Primitive<AxisParams>;
 
 export interface SliceParams {
-  [k: string]: unknown;
   readonly begin: readonly number[];
   readonly size: readonly number[];
 }
@@ -136,8 +133,7 @@ export const gather = {
       // The CPU kernel checks the indices (TensorFlow: InvalidArgumentError naming the index).
       const bad = /index value (-?\d+)/.exec(e instanceof Error ? e.message : String(e));
       const got = bad ? `index ${bad[1]}` : String(e);
-      const msg = `gather: an index is out of range (got ${got}, expected indices in [0, ${x.shape[axis]})). Clamp or fix the indices.`;
-      throw new InvalidArgumentError(msg, { opName: 'gather', cause: e });
+      throw argError('gather', 'an index is out of range', got, `indices in [0, ${x.shape[axis]})`, 'Clamp or fix the indices.', { cause: e });
     }
   },
   vjp: (c, [x, idx], _o, p: AxisParams) => [gatherGrad(g0(c), x, idx, p.axis), null],

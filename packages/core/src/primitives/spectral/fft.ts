@@ -132,7 +132,6 @@ export const fft = { ...complexFft('fft', 'FFT'), api: api(['signal.fft'], [arg.
 export const ifft = { ...complexFft('ifft', 'IFFT'), api: api(['signal.ifft'], [arg.tensor('input', null)]) };
 
 export interface FftLengthParams {
-  [k: string]: unknown;
   /** [n]: the transform length (the input's last axis is cut or zero-padded to it). */
   readonly fftLength: readonly number[];
 }

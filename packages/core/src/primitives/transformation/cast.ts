@@ -10,7 +10,6 @@ import { attr, tfSpec } from '../../ops/graphdef_spec';
 import { argError } from '../check';
 
 export interface CastParams {
-  [k: string]: unknown;
   readonly dtype: DType;
 }
 

@@ -12,7 +12,6 @@ import { paddingsOf } from './pad';
 export type PadMode = 'CONSTANT' | 'REFLECT' | 'SYMMETRIC';
 
 export interface MirrorPadParams {
-  [k: string]: unknown;
   readonly paddings: readonly (readonly [number, number])[];
   readonly mode: 'REFLECT' | 'SYMMETRIC';
 }

@@ -21,7 +21,6 @@ const staticDims = (op: string, d: Dims): number[] => {
 };
 
 export interface TileParams {
-  [k: string]: unknown;
   readonly multiples: readonly number[];
 }
 
@@ -56,7 +55,6 @@ export const tile = {
 } satisfies Primitive<TileParams>;
 
 export interface AxesParams {
-  [k: string]: unknown;
   readonly axes: readonly number[];
 }
 
@@ -83,7 +81,6 @@ export const reverse = {
 } satisfies Primitive<AxesParams>;
 
 export interface UnstackParams {
-  [k: string]: unknown;
   readonly axis: number;
   readonly num: number;
 }
@@ -108,7 +105,6 @@ export const unstack = {
 } satisfies Primitive<UnstackParams>;
 
 export interface SplitParams {
-  [k: string]: unknown;
   readonly sizes: readonly number[];
   readonly axis: number;
   readonly numSplit: number;
@@ -176,7 +172,6 @@ export const split = {
 } satisfies Primitive<SplitParams>;
 
 export interface OneHotParams {
-  [k: string]: unknown;
   readonly depth: number;
   readonly onValue: number;
   readonly offValue: number;
@@ -268,7 +263,6 @@ export const gatherNd = {
 } satisfies Primitive;
 
 export interface ScatterParams {
-  [k: string]: unknown;
   /** null: unknown rank (then a third input gives the shape at run time). */
   readonly shape: readonly (number | null)[] | null;
 }
@@ -319,7 +313,6 @@ export const scatterNd = {
 } satisfies Primitive<ScatterParams>;
 
 export interface LinSpaceParams {
-  [k: string]: unknown;
   readonly start: number;
   readonly stop: number;
   readonly num: number;

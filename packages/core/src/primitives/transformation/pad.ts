@@ -12,7 +12,6 @@ import { argError, checkSize } from '../check';
 const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
 
 export interface PadParams {
-  [k: string]: unknown;
   readonly paddings: readonly (readonly [number, number])[];
   /** The fill value (tf.pad's constant_values; 0 when absent). */
   readonly constantValue?: number;

@@ -45,7 +45,6 @@ export function resolveReshape(op: string, from: Dims, to: readonly number[]): D
 }
 
 export interface ShapeParams {
-  [k: string]: unknown;
   readonly shape: readonly number[];
 }
 
@@ -215,7 +214,6 @@ export const broadcastTo = {
 } satisfies Primitive<ShapeParams>;
 
 export interface PermParams {
-  [k: string]: unknown;
   readonly perm: readonly number[] | null;
 }
 
@@ -296,7 +294,6 @@ function range(a: number, b: number): number[] {
 }
 
 export interface AxesParams {
-  [k: string]: unknown;
   readonly axes: readonly number[] | null;
 }
 

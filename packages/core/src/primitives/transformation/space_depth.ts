@@ -11,7 +11,6 @@ import { ALL, argError, checkArity, checkDTypes } from '../check';
 import { channelsLast, formatArg } from '../convolution/conv_util';
 
 export interface BlockParams {
-  [k: string]: unknown;
   readonly blockSize: number;
   readonly dataFormat: string;
 }
@@ -93,7 +92,6 @@ function s2dApi() {
 }
 
 export interface SpaceBatchParams {
-  [k: string]: unknown;
   readonly blockShape: readonly number[];
   readonly pairs: readonly (readonly [number, number])[];
 }

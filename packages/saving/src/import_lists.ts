@@ -6,7 +6,7 @@ import { ParsedNode } from './validate';
 import type { ConstValue } from './weights';
 
 const P = PRIMITIVES as unknown as Record<string, Primitive>;
-const one = (prim: string, ins: Tensor[], params: Record<string, unknown> = {}): Tensor => bind(P[prim], ins, params)[0];
+const one = (prim: string, ins: Tensor[], params: object = {}): Tensor => bind(P[prim], ins, params)[0];
 
 /** Element shapes of lists made with an unknown one, inferred from what reads or writes them (by node). */
 const inferred = new WeakMap<object, number[]>();

@@ -1,6 +1,6 @@
 // A loaded function's call conventions: inputs by position or by name, and its named signature.
 import { Tensor, TensorLike, TensorSpec, isPlainObject, typeError } from '@eagerflow/core';
-import type { ConcreteFunction } from '../concrete';
+import type { ConcreteFunction } from '@eagerflow/function';
 
 /** The inputs and outputs of a loaded function by the names tfjs-converter reports. */
 export interface LoadedSignature {

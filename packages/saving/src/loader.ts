@@ -1,9 +1,6 @@
 // Loading: checks artifacts, rebuilds an EagerFlow graph from the GraphDef in a trace, wraps it as a callable.
-import { Tensor, TensorLike, TensorSpec, Variable, convert, typeError } from '@eagerflow/core';
-import { GraphBuilder, withBuilder } from '../builder';
-import { ConcreteFunction } from '../concrete';
-import { Graph, isGraph } from '../graph';
-import { optimize } from '../passes';
+import { Params, Tensor, TensorLike, TensorSpec, Variable, convert, paramsRecord, typeError } from '@eagerflow/core';
+import { ConcreteFunction, Graph, GraphBuilder, RunLimits, isGraph, optimize, runLimitsOf, withBuilder } from '@eagerflow/function';
 import { FORMAT_NAME, FORMAT_VERSION } from './format';
 import { HostFunction, hostCallbacks } from './host';
 import { isHostCallbackNode, readHostCallback } from './host_codec';
@@ -11,7 +8,6 @@ import { IMPORT_ROWS } from './imports';
 import { currentReaderTable, readerFor as specReader } from './spec_io';
 import type { NodeReader } from './reader';
 import { GraphScope, LoadContext, OpReader, loadLimits } from './reader';
-import { RunLimits, runLimitsOf } from '../run_limits';
 import { decodeStructure } from './structure';
 import { InputRef, ParsedNode, array, isRecord, loadError, own, parseInputRef, record, show } from './validate';
 import { decodeWeights } from './weights';
@@ -222,11 +218,11 @@ function signatureSource(a: Record<string, unknown>): unknown {
 }
 
 /** Every cond/while body graph under `nodes` (Graph.dispose releases only a graph's own constants). */
-function bodiesOf(nodes: readonly { params: Record<string, unknown> }[]): Set<Graph> {
+function bodiesOf(nodes: readonly { params: Params }[]): Set<Graph> {
   const bodies = new Set<Graph>();
-  const visit = (nodes: readonly { params: Record<string, unknown> }[]): void => {
+  const visit = (nodes: readonly { params: Params }[]): void => {
     for (const n of nodes) {
-      for (const p of Object.values(n.params)) {
+      for (const p of Object.values(paramsRecord(n.params))) {
         if (isGraph(p) && !bodies.has(p)) {
           bodies.add(p);
           visit(p.nodes);

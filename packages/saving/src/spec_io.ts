@@ -1,6 +1,6 @@
 // The one generic GraphDef writer and reader: they interpret the `tf` spec each record carries.
-import { Params, Primitive, Tensor, TfAttr, TfDecl, TfImport, TfInput, TfSpec, WriteScope, allPrimitives, attr, bind, isCodec, outputRef } from '@eagerflow/core';
-import type { Node } from '../graph';
+import { Primitive, Tensor, TfAttr, TfDecl, TfImport, TfInput, TfSpec, WriteScope, allPrimitives, attr, bind, isCodec, outputRef, paramsRecord } from '@eagerflow/core';
+import type { Node } from '@eagerflow/function';
 import type { NodeReader } from './reader';
 
 const range = (a: number, b: number): number[] => Array.from({ length: Math.max(0, b - a) }, (_, i) => a + i);
@@ -16,7 +16,7 @@ export function writeNode(s: WriteScope, n: Node): string[] | undefined {
 }
 
 function writeDecl(s: WriteScope, n: Node, ins: string[], d: TfDecl): string[] {
-  const p = n.params as Params;
+  const p = paramsRecord(n.params);
   const inputs = d.inputs ?? n.inputs.map((): TfInput => 'x');
   const refs: string[] = [];
   let k = 0;

@@ -18,7 +18,6 @@ function readSplit(r: ReadScope): Tensor[] {
 }
 
 export interface LegacyResizeParams {
-  [k: string]: unknown;
   readonly size: readonly [number, number];
   readonly alignCorners: boolean;
 }
@@ -47,7 +46,7 @@ const resizeBilinearV1: Primitive<LegacyResizeParams> = {
 };
 
 /** The adjoint of resizeBilinearV1 (tfjs's ResizeBilinearGrad computes exactly the TF1 modes). */
-const resizeBilinearV1Grad: Primitive<{ [k: string]: unknown; readonly alignCorners: boolean }> = {
+const resizeBilinearV1Grad: Primitive<{ readonly alignCorners: boolean }> = {
   name: 'resize_bilinear_v1_grad',
   effect: 'pure',
   infer: (ins: AVal[]) => [{ dtype: 'float32', shape: ins[1].shape }],

@@ -1,6 +1,6 @@
 // A concrete function -> GraphDef JSON, signature, weights and EagerFlow metadata (what saveFunction writes).
-import type { Graph } from '../graph';
-import { unfuseEpilogues } from '../passes_epilogue';
+import type { Graph } from '@eagerflow/function';
+import { unfuseEpilogues } from '@eagerflow/function';
 import { FORMAT_NAME, FORMAT_VERSION, GraphDef, NodeDef, SignatureJson, TF_DTYPE, VERSIONS, attr, shapeJson } from './format';
 import { StructJson, encodeStructure } from './structure';
 import { GraphWriter, SaveOptions, Scope } from './writer';

@@ -9,7 +9,6 @@ import type { ParsedNode } from './validate';
 type Kind = 'scalar' | 'vector' | 'pairs';
 
 export interface DynamicParams {
-  [k: string]: unknown;
   /** The record run with the params read at run time. */
   readonly target: string;
   /** Tensor inputs of the record (the first inputs); the rest are params, one per slot. */

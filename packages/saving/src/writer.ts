@@ -1,10 +1,9 @@
 // GraphDef writer: a traced Graph -> GraphDef JSON nodes, a function library (cond/while bodies) and weights.
-import { AVal, DType, FunctionFinish, HostSaveState, Variable, WriteScope, backend, internalError, isStateful } from '@eagerflow/core';
+import { AVal, DType, FunctionFinish, HostSaveState, Variable, WriteScope, backend, internalError, isStateful, paramsRecord } from '@eagerflow/core';
 import { writeNode } from './spec_io';
 import { writeHostCallback } from './host_codec';
 import { HOST_CALLBACK_PRIMITIVE, hostCallbacks } from './host';
-import type { Graph, Node } from '../graph';
-import { isGraph } from '../graph';
+import { Graph, Node, isGraph } from '@eagerflow/function';
 import { ArgDef, Attrs, FunctionDef, NodeDef, TF_DTYPE, attr } from './format';
 import { ConstValue, WeightWriter } from './weights';
 import { saveError } from './validate';
@@ -238,7 +237,7 @@ export class GraphWriter {
 /** Variables assigned anywhere in the graph or its nested bodies. */
 function assignedVariables(g: Graph, out: Set<Variable>): Set<Variable> {
   for (const n of g.nodes) {
-    const v = n.params.variable;
+    const v = paramsRecord(n.params).variable;
     if (v !== undefined && (v as { _slot?: unknown })._slot !== undefined) {
       throw saveError('a variable passed as an argument cannot be saved', `variable argument '${(v as Variable).name}'`, 'variables captured by the function', 'Capture the variable from an enclosing scope (closure) instead of passing it as an argument');
     }

@@ -1,11 +1,8 @@
 // The public saving API: ef.saveFunction, ef.saveFunctionToDir and ef.loadFunction.
-import { describe, typeError } from '@eagerflow/core';
-import { ConcreteFunction } from '../concrete';
-import type { Tracer, TracedFunction } from '../trace';
+import { Saveable, concreteOf, nodeFs } from '@eagerflow/function';
 import { GraphDef, SignatureJson } from './format';
 import { EagerFlowMetadata, writeConcrete } from './graphdef';
 import { LoadOptions, LoadedFunction, loadArtifacts } from './loader';
-import { nodeFs } from './node_fs';
 import { ModelSource, isModelSource, readModel } from './graph_model';
 import { WeightSpec } from './weights';
 import type { SaveOptions } from './writer';
@@ -22,29 +19,8 @@ export interface SavedFunctionArtifacts {
   userDefinedMetadata: { eagerflow: EagerFlowMetadata };
 }
 
-/** Anything ef.saveFunction accepts. */
-export type Saveable = ConcreteFunction | TracedFunction | LoadedFunction;
-
 const GENERATED_BY = 'EagerFlow 0.1.0';
 const WEIGHTS_FILE = 'group1-shard1of1.bin';
-
-/** The one concrete function to save: a traced function's signature trace, or its only trace. */
-export function concreteOf(f: unknown): ConcreteFunction {
-  if (f instanceof ConcreteFunction) return f;
-  const loaded = (f as { concreteFunction?: unknown } | null)?.concreteFunction;
-  if (typeof f === 'function' && loaded instanceof ConcreteFunction) return loaded;
-  const tracer = typeof f === 'function' ? (f as { _tracer?: Tracer })._tracer : undefined;
-  if (tracer === undefined) throw typeError('saveFunction', `cannot save ${describe(f)}`, describe(f), 'an ef.trace function or a ConcreteFunction', 'Wrap the function with ef.trace first.');
-  const traced = f as TracedFunction;
-  if (traced.inputSignature !== null) return traced.getConcreteFunction();
-  if (tracer.cache.size !== 1) {
-    throw typeError(
-      'saveFunction', `'${traced.name}' has ${tracer.cache.size} traces`, `${tracer.cache.size} concrete functions`, 'exactly one',
-      "Give ef.trace an inputSignature, or save one trace: ef.saveFunction(f.getConcreteFunction(new ef.TensorSpec([null], 'float32'))).",
-    );
-  }
-  return tracer.cache.values().next().value as ConcreteFunction;
-}
 
 /**
  * Saves a traced function as TensorFlow GraphDef JSON with its weights and signature.

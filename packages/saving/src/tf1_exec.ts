@@ -1,8 +1,7 @@
 // Folded TF1 control flow read onto EagerFlow's primitives: a while frame becomes ef.whileLoop, a Switch/Merge cond
 // becomes ef.cond, so the loaded graph stays traceable, printable and differentiable.
 import { Tensor } from '@eagerflow/core';
-import { cond } from '../control_flow';
-import { whileLoop } from '../while_loop';
+import { cond, whileLoop } from '@eagerflow/function';
 import { GraphScope, NodeReader, OpReader } from './reader';
 import { CondFold, FOLD_OUTPUT, WhileFold, foldOf } from './tf1_frames';
 import { InputRef, ParsedNode, loadError } from './validate';

@@ -2,7 +2,7 @@
 import { Tensor, typeError } from '@eagerflow/core';
 import type { AttrValue, DType, Dims } from '@eagerflow/core';
 import { fromBase64 } from './format';
-import { nodeFs } from './node_fs';
+import { nodeFs } from '@eagerflow/function';
 import type { NodeReader } from './reader';
 import { InputRef, ParsedNode, array, loadError, own, record, show } from './validate';
 

@@ -64,7 +64,6 @@ export const ACTIVATIONS: Record<string, { tfjs: string; prim: string | null }> 
 };
 
 export interface FusedConvParams {
-  [k: string]: unknown;
   readonly conv: { readonly strides: readonly number[]; readonly padding: 'SAME' | 'VALID'; readonly dataFormat: 'NHWC'; readonly dilations: readonly number[] };
   readonly depthwise: boolean;
   /** TF's fused_ops after BiasAdd: '' (none) or a key of ACTIVATIONS. */
@@ -73,7 +72,7 @@ export interface FusedConvParams {
 }
 
 const convOf = (p: FusedConvParams): string => (p.depthwise ? 'depthwise_conv2d' : 'conv2d');
-const one = (prim: Primitive, ins: Tensor[], params: object): Tensor => bind(prim, ins, params as Record<string, unknown>)[0];
+const one = (prim: Primitive, ins: Tensor[], params: object): Tensor => bind(prim, ins, params)[0];
 
 /**
  * act(conv(x, filter) + bias) on tfjs's FusedConv2D / FusedDepthwiseConv2D. Its gradient chains the conv,

@@ -1,5 +1,5 @@
 // GraphDef interpreter: checks untrusted nodes, orders them, and binds primitives into the active trace.
-import { DType, InvalidArgumentError, OpError, ReadScope, Tensor, Variable, backend } from '@eagerflow/core';
+import { DType, InvalidArgumentError, OpError, contextError, ReadScope, Tensor, Variable, backend } from '@eagerflow/core';
 import { HostFunction } from './host';
 import { InputRef, ParsedNode, array, loadError, own, record, show, text } from './validate';
 import { ConstValue } from './weights';
@@ -342,8 +342,7 @@ function cyclePath(stack: string[], dep: string): string {
 /** Adds the node to an error; our own loadErrors and op errors keep their class. */
 function withNode(e: unknown, n: ParsedNode): Error {
   if (e instanceof OpError && e.message.startsWith('loadFunction:')) return e;
-  const msg = e instanceof Error ? e.message : String(e);
-  return new InvalidArgumentError(`loadFunction: node '${n.name}' (${n.op}) cannot be loaded: ${msg}`, { cause: e, opName: 'loadFunction' });
+  return contextError(`loadFunction: node '${n.name}' (${n.op}) cannot be loaded`, e, 'loadFunction', InvalidArgumentError);
 }
 
 /** Per-node view for op readers: inputs, static params from Consts, producers for patterns. */

@@ -2,7 +2,7 @@
 // CombinedNonMaxSuppression (per-class NMS over a batch, merged by score) on the host. Every threshold may be a Const
 // or a value the graph computes (read when the op runs). Not differentiable (TF registers no gradient).
 import { loadLimits } from './reader';
-import { AVal, Info, Kernels, PRIMITIVES, Primitive, ReadScope, Tensor, argError, attr, backend, bind, outputRef, registerPrimitive, tfOpOf } from '@eagerflow/core';
+import { AVal, Info, Kernels, PRIMITIVES, Primitive, ReadScope, Tensor, argError, attr, backend, bind, outputRef, paramsRecord, registerPrimitive, tfOpOf } from '@eagerflow/core';
 
 const P = PRIMITIVES as unknown as Record<string, Primitive>;
 
@@ -14,7 +14,6 @@ const COMBINED = 'CombinedNonMaxSuppression';
 type Num = number | null;
 /** A threshold param: its static value, or null when it is the tensor input `dynamic.indexOf(name) + 2`. */
 interface NmsParams {
-  [k: string]: unknown;
   readonly version: 2 | 3 | 4 | 5;
   readonly maxOutputSize: Num;
   readonly iouThreshold: Num;
@@ -28,7 +27,7 @@ interface NmsParams {
 const describe = (ins: AVal[]): string => ins.map((a) => `${a.dtype} ${JSON.stringify(a.shape)}`).join(', ');
 
 /** The params of one run: static ones, then the dynamic ones read from their tensors. */
-function valuesOf<T extends Record<string, unknown>>(p: T & { dynamic: readonly string[] }, extra: readonly Info[]): T {
+function valuesOf<T extends { readonly dynamic: readonly string[] }>(p: T, extra: readonly Info[]): T {
   const out: Record<string, unknown> = { ...p };
   p.dynamic.forEach((name, k) => {
     const v = backend.readInfoSync(extra[k]) as ArrayLike<number>;
@@ -109,7 +108,7 @@ const nms: Primitive<NmsParams> = {
       const param = (name: string, hint: string, dtype: 'int32' | 'float32'): string => {
         const k = p.dynamic.indexOf(name);
         if (k >= 0) return ins[2 + k];
-        const v = p[name] as number;
+        const v = paramsRecord(p)[name] as number;
         return dtype === 'int32' ? s.ints(hint, [v], []) : s.constant(hint, { dtype: 'float32', shape: [], data: Float32Array.of(v) });
       };
       const inputs = [ins[0], ins[1], param('maxOutputSize', 'max_output_size', 'int32'), param('iouThreshold', 'iou_threshold', 'float32')];
@@ -153,7 +152,6 @@ function readNms(r: ReadScope): Tensor[] {
 registerPrimitive(nms as Primitive);
 
 interface CombinedParams {
-  [k: string]: unknown;
   readonly maxOutputSizePerClass: Num;
   readonly maxTotalSize: Num;
   readonly iouThreshold: Num;
@@ -276,7 +274,7 @@ const combined: Primitive<CombinedParams> = {
       const param = (name: string, hint: string, dtype: 'int32' | 'float32'): string => {
         const k = p.dynamic.indexOf(name);
         if (k >= 0) return ins[2 + k];
-        const v = p[name] as number;
+        const v = paramsRecord(p)[name] as number;
         return dtype === 'int32' ? s.ints(hint, [v], []) : s.constant(hint, { dtype: 'float32', shape: [], data: Float32Array.of(v) });
       };
       const inputs = [ins[0], ins[1], param('maxOutputSizePerClass', 'max_output_size_per_class', 'int32'), param('maxTotalSize', 'max_total_size', 'int32'), param('iouThreshold', 'iou_threshold', 'float32'), param('scoreThreshold', 'score_threshold', 'float32')];

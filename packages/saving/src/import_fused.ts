@@ -1,11 +1,11 @@
 // Import rows for TF's fused and converter-only ops (_FusedConv2D, FusedDepthwiseConv2dNative, _FusedMatMul, Prelu, AddN) on the records.
 import { PRIMITIVES, Primitive, ReadScope, Tensor, TfImport, bind, readConvAttrs } from '@eagerflow/core';
-import { fusedConv2d, prelu } from './fused_records';
+import { fusedConv2d, prelu } from '@eagerflow/function';
 import { fromBase64 } from './format';
 import { ParsedNode } from './validate';
 
 const P = PRIMITIVES as unknown as Record<string, Primitive>;
-const one = (prim: string, ins: Tensor[], params: Record<string, unknown> = {}): Tensor => bind(P[prim], ins, params)[0];
+const one = (prim: string, ins: Tensor[], params: object = {}): Tensor => bind(P[prim], ins, params)[0];
 
 
 /** A list-of-strings attr (`list.s`, base64), e.g. fused_ops. */

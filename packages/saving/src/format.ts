@@ -1,6 +1,6 @@
 // The GraphDef JSON format (tfjs model.json `modelTopology`): types, dtype names and attr builders.
 import { TF_DTYPE as TF_DTYPE_MAP } from '@eagerflow/core';
-import type { Attrs, DType, ShapeJson, TfDType } from '@eagerflow/core';
+import type { DType, ShapeJson, TfDType } from '@eagerflow/core';
 
 /**
  * The format EagerFlow writes into `userDefinedMetadata.eagerflow` (see docs/saving.md).
@@ -16,32 +16,7 @@ export const FORMAT_NAME = 'eagerflow-graphdef';
 export const FORMAT_VERSION = 1;
 
 export { TF_DTYPE, attr, shapeJson } from '@eagerflow/core';
-export type { AttrValue, Attrs, TfDType } from '@eagerflow/core';
-
-export interface NodeDef {
-  name: string;
-  op: string;
-  input?: string[];
-  attr?: Attrs;
-}
-
-export interface ArgDef {
-  name: string;
-  type: TfDType;
-}
-
-export interface FunctionDef {
-  signature: { name: string; inputArg: ArgDef[]; outputArg: ArgDef[]; isStateful?: boolean };
-  nodeDef: NodeDef[];
-  ret: Record<string, string>;
-}
-
-/** What `modelTopology` holds: a TensorFlow GraphDef in protobuf JSON. */
-export interface GraphDef {
-  node: NodeDef[];
-  library?: { function?: FunctionDef[] };
-  versions: { producer: number; minConsumer?: number };
-}
+export type { AttrValue, Attrs, TfDType, NodeDef, ArgDef, FunctionDef, GraphDef } from '@eagerflow/core';
 
 export interface TensorInfoJson {
   name: string;

@@ -1,0 +1,31 @@
+// @eagerflow/saving: traced functions saved and loaded as TensorFlow GraphDef JSON (tfjs model.json), runnable by
+// tfjs-converter; tfjs graph models and TF1 graphs imported as traced functions.
+import { installGraphDefWriter } from '@eagerflow/function';
+import { toGraphDef } from './graphdef';
+
+export { saveFunction, saveFunctionToDir, loadFunction } from './api';
+export type { SavedFunctionArtifacts } from './api';
+export type { LoadOptions, LoadedFunction } from './loader';
+export type { SaveOptions } from './writer';
+export { toGraphDef } from './graphdef';
+export type { EagerFlowMetadata } from './graphdef';
+export type { GraphDef, NodeDef, FunctionDef, AttrValue, SignatureJson } from './format';
+export { FORMAT_NAME, FORMAT_VERSION } from './format';
+export { IMPORT_ROWS } from './imports';
+export { registerOp } from './graph_model';
+export type { CustomOp, ModelSource } from './graph_model';
+export { knownOps, readerTable } from './spec_io';
+export { loadLimits } from './reader';
+export { installHostCallbackBridge } from './host';
+export type { HostCallbackBridge, HostCallbackInfo, HostCallbackLoad } from './host';
+
+/**
+ * Wires saving into @eagerflow/function: ConcreteFunction.toGraphDef writes with this package's writer. The
+ * umbrella `eagerflow` calls it in its install list; call it once when using the packages without the umbrella.
+ * @example
+ * ef.internal.installSaving(); // (the umbrella already did)
+ * ef.trace((x) => ef.exp(x)).getConcreteFunction(new ef.TensorSpec([2])).toGraphDef().node.length; // 3
+ */
+export function installSaving(): void {
+  installGraphDefWriter((cf) => toGraphDef(cf));
+}
