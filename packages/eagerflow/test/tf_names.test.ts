@@ -86,7 +86,7 @@ const SAVING_PENDING: Readonly<Record<string, readonly string[]>> = {
  * ONNX lowering code types ONNX operator names (another vocabulary: many equal TF's, e.g. Identity,
  * Transpose, Cast), never TF op names; records keep their `onnx:` specs beside their `tf:` specs.
  */
-const ONNX_NAMESPACE = ['packages/core/src/ops/onnx_lowerings.ts', 'packages/function/src/onnx/'];
+const ONNX_NAMESPACE = ['packages/core/src/ops/onnx_lowerings.ts', 'packages/core/src/ops/onnx_grad_lowerings.ts', 'packages/function/src/onnx/'];
 
 /** Where each spec op is typed as a literal, outside the import table. */
 function occurrences(): Map<string, string[]> {
