@@ -12,24 +12,29 @@ import * as UNA from '../primitives/basic_math/unary';
 import { argError } from '../primitives/check';
 import { unimplemented } from '../errors/error_toolkit';
 import { dimsToString } from '../values/shape';
+import { imageRank3or4Dyn, swapHeightWidthDyn } from './runtime_axes';
 
 const reverse: (x: TensorLike, axis: number | number[]) => Tensor = o.wrapperOf(TR.reverse);
 const tile: (x: TensorLike, multiples: number[]) => Tensor = o.wrapperOf(TR.tile);
 const sqrt: (x: TensorLike) => Tensor = o.wrapperOf(UNA.sqrt);
 
-/** The input as a rank-3 image or rank-4 batch (the rank must be known). */
-function imageOf(op: string, x: TensorLike, floatOnly = false): { t: Tensor; r: 3 | 4 } {
-  const t = convert(op, x, 'float32').t;
-  const r = t.rank;
-  if (r !== 3 && r !== 4) throw argError(op, 'images must be rank 3 ([height, width, channels]) or rank 4 ([batch, height, width, channels])', r === null ? 'unknown rank' : `shape ${dimsToString(t.dims)}`, 'rank 3 or 4', 'Reshape the input to HWC or NHWC.');
+/**
+ * The input as a rank-3 image or rank-4 batch. An unknown rank (traced with TensorSpec(null)) gives r = null and a copy
+ * that checks the rank is 3 or 4 when the graph runs, as TF's run-time rank asserts do; the ops then use axes from the end.
+ */
+function imageOf(op: string, x: TensorLike, floatOnly = false): { t: Tensor; r: 3 | 4 | null } {
+  const c = convert(op, x, 'float32').t;
+  const r = c.rank;
+  const t = r === null ? imageRank3or4Dyn(c) : c;
+  if (r !== 3 && r !== 4 && r !== null) throw argError(op, 'images must be rank 3 ([height, width, channels]) or rank 4 ([batch, height, width, channels])', r === null ? 'unknown rank' : `shape ${dimsToString(t.dims)}`, 'rank 3 or 4', 'Reshape the input to HWC or NHWC.');
   if (floatOnly && t.dtype !== 'float32') throw argError(op, 'images must be float32', t.dtype, 'float32', "Convert first, e.g. ef.divide(ef.cast(images, 'float32'), 255).");
   return { t, r };
 }
 
 /** Static sizes of the given image axes (crops and pads need them). */
 function staticDims(op: string, t: Tensor, axes: number[]): number[] {
-  const d = t.dims as (number | null)[];
-  const out = axes.map((a) => d[a < 0 ? d.length + a : a]);
+  const d = t.dims;
+  const out = d === null ? [null] : axes.map((a) => d[a < 0 ? d.length + a : a]);
   if (out.some((v) => v === null)) throw argError(op, 'the image height, width and channels must be known', dimsToString(t.dims), 'static sizes', 'Give the traced input a TensorSpec with these dims set.');
   return out as number[];
 }
@@ -62,7 +67,7 @@ function flipUpDown(image: TensorLike): Tensor {
 function transposeImage(image: TensorLike): Tensor {
   return tidy(() => {
     const { t, r } = imageOf('image.transpose', image);
-    return o.transpose(t, r === 3 ? [1, 0, 2] : [0, 2, 1, 3]);
+    return r === null ? swapHeightWidthDyn(t) : o.transpose(t, r === 3 ? [1, 0, 2] : [0, 2, 1, 3]);
   });
 }
 
@@ -75,15 +80,15 @@ function rot90(image: TensorLike, k = 1): Tensor {
   if (typeof k !== 'number' || !Number.isInteger(k)) throw argError(op, 'k must be an integer', describe(k), 'an integer', 'Pass e.g. 1.');
   return tidy(() => {
     const { t, r } = imageOf(op, image);
-    const [h, w] = r === 3 ? [0, 1] : [1, 2];
-    const perm = r === 3 ? [1, 0, 2] : [0, 2, 1, 3];
+    const [h, w] = [-3, -2];
+    const swap = (v: Tensor): Tensor => (r === null ? swapHeightWidthDyn(v) : o.transpose(v, r === 3 ? [1, 0, 2] : [0, 2, 1, 3]));
     switch (((k % 4) + 4) % 4) {
       case 1:
-        return o.transpose(reverse(t, w), perm);
+        return swap(reverse(t, w));
       case 2:
         return reverse(t, [h, w]);
       case 3:
-        return reverse(o.transpose(t, perm), w);
+        return reverse(swap(t), w);
       default:
         return o.identity(t);
     }

@@ -12,13 +12,6 @@ export const ALLOWLIST_11M: readonly Allowed[] = [
     reason: 'OPEN LIMITATION: ef builds these image ops from static sizes (crop windows, gather indices, channel counts, the pixel count), so traced with unknown dims or rank they raise a clear InvalidArgumentError asking for a TensorSpec with those dims, where TensorFlow uses the run-time shape.',
   },
   {
-    id: 'image-composites-need-rank',
-    ops: ['image.adjustBrightness', 'image.adjustContrast', 'image.flipLeftRight', 'image.flipUpDown', 'image.rot90', 'image.transpose'],
-    what: ['raises'],
-    paths: ['traced-unknown-rank'],
-    reason: 'OPEN LIMITATION: these image ops pick their axes from the rank (3: one image, 4: a batch), so traced with an unknown rank they raise a clear InvalidArgumentError; with unknown dims they run.',
-  },
-  {
     id: 'linalg-composites-need-static-shape',
     ops: ['linalg.logdet', 'linalg.lstsq'],
     what: ['raises'],

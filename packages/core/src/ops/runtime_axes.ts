@@ -1,0 +1,54 @@
+// Axis moves for tensors whose rank is known only at run time (traced with TensorSpec(null)): TF builds these perms at
+// run time (sort's swap of the axis with the last, the images' height/width swap); ef's transpose takes a static perm, so
+// the tensor is reshaped around the moved axes to a known rank (run-time products of the untouched groups), transposed,
+// and reshaped back. Out-of-range axes raise when the graph runs: the run-time slices of the shape check their bounds.
+import type { Tensor } from '../values/tensor';
+import { bind } from './bind';
+import type { Primitive } from './primitive';
+import * as o from './ops';
+import * as RM from '../primitives/reduction/more';
+
+/** The product of a run-time int32 vector as a [1] vector (1 for an empty one). */
+const prod1 = (v: Tensor): Tensor => o.reshape(bind(RM.prod as Primitive, [v], { axes: null, keepDims: false })[0], [1]);
+
+/** The rank of x as a [1] int32 vector, read at run time. */
+const rankOf = (shp: Tensor): Tensor => o.reduceSum(o.onesLike(shp), null, true);
+
+/**
+ * x with `axis` moved to the end (the other axes keep their order), and the inverse move for a result of the moved
+ * shape. The axis is resolved against the run-time rank (negative counts from the end) and must be in range.
+ */
+export function axisToEndDyn(x: Tensor, axis: number): { moved: Tensor; back: (y: Tensor) => Tensor } {
+  const shp = o.shapeOf(x);
+  const p = axis < 0 ? o.add(rankOf(shp), axis) : o.ints([axis]);
+  // Raises at run time for an axis outside [-rank, rank): a negative begin or a slice past the end.
+  const d = o.sliceDynOf(shp, p, o.ints([1]));
+  const head = o.sliceDynOf(shp, o.ints([0]), p);
+  const tail = o.sliceDynOf(shp, o.add(p, 1), o.ints([-1]));
+  const [ph, pt] = [prod1(head), prod1(tail)];
+  const moved = o.reshapeDynOf(o.transpose(o.reshapeDynOf(x, o.concat([ph, d, pt], 0)), [0, 2, 1]), o.concat([head, tail, d], 0));
+  const back = (y: Tensor): Tensor => o.reshapeDynOf(o.transpose(o.reshapeDynOf(y, o.concat([ph, pt, d], 0)), [0, 2, 1]), o.concat([head, d, tail], 0));
+  return { moved, back };
+}
+
+/**
+ * An image (rank 3, [H, W, C]) or batch (rank 4, [N, H, W, C]) of run-time rank, checked when the graph runs: the
+ * returned copy raises there for another rank (a slice of the shape at rank - 3, and of a 4-vector to the rank).
+ */
+export function imageRank3or4Dyn(x: Tensor): Tensor {
+  const shp = o.shapeOf(x);
+  const r = rankOf(shp);
+  const hwc = o.sliceDynOf(shp, o.sub(r, 3), o.ints([3]));
+  const atMost4 = o.sliceDynOf(o.ints([0, 0, 0, 0]), o.ints([0]), r);
+  return o.reshapeDynOf(x, o.add(o.concat([o.sliceDynOf(shp, o.ints([0]), o.sub(r, 3)), hwc], 0), atMost4));
+}
+
+/** Swaps the height and width axes (-3 and -2) of a checked image or batch of run-time rank. */
+export function swapHeightWidthDyn(x: Tensor): Tensor {
+  const shp = o.shapeOf(x);
+  const r = rankOf(shp);
+  const lead = o.sliceDynOf(shp, o.ints([0]), o.sub(r, 3));
+  const hwc = o.sliceDynOf(shp, o.sub(r, 3), o.ints([3]));
+  const four = o.reshapeDynOf(x, o.concat([prod1(lead), hwc], 0));
+  return o.reshapeDynOf(o.transpose(four, [0, 2, 1, 3]), o.concat([lead, o.gather(hwc, o.ints([1, 0, 2]), 0)], 0));
+}

@@ -1,0 +1,80 @@
+// webgl's departures from TensorFlow 2.21 beyond the cpu allowlist (browser/tf_fixtures.test.ts), each with its measured reason.
+// Measured in Debian Chromium with WebGL2 on SwiftShader (the test machine has no GPU); a hardware GPU may need fewer.
+import type { Allowed } from './allowlist';
+import type { Divergence, Tolerances } from './compare';
+
+/**
+ * webgl is float32 in GLSL, but its built-ins are less exact than cpu's JS Math: SwiftShader's sin/cos are off by
+ * up to 1.4e-4 absolute (sin at 1.49: 0.99736 for 0.99749), within Vulkan's bound for them (2^-11 = 4.9e-4
+ * absolute on [-pi, pi], which SwiftShader implements). Hence atol 5e-4 and rtol 1e-3 on every path.
+ */
+export const WEBGL_TOL: Tolerances = { forward: { rtol: 1e-3, atol: 5e-4 }, grad: { rtol: 1e-3, atol: 5e-4 } };
+
+const FORWARD_AND_GRAD = ['eager', 'traced', 'traced-unknown-dims', 'grad'] as const;
+
+export const ALLOWLIST_WEBGL: readonly Allowed[] = [
+  {
+    id: 'webgl-relu-zero-sign',
+    ops: ['nn.relu6', 'relu'],
+    what: ['signed-zero'],
+    cases: ['smooth matrix'],
+    paths: ['eager', 'traced', 'traced-unknown-dims'],
+    reason: "relu(-0) and relu6(-0): TF's kernels are cwiseMax(0) (and cwiseMin(6)), whose zero sign is the unspecified one of max/min (signed-zero-of-max-min); tfjs-webgl's shader (x < 0 ? 0 : x) returns -0, TF's CPU +0.",
+  },
+  {
+    id: 'webgl-glsl-special-values',
+    ops: ['acos', 'acosh', 'asinh', 'atan2', 'atanh', 'cos', 'cosh', 'divide', 'math.erf', 'math.log1p', 'math.logSigmoid', 'nn.elu', 'nn.leakyRelu', 'nn.relu6', 'nn.selu', 'nn.softplus', 'nn.softsign', 'pow', 'reduceMax', 'reduceMin', 'reduceProd', 'relu', 'sigmoid', 'sin', 'sinh', 'tan', 'tanh'],
+    what: ['value', 'signed-zero'],
+    cases: ['alpha 0.5', 'domain', 'int32 true division', 'scalar', 'smooth matrix', 'special grid', 'special values', 'special values all', 'special values axis 1'],
+    reason: "GLSL does not follow IEEE 754 at NaN, ±inf and -0: the GLSL ES 3.00 spec's Range and Precision section does not require NaNs to be generated, nor built-ins given a NaN to return NaN, and lets values overflow and zeros lose their sign. Measured on SwiftShader: asinh(-inf) = 89.1, atanh(1) = 44.4, log1p(-1) = -88.0, cosh(NaN) = inf, 0/0 = 1, sin(-0) = +0, log1p(-1.5) finite, acosh's gradient below 1 is 0, not NaN. Finite inputs inside the domain agree within WEBGL_TOL.",
+  },
+  {
+    id: 'webgl-int32-in-float32',
+    ops: ['divide', 'math.squaredDifference', 'matmul', 'multiply', 'pow', 'reduceMean', 'reduceProd', 'reduceSum', 'relu', 'square'],
+    what: ['value'],
+    cases: ['int32', 'int32 edges', 'int32 grid', 'int32 overflow', 'int32 overflow wraps'],
+    paths: ['eager', 'traced', 'traced-unknown-dims'],
+    reason: "tfjs-backend-webgl keeps int32 tensors in float32 textures and computes int32 arithmetic in float: integers beyond 2^24 are rounded (int32 max becomes 2147483648, then -2147483648 when read back) and overflow does not wrap as TF's two's complement does. Cases with int32 values within ±2^24 agree exactly.",
+  },
+  {
+    id: 'webgl-no-data-checks',
+    ops: ['gather', 'linalg.cross', 'math.floordiv', 'math.unsortedSegmentMax', 'math.unsortedSegmentMin', 'math.unsortedSegmentProd', 'nn.embeddingLookup', 'nn.sparseSoftmaxCrossEntropyWithLogits', 'pow', 'tensorScatterNdUpdate', 'unsortedSegmentSum'],
+    what: ['no-raise'],
+    cases: ['id out of range', 'index out of range', 'int32 divide by zero', 'int32 grid', 'int32 negative exponent', 'label out of range', 'negative index', 'not 3-vectors', 'zero segments'],
+    reason: "OPEN (webgl): TF raises InvalidArgumentError for out-of-range indices, segment ids and labels, int32 division by zero and negative int32 exponents, checks its CPU kernels make on the values; on cpu and wasm ef raises too (the host kernels check), but tfjs-webgl's shaders read out-of-range indices as 0 and divide int32 in float, and checking the values would need a synchronous GPU read on every call. linalg.cross with unknown dims: the run-time slice that checks the last dim is 3 does not raise on webgl.",
+  },
+  {
+    id: 'webgl-empty-tensors',
+    ops: ['add', 'atan2', 'broadcastTo', 'divide', 'gather', 'linalg.diag', 'math.squaredDifference', 'matmul', 'maximum', 'minimum', 'multiply', 'nn.l2Loss', 'pow', 'reduceMax', 'reduceMean', 'reduceMin', 'reduceSum', 'subtract', 'tile', 'unsortedSegmentSum'],
+    what: ['raises'],
+    cases: ['empty', 'empty all', 'empty and vector', 'empty axis 0', 'empty data', 'empty indices', 'empty inner', 'empty rows', 'to empty', 'zero'],
+    paths: FORWARD_AND_GRAD,
+    reason: "OPEN (webgl): tfjs-backend-webgl 4.22's reductions (Sum, Max, Min, Mean) divide the input size by the batch size to get the reduced length, so reducing an empty tensor reshapes to [batch, NaN] and raises ('The new shape (NaN,0) has NaN elements'); every op reducing an empty tensor (reduceSum and friends, and the unbroadcast in the gradients of broadcasting binary ops) raises there, as do its empty matmul (inner dim 0) and UnsortedSegmentSum. cpu and wasm return TF's empty or identity results.",
+  },
+  {
+    id: 'webgl-segment-max-min-init',
+    ops: ['math.unsortedSegmentMax', 'math.unsortedSegmentMin'],
+    what: ['value'],
+    cases: ['empty segment', 'rows'],
+    paths: ['eager', 'traced', 'traced-unknown-dims'],
+    reason: "An empty segment: TF fills it with the lowest (max) or highest (min) float32, ±3.4028235e38; tfjs-backend-webgl's segment reduction shaders start from ∓1.0 / 1e-20 (tf-backend-webgl.js), so an empty segment reads ∓1e20.",
+  },
+  {
+    id: 'webgl-max-pool-ties',
+    ops: ['nn.maxPool2d', 'nn.maxPoolWithArgmax'],
+    what: ['value'],
+    cases: ['3x3 SAME stride 2', '3x3 stride 1 VALID'],
+    reason: "Tied maxima in a window (these cases repeat values): TF's MaxPoolGrad and MaxPoolWithArgmax give the cotangent (and the argmax) to one of the tied elements, tfjs-backend-webgl's MaxPoolBackprop and argmax shaders to another (cpu's kernels pick TF's). The pooled values agree; which tied input gets the cotangent or the argmax is an implementation choice (as on cpu for 3-D pooling, maxPool3d-grad-ties).",
+  },
+];
+
+export function allowedOnWebgl(d: Divergence): Allowed | undefined {
+  return ALLOWLIST_WEBGL.find(
+    (a) =>
+      (a.ops === '*' || a.ops.includes(d.op)) &&
+      a.what.includes(d.what) &&
+      (a.tag === undefined || d.tags.includes(a.tag)) &&
+      (a.cases === undefined || a.cases.includes(d.case)) &&
+      (a.paths === undefined || a.paths.includes(d.path)),
+  );
+}
