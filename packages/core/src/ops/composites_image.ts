@@ -12,7 +12,7 @@ import * as UNA from '../primitives/basic_math/unary';
 import { argError } from '../primitives/check';
 import { unimplemented } from '../errors/error_toolkit';
 import { dimsToString } from '../values/shape';
-import { imageRank3or4Dyn, swapHeightWidthDyn } from './runtime_axes';
+import { atLeastRank2Dyn, imageRank3or4Dyn, lastDimExactly, pixelCountDyn, swapHeightWidthDyn } from './runtime_axes';
 
 const reverse: (x: TensorLike, axis: number | number[]) => Tensor = o.wrapperOf(TR.reverse);
 const tile: (x: TensorLike, multiples: number[]) => Tensor = o.wrapperOf(TR.tile);
@@ -104,9 +104,10 @@ function rgbToGrayscale(images: TensorLike): Tensor {
   return tidy(() => {
     const t = convert(op, images, 'float32').t;
     const c = t.dims === null ? null : t.dims[t.dims.length - 1];
-    if (c !== 3) throw argError(op, 'the last dim must be 3 (RGB)', dimsToString(t.dims), '(..., 3)', 'Pass RGB images.');
+    // An unknown last dim (or rank) is checked to be 3 when the graph runs (TF's tensordot with the weights raises there).
+    if (c !== 3 && c !== null) throw argError(op, 'the last dim must be 3 (RGB)', dimsToString(t.dims), '(..., 3)', 'Pass RGB images.');
     if (t.dtype !== 'float32') throw argError(op, 'images must be float32', t.dtype, 'float32', "Convert first, e.g. ef.divide(ef.cast(images, 'float32'), 255).");
-    return o.reduceSum(o.mul(t, convert(op, [0.2989, 0.587, 0.114], 'float32').t), -1, true);
+    return o.reduceSum(o.mul(c === null ? lastDimExactly(t, 3) : t, convert(op, [0.2989, 0.587, 0.114], 'float32').t), -1, true);
   });
 }
 
@@ -119,7 +120,9 @@ function grayscaleToRgb(images: TensorLike): Tensor {
   return tidy(() => {
     const t = convert(op, images, 'float32').t;
     const d = t.dims;
-    if (d === null || d.length < 2 || d[d.length - 1] !== 1) throw argError(op, 'the last dim must be 1 (grayscale)', dimsToString(d), '(..., 1) with rank >= 2', 'Pass grayscale images with a channel axis of size 1.');
+    // An unknown last dim (or rank) is checked to be 1 when the graph runs, and the channel broadcast to 3 (TF tiles by run-time multiples).
+    if (d === null || (d.length >= 2 && d[d.length - 1] === null)) return o.mul(lastDimExactly(d === null ? atLeastRank2Dyn(t) : t, 1), o.ones([3], t.dtype));
+    if (d.length < 2 || d[d.length - 1] !== 1) throw argError(op, 'the last dim must be 1 (grayscale)', dimsToString(d), '(..., 1) with rank >= 2', 'Pass grayscale images with a channel axis of size 1.');
     return tile(t, [...new Array<number>(d.length - 1).fill(1), 3]);
   });
 }
@@ -152,12 +155,14 @@ function perImageStandardization(image: TensorLike): Tensor {
   const op = 'image.perImageStandardization';
   return tidy(() => {
     const { t } = imageOf(op, image, true);
-    const n = staticDims(op, t, [-3, -2, -1]).reduce((a, b) => a * b, 1);
+    // N = H * W * C, read at run time when a dim or the rank is unknown (TF's num_pixels from the run-time shape).
+    const known = t.dims !== null && t.dims.slice(-3).every((v) => v !== null);
+    const n = known ? staticDims(op, t, [-3, -2, -1]).reduce((a, b) => a * b, 1) : pixelCountDyn(t);
     const axes = [-3, -2, -1];
     const mean = o.reduceMean(t, axes, true);
     const centered = o.sub(t, mean);
     // max(std, 1/sqrt(N)) as sqrt(max(variance, 1/N)): equal, and a constant image gets TF's finite gradient (no 0/0 in sqrt's).
-    return o.div(centered, sqrt(o.maximum(o.reduceMean(o.square(centered), axes, true), 1 / n)));
+    return o.div(centered, sqrt(o.maximum(o.reduceMean(o.square(centered), axes, true), typeof n === 'number' ? 1 / n : o.div(1, n))));
   });
 }
 

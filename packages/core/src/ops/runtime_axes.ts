@@ -52,3 +52,29 @@ export function swapHeightWidthDyn(x: Tensor): Tensor {
   const four = o.reshapeDynOf(x, o.concat([prod1(lead), hwc], 0));
   return o.reshapeDynOf(o.transpose(four, [0, 2, 1, 3]), o.concat([lead, o.gather(hwc, o.ints([1, 0, 2]), 0)], 0));
 }
+
+/**
+ * x checked to have last dim `n` when the graph runs (its static last dim unknown): sliced to n along the last axis
+ * (raises when it is shorter) with a size that also depends on a slice of an n-vector to the last dim (raises when it
+ * is longer). Rank >= 1, known or not.
+ */
+export function lastDimExactly(x: Tensor, n: number): Tensor {
+  const shp = o.shapeOf(x);
+  const lead = o.sliceDynOf(shp, o.ints([0]), o.sub(rankOf(shp), 1));
+  const last = o.sliceDynOf(shp, o.sub(rankOf(shp), 1), o.ints([1]));
+  const guard = o.reduceSum(o.sliceDynOf(o.ints(new Array<number>(n).fill(0)), o.ints([0]), last), null, true);
+  return o.sliceDynOf(x, o.mul(shp, 0), o.concat([lead, o.add(o.ints([n]), guard)], 0));
+}
+
+/** The element count of the innermost image [H, W, C] of a (checked) image or batch of run-time shape, as a float32 scalar. */
+export function pixelCountDyn(x: Tensor): Tensor {
+  const shp = o.shapeOf(x);
+  return o.cast(o.reshape(prod1(o.sliceDynOf(shp, o.sub(rankOf(shp), 3), o.ints([3]))), []), 'float32');
+}
+
+/** x checked to have rank >= 2 when the graph runs (a slice of its shape at rank - 2 raises below). */
+export function atLeastRank2Dyn(x: Tensor): Tensor {
+  const shp = o.shapeOf(x);
+  const lead = o.sliceDynOf(shp, o.ints([0]), o.sub(rankOf(shp), 2));
+  return o.reshapeDynOf(x, o.concat([lead, o.sliceDynOf(shp, o.sub(rankOf(shp), 2), o.ints([2]))], 0));
+}

@@ -6,17 +6,17 @@ const STATIC = ['traced-unknown-dims', 'traced-unknown-rank', 'traced-grad-unkno
 export const ALLOWLIST_11M: readonly Allowed[] = [
   {
     id: 'image-composites-need-static-shape',
-    ops: ['image.centralCrop', 'image.cropAndResize', 'image.cropToBoundingBox', 'image.extractPatches', 'image.grayscaleToRgb', 'image.padToBoundingBox', 'image.perImageStandardization', 'image.rgbToGrayscale'],
+    ops: ['image.centralCrop', 'image.cropAndResize', 'image.cropToBoundingBox', 'image.extractPatches', 'image.padToBoundingBox'],
     what: ['raises'],
     paths: STATIC,
     reason: 'OPEN LIMITATION: ef builds these image ops from static sizes (crop windows, gather indices, channel counts, the pixel count), so traced with unknown dims or rank they raise a clear InvalidArgumentError asking for a TensorSpec with those dims, where TensorFlow uses the run-time shape.',
   },
   {
     id: 'linalg-composites-need-static-shape',
-    ops: ['linalg.logdet', 'linalg.lstsq'],
+    ops: ['linalg.lstsq'],
     what: ['raises'],
     paths: STATIC,
-    reason: 'OPEN LIMITATION: logdet reads the Cholesky diagonal with a static mask and lstsq picks the normal equations by the static matrix dims, so traced with unknown dims or rank they raise a clear InvalidArgumentError asking for a static shape.',
+    reason: "OPEN LIMITATION: lstsq picks the overdetermined (M >= N) or underdetermined normal equations from the static matrix dims; TensorFlow's matrix_solve_ls picks them at run time with a tf.cond when they are unknown, and ef's core has no conditional to do that (computing both sides and selecting would run a Cholesky of a singular Gram matrix). Traced with unknown matrix dims or rank it raises a clear InvalidArgumentError asking for a static shape.",
   },
   {
     id: 'signal-frames-need-static-shape',
@@ -24,13 +24,6 @@ export const ALLOWLIST_11M: readonly Allowed[] = [
     what: ['raises'],
     paths: STATIC,
     reason: 'OPEN LIMITATION: frame gathers with indices built from the static length of the framed axis, and overlapAndAdd reshapes by the static frame count and length, so traced with unknown dims or rank they raise a clear InvalidArgumentError asking for a static shape.',
-  },
-  {
-    id: 'linalg-gradients-need-static-size',
-    ops: ['linalg.cholesky', 'linalg.choleskySolve', 'linalg.triangularSolve'],
-    what: ['raises'],
-    paths: ['traced-grad-unknown-dims'],
-    reason: "OPEN LIMITATION: the gradients of Cholesky and MatrixTriangularSolve keep a triangle with a mask built from the static matrix size (TF's MatrixBandPart takes the run-time size), so a gradient traced with unknown dims raises a clear InvalidArgumentError; the forward ops run with unknown dims.",
   },
   {
     id: 'cholesky-raises-on-indefinite',
