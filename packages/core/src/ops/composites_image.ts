@@ -12,6 +12,7 @@ import * as UNA from '../primitives/basic_math/unary';
 import { argError } from '../primitives/check';
 import { unimplemented } from '../errors/error_toolkit';
 import { dimsToString } from '../values/shape';
+import { centralCropDyn, cropToBoxDyn, padToBoxDyn } from './runtime_image';
 import { atLeastRank2Dyn, imageRank3or4Dyn, lastDimExactly, pixelCountDyn, swapHeightWidthDyn } from './runtime_axes';
 
 const reverse: (x: TensorLike, axis: number | number[]) => Tensor = o.wrapperOf(TR.reverse);
@@ -38,6 +39,9 @@ function staticDims(op: string, t: Tensor, axes: number[]): number[] {
   if (out.some((v) => v === null)) throw argError(op, 'the image height, width and channels must be known', dimsToString(t.dims), 'static sizes', 'Give the traced input a TensorSpec with these dims set.');
   return out as number[];
 }
+
+/** Whether the height and width are static (else the crops and pads are built from the run-time shape: runtime_image). */
+const knownHW = (t: Tensor): boolean => t.dims !== null && t.dims.slice(-3, -1).every((v) => v !== null);
 
 function intArg(op: string, name: string, v: unknown, min: number): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw argError(op, `${name} must be an integer >= ${min}`, describe(v), `an integer >= ${min}`, `Pass a valid ${name}.`);
@@ -176,6 +180,7 @@ function cropToBoundingBox(image: TensorLike, offsetHeight: number, offsetWidth:
   const [th, tw] = [intArg(op, 'targetHeight', targetHeight, 1), intArg(op, 'targetWidth', targetWidth, 1)];
   return tidy(() => {
     const { t, r } = imageOf(op, image);
+    if (!knownHW(t)) return cropToBoxDyn(t, oh, ow, th, tw);
     const [h, w] = staticDims(op, t, [-3, -2]);
     if (oh + th > h || ow + tw > w) throw argError(op, 'the box must lie inside the image', `offset (${oh}, ${ow}) + target (${th}, ${tw}) for a ${h}x${w} image`, 'offset + target <= image size', 'Use a smaller box or offset.');
     return r === 3 ? o.slice(t, [oh, ow, 0], [th, tw, -1]) : o.slice(t, [0, oh, ow, 0], [-1, th, tw, -1]);
@@ -192,6 +197,7 @@ function padToBoundingBox(image: TensorLike, offsetHeight: number, offsetWidth: 
   const [th, tw] = [intArg(op, 'targetHeight', targetHeight, 1), intArg(op, 'targetWidth', targetWidth, 1)];
   return tidy(() => {
     const { t, r } = imageOf(op, image);
+    if (!knownHW(t)) return padToBoxDyn(t, oh, ow, th, tw);
     const [h, w] = staticDims(op, t, [-3, -2]);
     if (th < oh + h || tw < ow + w) throw argError(op, 'the target must hold the image at the offset', `offset (${oh}, ${ow}) + image ${h}x${w} in a ${th}x${tw} target`, 'target >= offset + image size', 'Use a larger target or smaller offset.');
     const hw: [number, number][] = [[oh, th - oh - h], [ow, tw - ow - w], [0, 0]];
@@ -209,6 +215,7 @@ function centralCrop(image: TensorLike, centralFraction: number): Tensor {
   return tidy(() => {
     const { t, r } = imageOf(op, image);
     if (centralFraction === 1) return o.identity(t);
+    if (!knownHW(t)) return centralCropDyn(t, centralFraction);
     const [h, w] = staticDims(op, t, [-3, -2]);
     const hs = Math.trunc((h - h * centralFraction) / 2);
     const ws = Math.trunc((w - w * centralFraction) / 2);

@@ -6,7 +6,7 @@ const STATIC = ['traced-unknown-dims', 'traced-unknown-rank', 'traced-grad-unkno
 export const ALLOWLIST_11M: readonly Allowed[] = [
   {
     id: 'image-composites-need-static-shape',
-    ops: ['image.centralCrop', 'image.cropAndResize', 'image.cropToBoundingBox', 'image.extractPatches', 'image.padToBoundingBox'],
+    ops: ['image.cropAndResize', 'image.extractPatches'],
     what: ['raises'],
     paths: STATIC,
     reason: 'OPEN LIMITATION: ef builds these image ops from static sizes (crop windows, gather indices, channel counts, the pixel count), so traced with unknown dims or rank they raise a clear InvalidArgumentError asking for a TensorSpec with those dims, where TensorFlow uses the run-time shape.',
