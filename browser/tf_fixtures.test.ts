@@ -8,17 +8,12 @@ import type { Browser, Page } from 'playwright-core';
 import { Site, describeBrowser, launch, root, startSite } from './support';
 import { pageEf } from './rows';
 import { allowedBy } from '../packages/eagerflow/test/conformance/allowlist';
-import { ALLOWLIST_WEBGL, WEBGL_TOL, allowedOnWebgl } from '../packages/eagerflow/test/conformance/allowlist_webgl';
+import { ALLOWLIST_WEBGL, WEBGL_PATHS, WEBGL_TOL, allowedOnWebgl } from '../packages/eagerflow/test/conformance/allowlist_webgl';
 import type { Divergence } from '../packages/eagerflow/test/conformance/compare';
 import { loadFixtures } from '../packages/eagerflow/test/conformance/load_fixtures';
 import type { PathName } from '../packages/eagerflow/test/conformance/paths';
 import type { PageRun } from './tf_fixtures_page';
 
-/**
- * The paths run on webgl: forward eagerly, traced (fused GPU kernels) and traced with unknown dims, and first-order
- * gradients eagerly. Traced gradients, second order and unknown ranks stay on cpu and wasm: they add time, few new GPU kernels.
- */
-const WEBGL_PATHS: readonly PathName[] = ['eager', 'traced', 'traced-unknown-dims', 'grad'];
 const ops = loadFixtures().map((fx) => fx.op);
 /** Ops per page.evaluate call. */
 const BATCH = 40;

@@ -2,6 +2,13 @@
 // Measured in Debian Chromium with WebGL2 on SwiftShader (the test machine has no GPU); a hardware GPU may need fewer.
 import type { Allowed } from './allowlist';
 import type { Divergence, Tolerances } from './compare';
+import type { PathName } from './paths';
+
+/**
+ * The paths run on webgl: forward eagerly, traced (fused GPU kernels) and traced with unknown dims, and first-order
+ * gradients eagerly. Traced gradients, second order and unknown ranks stay on cpu and wasm: they add time, few new GPU kernels.
+ */
+export const WEBGL_PATHS: readonly PathName[] = ['eager', 'traced', 'traced-unknown-dims', 'grad'];
 
 /**
  * webgl is float32 in GLSL, but its built-ins are less exact than cpu's JS Math: SwiftShader's sin/cos are off by
@@ -10,7 +17,6 @@ import type { Divergence, Tolerances } from './compare';
  */
 export const WEBGL_TOL: Tolerances = { forward: { rtol: 1e-3, atol: 5e-4 }, grad: { rtol: 1e-3, atol: 5e-4 } };
 
-const FORWARD_AND_GRAD = ['eager', 'traced', 'traced-unknown-dims', 'grad'] as const;
 
 export const ALLOWLIST_WEBGL: readonly Allowed[] = [
   {
@@ -48,7 +54,6 @@ export const ALLOWLIST_WEBGL: readonly Allowed[] = [
     ops: ['add', 'atan2', 'broadcastTo', 'divide', 'gather', 'linalg.diag', 'math.squaredDifference', 'matmul', 'maximum', 'minimum', 'multiply', 'nn.l2Loss', 'pow', 'reduceMax', 'reduceMean', 'reduceMin', 'reduceSum', 'subtract', 'tile', 'unsortedSegmentSum'],
     what: ['raises'],
     cases: ['empty', 'empty all', 'empty and vector', 'empty axis 0', 'empty data', 'empty indices', 'empty inner', 'empty rows', 'to empty', 'zero'],
-    paths: FORWARD_AND_GRAD,
     reason: "OPEN (webgl): tfjs-backend-webgl 4.22's reductions (Sum, Max, Min, Mean) divide the input size by the batch size to get the reduced length, so reducing an empty tensor reshapes to [batch, NaN] and raises ('The new shape (NaN,0) has NaN elements'); every op reducing an empty tensor (reduceSum and friends, and the unbroadcast in the gradients of broadcasting binary ops) raises there, as do its empty matmul (inner dim 0) and UnsortedSegmentSum. cpu and wasm return TF's empty or identity results.",
   },
   {
