@@ -19,13 +19,6 @@ export const ALLOWLIST_11M: readonly Allowed[] = [
     reason: "OPEN LIMITATION: lstsq picks the overdetermined (M >= N) or underdetermined normal equations from the static matrix dims; TensorFlow's matrix_solve_ls picks them at run time with a tf.cond when they are unknown, and ef's core has no conditional to do that (computing both sides and selecting would run a Cholesky of a singular Gram matrix). Traced with unknown matrix dims or rank it raises a clear InvalidArgumentError asking for a static shape.",
   },
   {
-    id: 'signal-frames-need-static-shape',
-    ops: ['signal.frame', 'signal.overlapAndAdd'],
-    what: ['raises'],
-    paths: STATIC,
-    reason: 'OPEN LIMITATION: frame gathers with indices built from the static length of the framed axis, and overlapAndAdd reshapes by the static frame count and length, so traced with unknown dims or rank they raise a clear InvalidArgumentError asking for a static shape.',
-  },
-  {
     id: 'cholesky-raises-on-indefinite',
     ops: ['linalg.cholesky'],
     what: ['raises'],
