@@ -1,0 +1,90 @@
+// The run-time shape handling added for the conformance suite's unknown-dims and unknown-rank paths: a traced op
+// whose shapes only the run time knows computes from the actual shape, equals the eager result, and raises a clear
+// InvalidArgumentError for a shape TF rejects there; no path leaves tensors behind.
+import * as ef from 'eagerflow';
+
+type Fn = (...xs: ef.Tensor[]) => ef.Tensor;
+
+/** f traced with every input of unknown rank (or unknown dims), called on xs; the trace is disposed. */
+function traced(f: Fn, xs: ef.Tensor[], rank: 'unknown rank' | 'unknown dims'): ef.Tensor {
+  const specs = xs.map((x) => new ef.TensorSpec(rank === 'unknown rank' ? null : (x.shape.asList() as number[]).map(() => null), x.dtype));
+  const t = ef.trace(f, { inputSignature: specs });
+  try {
+    return (t as unknown as Fn)(...xs);
+  } finally {
+    t.dispose();
+  }
+}
+
+const x34 = (): ef.Tensor => ef.reshape(ef.range(0, 24), [2, 3, 4]);
+
+beforeAll(() => {
+  ef.retraceConfig.warn = () => undefined;
+});
+
+describe.each(['unknown rank', 'unknown dims'] as const)('traced with %s', (mode) => {
+  const cases: [string, Fn, () => ef.Tensor[]][] = [
+    ['sort along axis 0', (x) => ef.sort(x, 0), () => [ef.constant([[3, 1], [2, 5], [1, 4]])]],
+    ['argsort along axis 1 of rank 3, descending', (x) => ef.argsort(x, 1, { direction: 'DESCENDING' }), () => [ef.constant([[[3, 1], [2, 5]], [[1, 4], [0, 9]]])]],
+    ['image.transpose of a batch', (x) => ef.image.transpose(x), () => [ef.reshape(ef.range(0, 12), [1, 2, 3, 2])]],
+    ['image.rot90 k=1 of an image', (x) => ef.image.rot90(x, 1), () => [ef.reshape(ef.range(0, 12), [2, 3, 2])]],
+    ['image.flipLeftRight', (x) => ef.image.flipLeftRight(x), () => [x34()]],
+    ['image.rgbToGrayscale', (x) => ef.image.rgbToGrayscale(x), () => [ef.reshape(ef.range(0, 12), [2, 2, 3])]],
+    ['image.grayscaleToRgb', (x) => ef.image.grayscaleToRgb(x), () => [ef.reshape(ef.range(0, 4), [2, 2, 1])]],
+    ['image.perImageStandardization', (x) => ef.image.perImageStandardization(x), () => [x34()]],
+    ['image.cropToBoundingBox', (x) => ef.image.cropToBoundingBox(x, 1, 1, 1, 2), () => [x34()]],
+    ['image.padToBoundingBox', (x) => ef.image.padToBoundingBox(x, 1, 0, 4, 3), () => [x34()]],
+    ['image.centralCrop 0.5', (x) => ef.image.centralCrop(x, 0.5), () => [ef.reshape(ef.range(0, 50), [5, 5, 2])]],
+    ['signal.frame with padEnd', (x) => ef.signal.frame(x, 3, 2, { padEnd: true, padValue: 7 }), () => [ef.reshape(ef.range(0, 14), [2, 7])]],
+    ['signal.frame along axis 0', (x) => ef.signal.frame(x, 2, 1, { axis: 0 }), () => [ef.reshape(ef.range(0, 8), [4, 2])]],
+    ['signal.overlapAndAdd', (x) => ef.signal.overlapAndAdd(x, 2), () => [ef.reshape(ef.range(0, 12), [2, 2, 3])]],
+    ['linalg.diag', (x) => ef.linalg.diag(x), () => [ef.constant([[-1, 2], [3, -4]])]],
+  ];
+  test.each(cases)('%s equals the eager result', (_name, f, make) => {
+    const xs = make();
+    const before = ef.memory().numTensors;
+    const want = f(...xs);
+    const got = traced(f, xs, mode);
+    expect(got.shape.asList()).toEqual(want.shape.asList());
+    expect(Array.from(got.dataSync())).toEqual(Array.from(want.dataSync()));
+    ef.dispose([got, want]);
+    expect(ef.memory().numTensors).toBe(before);
+    ef.dispose(xs);
+  });
+
+  const bad: [string, Fn, () => ef.Tensor[], RegExp][] = [
+    ['sort along an axis past the rank', (x) => ef.sort(x, 2), () => [ef.constant([[3, 1], [2, 5]])], /slice|axis/],
+    ['image.rgbToGrayscale of 4 channels', (x) => ef.image.rgbToGrayscale(x), () => [ef.zeros([2, 2, 4])], /slice/],
+    ['image.rgbToGrayscale of 1 channel', (x) => ef.image.rgbToGrayscale(x), () => [ef.zeros([2, 2, 1])], /slice/],
+    ['image.grayscaleToRgb of 2 channels', (x) => ef.image.grayscaleToRgb(x), () => [ef.zeros([2, 2, 2])], /slice/],
+    ['image.cropToBoundingBox outside the image', (x) => ef.image.cropToBoundingBox(x, 2, 0, 2, 2), () => [x34()], /slice/],
+    ['image.padToBoundingBox into a smaller target', (x) => ef.image.padToBoundingBox(x, 0, 0, 1, 4), () => [x34()], /pad/],
+    ['signal.overlapAndAdd of a vector', (x) => ef.signal.overlapAndAdd(x, 2), () => [ef.zeros([4])], /slice|rank/],
+  ];
+  test.each(bad)('%s raises an InvalidArgumentError', (_name, f, make, msg) => {
+    const xs = make();
+    const before = ef.memory().numTensors;
+    let caught: unknown = null;
+    try {
+      traced(f, xs, mode).dispose();
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(ef.errors.InvalidArgumentError);
+    expect(String((caught as Error).message)).toMatch(msg);
+    expect(ef.memory().numTensors).toBe(before);
+    ef.dispose(xs);
+  });
+});
+
+test.each([
+  ['image.flipLeftRight of a matrix', (x: ef.Tensor) => ef.image.flipLeftRight(x), [2, 3]],
+  ['image.transpose of rank 5', (x: ef.Tensor) => ef.image.transpose(x), [1, 1, 2, 2, 1]],
+  ['image.adjustContrast of a matrix', (x: ef.Tensor) => ef.image.adjustContrast(x, 2), [2, 3]],
+] as const)('traced with an unknown rank, %s raises when the graph runs (rank 3 or 4 only)', (_name, f, shape) => {
+  const x = ef.zeros([...shape]);
+  const before = ef.memory().numTensors;
+  expect(() => traced(f as Fn, [x], 'unknown rank').dispose()).toThrow(ef.errors.InvalidArgumentError);
+  expect(ef.memory().numTensors).toBe(before);
+  x.dispose();
+});
