@@ -6,7 +6,7 @@ const STATIC = ['traced-unknown-dims', 'traced-unknown-rank', 'traced-grad-unkno
 export const ALLOWLIST_11M: readonly Allowed[] = [
   {
     id: 'image-composites-need-static-shape',
-    ops: ['image.cropAndResize', 'image.extractPatches'],
+    ops: ['image.extractPatches'],
     what: ['raises'],
     paths: STATIC,
     reason: 'OPEN LIMITATION: ef builds these image ops from static sizes (crop windows, gather indices, channel counts, the pixel count), so traced with unknown dims or rank they raise a clear InvalidArgumentError asking for a TensorSpec with those dims, where TensorFlow uses the run-time shape.',
@@ -29,7 +29,7 @@ export const ALLOWLIST_11M: readonly Allowed[] = [
     id: 'cropAndResize-tf-no-second-order',
     ops: ['image.cropAndResize'],
     what: ['no-raise'],
-    paths: ['grad', 'grad-2nd', 'traced-grad', 'traced-grad-2nd'],
+    paths: ['grad', 'grad-2nd', 'traced-grad', 'traced-grad-2nd', 'traced-grad-unknown-dims'],
     reason: "TensorFlow 2.21 registers no gradient for CropAndResizeGradImage/Boxes, so the fixture's combined first- and second-order call raises LookupError; ef's cropAndResize is a composite of gathers and lerps, differentiable to any order. Its first-order gradients (image and boxes) equal TensorFlow's in packages/core/test/image_tf.test.ts, and the harness checks them against finite differences.",
   },
   {

@@ -39,6 +39,7 @@ describe.each(['unknown rank', 'unknown dims'] as const)('traced with %s', (mode
     ['signal.frame along axis 0', (x) => ef.signal.frame(x, 2, 1, { axis: 0 }), () => [ef.reshape(ef.range(0, 8), [4, 2])]],
     ['signal.overlapAndAdd', (x) => ef.signal.overlapAndAdd(x, 2), () => [ef.reshape(ef.range(0, 12), [2, 2, 3])]],
     ['linalg.diag', (x) => ef.linalg.diag(x), () => [ef.constant([[-1, 2], [3, -4]])]],
+    ['image.cropAndResize bilinear', (x, b, i) => ef.image.cropAndResize(x, b, i, [2, 3]), () => [ef.reshape(ef.range(0, 24), [2, 3, 4, 1]), ef.constant([[0, 0, 1, 1], [0.2, 0.1, 0.9, 1.2]]), ef.constant([1, 0], 'int32')]],
     ['tensordot with axis lists (negative, out of order)', (x, y) => ef.tensordot(x, y, [[-1, 1], [0, 1]]), () => [x34(), ef.reshape(ef.range(0, 60), [4, 3, 5])]],
   ];
   test.each(cases)('%s equals the eager result', (_name, f, make) => {
@@ -60,6 +61,8 @@ describe.each(['unknown rank', 'unknown dims'] as const)('traced with %s', (mode
     ['image.grayscaleToRgb of 2 channels', (x) => ef.image.grayscaleToRgb(x), () => [ef.zeros([2, 2, 2])], /slice/],
     ['image.cropToBoundingBox outside the image', (x) => ef.image.cropToBoundingBox(x, 2, 0, 2, 2), () => [x34()], /slice/],
     ['image.padToBoundingBox into a smaller target', (x) => ef.image.padToBoundingBox(x, 0, 0, 1, 4), () => [x34()], /pad/],
+    ['image.cropAndResize with more box indices than boxes', (x, b, i) => ef.image.cropAndResize(x, b, i, [2, 2]), () => [ef.zeros([2, 3, 4, 1]), ef.constant([[0, 0, 1, 1]]), ef.constant([1, 0], 'int32')], /slice/],
+    ['image.cropAndResize with boxes of 3 columns', (x, b, i) => ef.image.cropAndResize(x, b, i, [2, 2]), () => [ef.zeros([2, 3, 4, 1]), ef.constant([[0, 0, 1]]), ef.constant([0], 'int32')], /slice/],
     ['tensordot with an axis past the rank', (x, y) => ef.tensordot(x, y, [[3], [0]]), () => [x34(), ef.ones([4, 2])], /slice|axis|axes/],
     ['signal.overlapAndAdd of a vector', (x) => ef.signal.overlapAndAdd(x, 2), () => [ef.zeros([4])], /slice|rank/],
   ];
