@@ -40,6 +40,9 @@ describe.each(['unknown rank', 'unknown dims'] as const)('traced with %s', (mode
     ['signal.overlapAndAdd', (x) => ef.signal.overlapAndAdd(x, 2), () => [ef.reshape(ef.range(0, 12), [2, 2, 3])]],
     ['linalg.diag', (x) => ef.linalg.diag(x), () => [ef.constant([[-1, 2], [3, -4]])]],
     ['image.cropAndResize bilinear', (x, b, i) => ef.image.cropAndResize(x, b, i, [2, 3]), () => [ef.reshape(ef.range(0, 24), [2, 3, 4, 1]), ef.constant([[0, 0, 1, 1], [0.2, 0.1, 0.9, 1.2]]), ef.constant([1, 0], 'int32')]],
+    ['einsum batch matmul', (x, y) => ef.einsum('bij,bjk->bik', x, y), () => [ef.reshape(ef.range(0, 12), [2, 2, 3]), ef.reshape(ef.range(0, 12), [2, 3, 2])]],
+    ['einsum trace and transpose', (x) => ef.einsum('iij->ji', x), () => [ef.reshape(ef.range(0, 18), [3, 3, 2])]],
+    ['einsum of three operands', (x, y, z) => ef.einsum('ij,jk,k->i', x, y, z), () => [ef.reshape(ef.range(0, 6), [2, 3]), ef.reshape(ef.range(0, 12), [3, 4]), ef.constant([1, -1, 2, 0])]],
     ['tensordot with axis lists (negative, out of order)', (x, y) => ef.tensordot(x, y, [[-1, 1], [0, 1]]), () => [x34(), ef.reshape(ef.range(0, 60), [4, 3, 5])]],
   ];
   test.each(cases)('%s equals the eager result', (_name, f, make) => {
@@ -63,6 +66,8 @@ describe.each(['unknown rank', 'unknown dims'] as const)('traced with %s', (mode
     ['image.padToBoundingBox into a smaller target', (x) => ef.image.padToBoundingBox(x, 0, 0, 1, 4), () => [x34()], /pad/],
     ['image.cropAndResize with more box indices than boxes', (x, b, i) => ef.image.cropAndResize(x, b, i, [2, 2]), () => [ef.zeros([2, 3, 4, 1]), ef.constant([[0, 0, 1, 1]]), ef.constant([1, 0], 'int32')], /slice/],
     ['image.cropAndResize with boxes of 3 columns', (x, b, i) => ef.image.cropAndResize(x, b, i, [2, 2]), () => [ef.zeros([2, 3, 4, 1]), ef.constant([[0, 0, 1]]), ef.constant([0], 'int32')], /slice/],
+    ['einsum with a contracted size 1 against 3', (x, y) => ef.einsum('ij,jk->ik', x, y), () => [ef.ones([2, 1]), ef.ones([3, 2])], /slice|matmul|inner/],
+    ['einsum of three operands with a label of size 1 against 3', (x, y, z) => ef.einsum('ij,jk,k->i', x, y, z), () => [ef.ones([2, 3]), ef.ones([3, 4]), ef.ones([1])], /slice/],
     ['tensordot with an axis past the rank', (x, y) => ef.tensordot(x, y, [[3], [0]]), () => [x34(), ef.ones([4, 2])], /slice|axis|axes/],
     ['signal.overlapAndAdd of a vector', (x) => ef.signal.overlapAndAdd(x, 2), () => [ef.zeros([4])], /slice|rank/],
   ];
