@@ -9,6 +9,7 @@ import { describe } from '../values/dtype';
 import * as o from './ops';
 import * as BM from '../primitives/basic_math/more';
 import { lastDimExactly } from './runtime_axes';
+import { extractPatchesDyn } from './runtime_image';
 import { argError } from '../primitives/check';
 import { dimsToString } from '../values/shape';
 import { bind } from './bind';
@@ -153,6 +154,13 @@ function extractPatches(images: TensorLike, sizes: number[], strides: number[], 
   const pad = typeof padding === 'string' ? padding.toUpperCase() : padding;
   if (pad !== 'SAME' && pad !== 'VALID') throw argError(op, 'unsupported padding', describe(padding), "'SAME' or 'VALID'", "Pass 'SAME' or 'VALID'.");
   return tidy(() => {
+    const d = convert(op, images, 'float32').t.dims;
+    // Unknown dims or rank: TF's run-time output size, padding and patch indices (runtime_image).
+    if (d === null || (d.length === 4 && d.some((v) => v === null))) {
+      const x = convert(op, images, 'float32').t;
+      if (x.dtype !== 'float32') throw argError(op, 'images must be float32', x.dtype, 'float32', "Cast first: ef.cast(images, 'float32').");
+      return extractPatchesDyn(x, [kh, kw], [sh, sw], [rh, rw], pad === 'SAME');
+    }
     const { t, h, w, c } = staticImage(op, images);
     const [eh, ew] = [(kh - 1) * rh + 1, (kw - 1) * rw + 1];
     const out = (n: number, e: number, s: number): number => (pad === 'VALID' ? Math.max(0, Math.ceil((n - e + 1) / s)) : Math.ceil(n / s));

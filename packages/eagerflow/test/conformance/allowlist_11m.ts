@@ -5,13 +5,6 @@ const STATIC = ['traced-unknown-dims', 'traced-unknown-rank', 'traced-grad-unkno
 
 export const ALLOWLIST_11M: readonly Allowed[] = [
   {
-    id: 'image-composites-need-static-shape',
-    ops: ['image.extractPatches'],
-    what: ['raises'],
-    paths: STATIC,
-    reason: 'OPEN LIMITATION: ef builds these image ops from static sizes (crop windows, gather indices, channel counts, the pixel count), so traced with unknown dims or rank they raise a clear InvalidArgumentError asking for a TensorSpec with those dims, where TensorFlow uses the run-time shape.',
-  },
-  {
     id: 'linalg-composites-need-static-shape',
     ops: ['linalg.lstsq'],
     what: ['raises'],
