@@ -1,16 +1,7 @@
 // Departures found by issue 11m's fixtures (linalg decompositions, image composites, real-valued signal ops), each with its reason.
 import type { Allowed } from './allowlist';
 
-const STATIC = ['traced-unknown-dims', 'traced-unknown-rank', 'traced-grad-unknown-dims'] as const;
-
 export const ALLOWLIST_11M: readonly Allowed[] = [
-  {
-    id: 'linalg-composites-need-static-shape',
-    ops: ['linalg.lstsq'],
-    what: ['raises'],
-    paths: STATIC,
-    reason: "OPEN LIMITATION: lstsq picks the overdetermined (M >= N) or underdetermined normal equations from the static matrix dims; TensorFlow's matrix_solve_ls picks them at run time with a tf.cond when they are unknown, and ef's core has no conditional to do that (computing both sides and selecting would run a Cholesky of a singular Gram matrix). Traced with unknown matrix dims or rank it raises a clear InvalidArgumentError asking for a static shape.",
-  },
   {
     id: 'cholesky-raises-on-indefinite',
     ops: ['linalg.cholesky'],

@@ -45,6 +45,8 @@ describe.each(['unknown rank', 'unknown dims'] as const)('traced with %s', (mode
     ['einsum of three operands', (x, y, z) => ef.einsum('ij,jk,k->i', x, y, z), () => [ef.reshape(ef.range(0, 6), [2, 3]), ef.reshape(ef.range(0, 12), [3, 4]), ef.constant([1, -1, 2, 0])]],
     ['image.extractPatches SAME with rates', (x) => ef.image.extractPatches(x, [1, 2, 2, 1], [1, 2, 3, 1], [1, 2, 2, 1], 'SAME'), () => [ef.reshape(ef.range(0, 60), [1, 5, 6, 2])]],
     ['image.extractPatches VALID', (x) => ef.image.extractPatches(x, [1, 2, 3, 1], [1, 2, 1, 1], [1, 1, 1, 1], 'VALID'), () => [ef.reshape(ef.range(0, 60), [2, 5, 3, 2])]],
+    ['linalg.lstsq of a tall matrix', (a, b) => ef.linalg.lstsq(a, b), () => [ef.constant([[1, 0], [0, 1], [1, 1]]), ef.constant([[1], [1], [2.5]])]],
+    ['linalg.lstsq of a wide matrix, l2 0.1', (a, b) => ef.linalg.lstsq(a, b, 0.1), () => [ef.constant([[1, 2, 0], [0, 1, 1]]), ef.constant([[1], [2]])]],
     ['tensordot with axis lists (negative, out of order)', (x, y) => ef.tensordot(x, y, [[-1, 1], [0, 1]]), () => [x34(), ef.reshape(ef.range(0, 60), [4, 3, 5])]],
   ];
   test.each(cases)('%s equals the eager result', (_name, f, make) => {
