@@ -1,4 +1,4 @@
-// Departures found by issue 20b's fixtures, triaged by issue 20c: each is an OPEN LIMITATION or a TensorFlow quirk, with its reason.
+// Departures found by issue 20b's fixtures, triaged by issue 20c: each a TensorFlow quirk or an inherent limit (TensorFlow raises too), with its reason.
 import type { Allowed } from './allowlist';
 
 export const ALLOWLIST_20B: readonly Allowed[] = [

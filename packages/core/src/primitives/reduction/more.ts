@@ -60,7 +60,8 @@ function reduction<const P extends readonly string[]>(name: string, op: string, 
     },
     impl(k, [x], p: ReduceParams) {
       const axes = runtimeAxes(x, p);
-      if (empty && axes.some((a) => x.shape[a] === 0)) return [k.run('Fill', {}, { shape: outShape(x, axes, p.keepDims), value: empty(x.dtype as DType), dtype: x.dtype }) as Info];
+      // An empty input without the kernel (tfjs-webgl's reductions raise on it): the identity, or an empty result.
+      if (empty && x.shape.includes(0)) return [k.run('Fill', {}, { shape: outShape(x, axes, p.keepDims), value: empty(x.dtype as DType), dtype: x.dtype }) as Info];
       if (host && isHostBackend()) return [k.upload(host(x, axes), outShape(x, axes, p.keepDims), x.dtype as DType)];
       return [k.run(kernel, { x }, { axis: axes, keepDims: p.keepDims }) as Info];
     },
