@@ -49,7 +49,8 @@ describeBrowser('TensorFlow 2.21 fixtures on webgl in Chromium', () => {
     // CONFORMANCE_DUMP=file: every divergence the page found and no allowlist explains (to triage new ones).
     if (process.env.CONFORMANCE_DUMP) fs.writeFileSync(process.env.CONFORMANCE_DUMP, JSON.stringify([...runs.values()].flatMap((r) => r.found.filter((d) => allowedBy(d) === undefined)), null, 1));
     const slowest = [...runs.values()].sort((a, b) => b.seconds - a.seconds).slice(0, 5);
-    console.log(`TF fixtures on webgl: ${ops.length} ops in ${seconds.toFixed(1)} s (slowest: ${slowest.map((r) => `${r.op} ${r.seconds.toFixed(1)}`).join(', ')})`);
+    const perPath = WEBGL_PATHS.map((p) => `${p} ${[...runs.values()].reduce((s, r) => s + (r.pathSeconds[p] ?? 0), 0).toFixed(1)}`).join(', ');
+    console.log(`TF fixtures on webgl: ${ops.length} ops in ${seconds.toFixed(1)} s (per path: ${perPath}; slowest ops: ${slowest.map((r) => `${r.op} ${r.seconds.toFixed(1)}`).join(', ')})`);
   }, 600_000);
 
   afterAll(async () => {

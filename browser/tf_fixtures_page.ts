@@ -12,6 +12,8 @@ export interface PageRun {
   /** Every divergence from TensorFlow's values (the allowlists are applied in Node). */
   found: Divergence[];
   seconds: number;
+  /** Seconds spent per path. */
+  pathSeconds: Partial<Record<PathName, number>>;
 }
 
 /** Fetches `/packages/eagerflow/test/conformance/fixtures/<op>.json` for each op and runs its cases on `paths` on the active backend. */
@@ -23,12 +25,14 @@ export async function runFixtures(ops: string[], paths: PathName[], tol: Toleran
     if (!res.ok) throw new Error(`tf fixtures: ${op}.json: HTTP ${res.status}`);
     const fx = (await res.json()) as OpFixture;
     const t0 = performance.now();
-    const run: PageRun = { op, ran: {}, found: [], seconds: 0 };
+    const run: PageRun = { op, ran: {}, found: [], seconds: 0, pathSeconds: {} };
     for (const c of fx.cases) {
       for (const p of paths) {
         if (!applies(c, p) || ((p === 'traced-unknown-dims' || p === 'traced-unknown-rank') && !hasInputs(c))) continue;
         const before = ef.memory().numTensors;
+        const t1 = performance.now();
         const found = compareOutcome(op, c, p, runPath(op, c, p), tol);
+        run.pathSeconds[p] = (run.pathSeconds[p] ?? 0) + (performance.now() - t1) / 1000;
         const leaked = ef.memory().numTensors - before;
         if (leaked !== 0) found.push({ op, case: c.name, tags: c.tags, path: p, what: 'leak', detail: `${leaked} tensors left behind` });
         run.ran[p] = (run.ran[p] ?? 0) + 1;

@@ -119,10 +119,10 @@ export function einsum(equation: string, ...operands: TensorLike[]): Tensor {
     const raw: string[][] = [];
     const items: Item[] = ts.map((t0, i) => {
       const t = t0.dtype === dt ? t0 : convert(OP, t0, dt).t;
-      const d = t.dims;
+      const d = t.dims as number[];
       const labels = labelsOf(subs[i], d.length, equation);
       raw.push(labels);
-      return dedupe(t, labels, d as number[]);
+      return dedupe(t, labels, d);
     });
     const out = outputLabels(rhs, raw, equation);
     if (items.length === 2) {
