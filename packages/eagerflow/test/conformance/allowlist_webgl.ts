@@ -12,11 +12,10 @@ export const WEBGL_PATHS: readonly PathName[] = ['eager', 'traced', 'traced-unkn
 
 /**
  * webgl is float32 in GLSL, but its built-ins are less exact than cpu's JS Math: SwiftShader's sin/cos are off by
- * up to 1.4e-4 absolute (sin at 1.49: 0.99736 for 0.99749), within Vulkan's bound for them (2^-11 = 4.9e-4
- * absolute on [-pi, pi], which SwiftShader implements). Hence atol 5e-4 and rtol 1e-3 on every path.
+ * up to 1.4e-4 absolute (measured: sin gives 0.99736 for TF's 0.99749), within Vulkan's bound for them (2^-11 = 4.9e-4
+ * absolute on [-pi, pi]; SwiftShader is a Vulkan implementation). Hence atol 5e-4 and rtol 1e-3 on every path.
  */
 export const WEBGL_TOL: Tolerances = { forward: { rtol: 1e-3, atol: 5e-4 }, grad: { rtol: 1e-3, atol: 5e-4 } };
-
 
 export const ALLOWLIST_WEBGL: readonly Allowed[] = [
   {
@@ -25,7 +24,7 @@ export const ALLOWLIST_WEBGL: readonly Allowed[] = [
     what: ['signed-zero'],
     cases: ['smooth matrix'],
     paths: ['eager', 'traced', 'traced-unknown-dims'],
-    reason: "relu(-0) and relu6(-0): TF's kernels are cwiseMax(0) (and cwiseMin(6)), whose zero sign is the unspecified one of max/min (signed-zero-of-max-min); tfjs-webgl's shader (x < 0 ? 0 : x) returns -0, TF's CPU +0.",
+    reason: "relu and relu6 of a negative input (-1.5 here): TF's CPU kernels, cwiseMax(0) (and cwiseMin(6)), give +0; tfjs-webgl's shaders give -0 (measured). Which zero max(x, 0) returns is the unspecified one of max/min (signed-zero-of-max-min); every value agrees.",
   },
   {
     id: 'webgl-glsl-special-values',
@@ -62,7 +61,7 @@ export const ALLOWLIST_WEBGL: readonly Allowed[] = [
     what: ['value'],
     cases: ['empty segment', 'rows'],
     paths: ['eager', 'traced', 'traced-unknown-dims'],
-    reason: "An empty segment: TF fills it with the lowest (max) or highest (min) float32, ±3.4028235e38; tfjs-backend-webgl's segment reduction shaders start from ∓1.0 / 1e-20 (tf-backend-webgl.js), so an empty segment reads ∓1e20.",
+    reason: "An empty segment: TF fills it with the lowest (max) or highest (min) float32, ±3.4028235e38; tfjs-backend-webgl's max/min reduction shaders start from ∓1.0 / 1e-20 (its initializationValue in tf-backend-webgl.js), so an empty segment reads ∓1e20 (measured).",
   },
   {
     id: 'webgl-max-pool-ties',
