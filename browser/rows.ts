@@ -7,7 +7,7 @@ import { root } from './support';
  * `import * as ef from 'eagerflow'` in the rows resolves to the page's global `ef` (the bundle under
  * test), so the rows run the very build the page loaded, not a second copy of EagerFlow.
  */
-const pageEf: esbuild.Plugin = {
+export const pageEf: esbuild.Plugin = {
   name: 'page-ef',
   setup(build) {
     build.onResolve({ filter: /^eagerflow$/ }, () => ({ path: 'eagerflow', namespace: 'page-ef' }));

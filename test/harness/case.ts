@@ -39,9 +39,7 @@ export const BACKENDS: readonly Backend[] = ['cpu', 'webgl', 'webgpu'];
 
 /** tfjs-webgl gaps found by the browser rows (shared by the rows that hit them). */
 export const WEBGL_GAPS = {
-  emptySum: "tfjs-webgl's sum over an empty axis reshapes to (NaN, 0) and throws",
   intDiv: "tfjs-webgl divides int32 in float and rounds (cpu and TensorFlow truncate toward zero)",
-  emptyMatmul: "tfjs-webgl's matMul with an empty inner dim throws (reads shape[0] of an undefined input)",
 };
 
 /**
@@ -58,12 +56,9 @@ export const WEBGPU_GAPS = {
   noUnique: "tfjs-webgpu has no 'Unique' kernel",
   noNmsPadded: "tfjs-webgpu has no 'NonMaxSuppressionV4' kernel",
   fftPrecision: "tfjs-webgpu's FFT shader differs from cpu by up to 3e-4 relative (the row checks 1e-4)",
-  emptyBuffer: 'tfjs-webgpu cannot make a zero-size buffer: kernels on empty tensors throw a createBuffer error (tf.sum(tf.zeros([0, 3]), 0) throws)',
-  emptyMatmul: "tfjs-webgpu's matMul with an empty inner dim leaves its output unwritten (a reused buffer shows old values)",
   intMean: 'tfjs-webgpu sums int32 in float32 for mean (tf.mean of [2^31-1, 2^31-1, 1] is 1431655808)',
   logZero: "SwiftShader's WGSL log(0) is -88.03 (the smallest float32 exponent), not -Infinity",
   castTranspose: "tfjs-webgpu's Transpose shader does not compile for a bool or int32 buffer cast to float32 (Cast relabels without converting)",
-  staleZeros: 'on webgpu the zero gradient of reshapeLike\'s `like` input reads a stale buffer (seen in this row; the tfjs kernel at fault is not isolated)',
 };
 
 /**
@@ -76,14 +71,12 @@ export const WEBGPU_ROWS: Readonly<Record<string, { why: string; modes?: readonl
   'argMax axis 0 of [4]': { why: WEBGPU_GAPS.argMax1d },
   'argMax int32 picks the first of ties': { why: WEBGPU_GAPS.argMax1d },
   'unsortedSegmentSum int32': { why: WEBGPU_GAPS.segmentSumInt },
-  'reduceProd all axes': { why: WEBGPU_GAPS.prodKeepDims, modes: ['gradient'] },
   'reduceProd axis -1 keepDims': { why: WEBGPU_GAPS.prodKeepDims },
   'reduceProd axes [0, 2] of rank 3': { why: WEBGPU_GAPS.reverseCum, modes: ['gradient'] },
   'reduceProd with a zero (gradient without division)': { why: WEBGPU_GAPS.reverseCum, modes: ['gradient'] },
   'cumsum axis 1 exclusive': { why: WEBGPU_GAPS.reverseCum, modes: ['gradient'] },
   'cumprod axis 1 exclusive': { why: WEBGPU_GAPS.reverseCum, modes: ['gradient'] },
   'cumprod axis -1 reverse': { why: WEBGPU_GAPS.reverseCum },
-  'cumprod axis 0 exclusive reverse of rank 3': { why: WEBGPU_GAPS.reverseCum },
   'linspace of one value': { why: WEBGPU_GAPS.linspaceOne },
   'unique float32 in first-seen order': { why: WEBGPU_GAPS.noUnique },
   'unique int32': { why: WEBGPU_GAPS.noUnique },
@@ -91,15 +84,10 @@ export const WEBGPU_ROWS: Readonly<Record<string, { why: string; modes?: readonl
   'fft of a batch': { why: WEBGPU_GAPS.fftPrecision },
   'rfft odd, padded to 8': { why: WEBGPU_GAPS.fftPrecision },
   'irfft odd 7': { why: WEBGPU_GAPS.fftPrecision },
-  ...Object.fromEntries(['add', 'sub', 'mul', 'div', 'pow', 'maximum', 'minimum'].map((p) => [`${p} empty`, { why: WEBGPU_GAPS.emptyBuffer, modes: ['gradient'] as const }])),
-  'reduceSum of an empty axis is 0': { why: WEBGPU_GAPS.emptyBuffer },
-  'booleanMask all false is empty': { why: WEBGPU_GAPS.emptyBuffer, modes: ['gradient'] },
-  'matmul with an empty inner dim': { why: WEBGPU_GAPS.emptyMatmul, modes: ['eager', 'traced'] },
   'reduceMean int32 truncates toward zero, exactly': { why: WEBGPU_GAPS.intMean },
   'reduceMean int32 does not wrap the sum (TensorFlow)': { why: WEBGPU_GAPS.intMean },
   'reduceLogsumexp of -inf rows is -inf': { why: WEBGPU_GAPS.logZero },
   'reduceMin axes [0, 2] of rank 3': { why: WEBGPU_GAPS.castTranspose, modes: ['gradient'] },
-  'reshapeLike': { why: WEBGPU_GAPS.staleZeros, modes: ['gradient'] },
 };
 
 export interface Tolerance {

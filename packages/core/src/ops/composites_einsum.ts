@@ -5,6 +5,7 @@ import { tidy } from '../backend/memory';
 import type { Tensor } from '../values/tensor';
 import * as o from './ops';
 import { argError } from '../primitives/check';
+import { einsumDyn } from './runtime_einsum';
 
 const OP = 'einsum';
 /** Ellipsis dims get these private labels (right-aligned), so they broadcast like numpy's. */
@@ -69,6 +70,18 @@ function outputLabels(rhs: string | undefined, ins: string[][], eq: string): str
 
 type Item = [Tensor, string[], number[]];
 
+/** einsum of operands with dims unknown until run time; an unknown rank takes the subscript count (checked then). */
+function einsumRunTime(ts: Tensor[], subs: string[], rhs: string | undefined, equation: string): Tensor {
+  const ops = ts.map((t, i) => {
+    if (t.dims !== null) return { t, labels: labelsOf(subs[i], t.dims.length, equation) };
+    if (subs[i].includes('...')) throw bad('an ellipsis needs a known rank', `'${subs[i]}' for an operand of unknown rank`, 'operands of known rank with an ellipsis', 'Give the traced inputs a rank, or name every dim.');
+    const labels = labelsOf(subs[i], subs[i].length, equation);
+    // The shape vector reshaped to one entry per subscript raises when the graph runs for another rank.
+    return { t: o.reshapeDynOf(t, o.reshape(o.shapeOf(t), [labels.length])), labels };
+  });
+  return einsumDyn(ops, outputLabels(rhs, ops.map((x) => x.labels), equation));
+}
+
 /** Two operands whose labels are all batch (both, kept), contracted (both, summed) or free (one, kept): one batched matmul. */
 function viaMatmul([x, lx, dx]: Item, [y, ly, dy]: Item, out: string[]): Tensor | null {
   const both = lx.filter((c) => ly.includes(c));
@@ -101,14 +114,15 @@ export function einsum(equation: string, ...operands: TensorLike[]): Tensor {
   return tidy(() => {
     const ts = operands.map((x) => convert(OP, x).t);
     const dt = ts[0].dtype;
+    // Dims (or, without an ellipsis, ranks) known only at run time: the same lowering with run-time sizes.
+    if (ts.some((t) => t.dims === null || t.dims.some((v) => v === null))) return einsumRunTime(ts.map((t) => (t.dtype === dt ? t : convert(OP, t, dt).t)), subs, rhs, equation);
     const raw: string[][] = [];
     const items: Item[] = ts.map((t0, i) => {
       const t = t0.dtype === dt ? t0 : convert(OP, t0, dt).t;
-      const d = t.dims;
-      if (d === null || d.some((v) => v === null)) throw bad('operands need static shapes', t.shape.toString(), 'known dims', 'Give the traced inputs TensorSpecs with known dims.');
+      const d = t.dims as number[];
       const labels = labelsOf(subs[i], d.length, equation);
       raw.push(labels);
-      return dedupe(t, labels, d as number[]);
+      return dedupe(t, labels, d);
     });
     const out = outputLabels(rhs, raw, equation);
     if (items.length === 2) {

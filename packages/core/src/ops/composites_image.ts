@@ -12,27 +12,36 @@ import * as UNA from '../primitives/basic_math/unary';
 import { argError } from '../primitives/check';
 import { unimplemented } from '../errors/error_toolkit';
 import { dimsToString } from '../values/shape';
+import { centralCropDyn, cropToBoxDyn, padToBoxDyn } from './runtime_image';
+import { atLeastRank2Dyn, imageRank3or4Dyn, lastDimExactly, pixelCountDyn, swapHeightWidthDyn } from './runtime_axes';
 
 const reverse: (x: TensorLike, axis: number | number[]) => Tensor = o.wrapperOf(TR.reverse);
 const tile: (x: TensorLike, multiples: number[]) => Tensor = o.wrapperOf(TR.tile);
 const sqrt: (x: TensorLike) => Tensor = o.wrapperOf(UNA.sqrt);
 
-/** The input as a rank-3 image or rank-4 batch (the rank must be known). */
-function imageOf(op: string, x: TensorLike, floatOnly = false): { t: Tensor; r: 3 | 4 } {
-  const t = convert(op, x, 'float32').t;
-  const r = t.rank;
-  if (r !== 3 && r !== 4) throw argError(op, 'images must be rank 3 ([height, width, channels]) or rank 4 ([batch, height, width, channels])', r === null ? 'unknown rank' : `shape ${dimsToString(t.dims)}`, 'rank 3 or 4', 'Reshape the input to HWC or NHWC.');
+/**
+ * The input as a rank-3 image or rank-4 batch. An unknown rank (traced with TensorSpec(null)) gives r = null and a copy
+ * that checks the rank is 3 or 4 when the graph runs, as TF's run-time rank asserts do; the ops then use axes from the end.
+ */
+function imageOf(op: string, x: TensorLike, floatOnly = false): { t: Tensor; r: 3 | 4 | null } {
+  const c = convert(op, x, 'float32').t;
+  const r = c.rank;
+  const t = r === null ? imageRank3or4Dyn(c) : c;
+  if (r !== 3 && r !== 4 && r !== null) throw argError(op, 'images must be rank 3 ([height, width, channels]) or rank 4 ([batch, height, width, channels])', r === null ? 'unknown rank' : `shape ${dimsToString(t.dims)}`, 'rank 3 or 4', 'Reshape the input to HWC or NHWC.');
   if (floatOnly && t.dtype !== 'float32') throw argError(op, 'images must be float32', t.dtype, 'float32', "Convert first, e.g. ef.divide(ef.cast(images, 'float32'), 255).");
   return { t, r };
 }
 
 /** Static sizes of the given image axes (crops and pads need them). */
 function staticDims(op: string, t: Tensor, axes: number[]): number[] {
-  const d = t.dims as (number | null)[];
-  const out = axes.map((a) => d[a < 0 ? d.length + a : a]);
+  const d = t.dims;
+  const out = d === null ? [null] : axes.map((a) => d[a < 0 ? d.length + a : a]);
   if (out.some((v) => v === null)) throw argError(op, 'the image height, width and channels must be known', dimsToString(t.dims), 'static sizes', 'Give the traced input a TensorSpec with these dims set.');
   return out as number[];
 }
+
+/** Whether the height and width are static (else the crops and pads are built from the run-time shape: runtime_image). */
+const knownHW = (t: Tensor): boolean => t.dims !== null && t.dims.slice(-3, -1).every((v) => v !== null);
 
 function intArg(op: string, name: string, v: unknown, min: number): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw argError(op, `${name} must be an integer >= ${min}`, describe(v), `an integer >= ${min}`, `Pass a valid ${name}.`);
@@ -62,7 +71,7 @@ function flipUpDown(image: TensorLike): Tensor {
 function transposeImage(image: TensorLike): Tensor {
   return tidy(() => {
     const { t, r } = imageOf('image.transpose', image);
-    return o.transpose(t, r === 3 ? [1, 0, 2] : [0, 2, 1, 3]);
+    return r === null ? swapHeightWidthDyn(t) : o.transpose(t, r === 3 ? [1, 0, 2] : [0, 2, 1, 3]);
   });
 }
 
@@ -75,15 +84,15 @@ function rot90(image: TensorLike, k = 1): Tensor {
   if (typeof k !== 'number' || !Number.isInteger(k)) throw argError(op, 'k must be an integer', describe(k), 'an integer', 'Pass e.g. 1.');
   return tidy(() => {
     const { t, r } = imageOf(op, image);
-    const [h, w] = r === 3 ? [0, 1] : [1, 2];
-    const perm = r === 3 ? [1, 0, 2] : [0, 2, 1, 3];
+    const [h, w] = [-3, -2];
+    const swap = (v: Tensor): Tensor => (r === null ? swapHeightWidthDyn(v) : o.transpose(v, r === 3 ? [1, 0, 2] : [0, 2, 1, 3]));
     switch (((k % 4) + 4) % 4) {
       case 1:
-        return o.transpose(reverse(t, w), perm);
+        return swap(reverse(t, w));
       case 2:
         return reverse(t, [h, w]);
       case 3:
-        return reverse(o.transpose(t, perm), w);
+        return reverse(swap(t), w);
       default:
         return o.identity(t);
     }
@@ -99,9 +108,10 @@ function rgbToGrayscale(images: TensorLike): Tensor {
   return tidy(() => {
     const t = convert(op, images, 'float32').t;
     const c = t.dims === null ? null : t.dims[t.dims.length - 1];
-    if (c !== 3) throw argError(op, 'the last dim must be 3 (RGB)', dimsToString(t.dims), '(..., 3)', 'Pass RGB images.');
+    // An unknown last dim (or rank) is checked to be 3 when the graph runs (TF's tensordot with the weights raises there).
+    if (c !== 3 && c !== null) throw argError(op, 'the last dim must be 3 (RGB)', dimsToString(t.dims), '(..., 3)', 'Pass RGB images.');
     if (t.dtype !== 'float32') throw argError(op, 'images must be float32', t.dtype, 'float32', "Convert first, e.g. ef.divide(ef.cast(images, 'float32'), 255).");
-    return o.reduceSum(o.mul(t, convert(op, [0.2989, 0.587, 0.114], 'float32').t), -1, true);
+    return o.reduceSum(o.mul(c === null ? lastDimExactly(t, 3) : t, convert(op, [0.2989, 0.587, 0.114], 'float32').t), -1, true);
   });
 }
 
@@ -114,7 +124,9 @@ function grayscaleToRgb(images: TensorLike): Tensor {
   return tidy(() => {
     const t = convert(op, images, 'float32').t;
     const d = t.dims;
-    if (d === null || d.length < 2 || d[d.length - 1] !== 1) throw argError(op, 'the last dim must be 1 (grayscale)', dimsToString(d), '(..., 1) with rank >= 2', 'Pass grayscale images with a channel axis of size 1.');
+    // An unknown last dim (or rank) is checked to be 1 when the graph runs, and the channel broadcast to 3 (TF tiles by run-time multiples).
+    if (d === null || (d.length >= 2 && d[d.length - 1] === null)) return o.mul(lastDimExactly(d === null ? atLeastRank2Dyn(t) : t, 1), o.ones([3], t.dtype));
+    if (d.length < 2 || d[d.length - 1] !== 1) throw argError(op, 'the last dim must be 1 (grayscale)', dimsToString(d), '(..., 1) with rank >= 2', 'Pass grayscale images with a channel axis of size 1.');
     return tile(t, [...new Array<number>(d.length - 1).fill(1), 3]);
   });
 }
@@ -147,12 +159,14 @@ function perImageStandardization(image: TensorLike): Tensor {
   const op = 'image.perImageStandardization';
   return tidy(() => {
     const { t } = imageOf(op, image, true);
-    const n = staticDims(op, t, [-3, -2, -1]).reduce((a, b) => a * b, 1);
+    // N = H * W * C, read at run time when a dim or the rank is unknown (TF's num_pixels from the run-time shape).
+    const known = t.dims !== null && t.dims.slice(-3).every((v) => v !== null);
+    const n = known ? staticDims(op, t, [-3, -2, -1]).reduce((a, b) => a * b, 1) : pixelCountDyn(t);
     const axes = [-3, -2, -1];
     const mean = o.reduceMean(t, axes, true);
     const centered = o.sub(t, mean);
     // max(std, 1/sqrt(N)) as sqrt(max(variance, 1/N)): equal, and a constant image gets TF's finite gradient (no 0/0 in sqrt's).
-    return o.div(centered, sqrt(o.maximum(o.reduceMean(o.square(centered), axes, true), 1 / n)));
+    return o.div(centered, sqrt(o.maximum(o.reduceMean(o.square(centered), axes, true), typeof n === 'number' ? 1 / n : o.div(1, n))));
   });
 }
 
@@ -166,6 +180,7 @@ function cropToBoundingBox(image: TensorLike, offsetHeight: number, offsetWidth:
   const [th, tw] = [intArg(op, 'targetHeight', targetHeight, 1), intArg(op, 'targetWidth', targetWidth, 1)];
   return tidy(() => {
     const { t, r } = imageOf(op, image);
+    if (!knownHW(t)) return cropToBoxDyn(t, oh, ow, th, tw);
     const [h, w] = staticDims(op, t, [-3, -2]);
     if (oh + th > h || ow + tw > w) throw argError(op, 'the box must lie inside the image', `offset (${oh}, ${ow}) + target (${th}, ${tw}) for a ${h}x${w} image`, 'offset + target <= image size', 'Use a smaller box or offset.');
     return r === 3 ? o.slice(t, [oh, ow, 0], [th, tw, -1]) : o.slice(t, [0, oh, ow, 0], [-1, th, tw, -1]);
@@ -182,6 +197,7 @@ function padToBoundingBox(image: TensorLike, offsetHeight: number, offsetWidth: 
   const [th, tw] = [intArg(op, 'targetHeight', targetHeight, 1), intArg(op, 'targetWidth', targetWidth, 1)];
   return tidy(() => {
     const { t, r } = imageOf(op, image);
+    if (!knownHW(t)) return padToBoxDyn(t, oh, ow, th, tw);
     const [h, w] = staticDims(op, t, [-3, -2]);
     if (th < oh + h || tw < ow + w) throw argError(op, 'the target must hold the image at the offset', `offset (${oh}, ${ow}) + image ${h}x${w} in a ${th}x${tw} target`, 'target >= offset + image size', 'Use a larger target or smaller offset.');
     const hw: [number, number][] = [[oh, th - oh - h], [ow, tw - ow - w], [0, 0]];
@@ -199,6 +215,7 @@ function centralCrop(image: TensorLike, centralFraction: number): Tensor {
   return tidy(() => {
     const { t, r } = imageOf(op, image);
     if (centralFraction === 1) return o.identity(t);
+    if (!knownHW(t)) return centralCropDyn(t, centralFraction);
     const [h, w] = staticDims(op, t, [-3, -2]);
     const hs = Math.trunc((h - h * centralFraction) / 2);
     const ws = Math.trunc((w - w * centralFraction) / 2);

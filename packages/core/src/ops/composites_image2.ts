@@ -8,6 +8,8 @@ import type { Tensor } from '../values/tensor';
 import { describe } from '../values/dtype';
 import * as o from './ops';
 import * as BM from '../primitives/basic_math/more';
+import { lastDimExactly } from './runtime_axes';
+import { extractPatchesDyn } from './runtime_image';
 import { argError } from '../primitives/check';
 import { dimsToString } from '../values/shape';
 import { bind } from './bind';
@@ -35,14 +37,40 @@ function pairOf(op: string, name: string, v: unknown, min: number): [number, num
   return v as [number, number];
 }
 
+/**
+ * An image extent: static, or a run-time float32 scalar (an image traced with unknown dims). `last` is extent - 1;
+ * float32 arithmetic on these integers rounds as the static path's doubles rounded to float32 do.
+ */
+type Extent = number | Tensor;
+const last = (e: Extent): Extent => (typeof e === 'number' ? e - 1 : o.sub(e, 1));
+const scaled = (e: Extent, f: number): Extent => (typeof e === 'number' ? f * (e - 1) : o.mul(o.sub(e, 1), f));
+const over = (e: Extent, d: number): Extent => (typeof e === 'number' ? (e - 1) / d : o.div(o.sub(e, 1), d));
+
 /** Source coordinates of the crop's rows (or columns) per box: [N, size] (TF's in_y / in_x). */
-function coords(lo: Tensor, hi: Tensor, size: number, extent: number): Tensor {
-  if (size === 1) return o.mul(o.add(lo, hi), 0.5 * (extent - 1));
+function coords(lo: Tensor, hi: Tensor, size: number, extent: Extent): Tensor {
+  if (size === 1) return o.mul(o.add(lo, hi), scaled(extent, 0.5));
   const steps = o.reshape(o.range(0, size, 1, 'float32'), [1, size]);
-  return o.add(o.mul(lo, extent - 1), o.mul(steps, o.mul(o.sub(hi, lo), (extent - 1) / (size - 1))));
+  return o.add(o.mul(lo, last(extent)), o.mul(steps, o.mul(o.sub(hi, lo), over(extent, size - 1))));
 }
 
-const clipIndex = (v: Tensor, extent: number): Tensor => o.cast(o.clipByValue(v, 0, extent - 1), 'int32');
+const clipIndex = (v: Tensor, extent: Extent): Tensor => o.cast(o.clipByValue(v, 0, last(extent)), 'int32');
+
+/** The image as [batch, h, w, c] with h, w, c static, or read at run time (unknown dims; an unknown rank is checked to be 4 then). */
+function imageDims(op: string, x: TensorLike): { t: Tensor; h: Extent; w: Extent; hw: Extent; c: Extent } {
+  const t0 = convert(op, x, 'float32').t;
+  const d = t0.dims;
+  if (d !== null && d.length === 4 && d.slice(1).some((v) => v === null)) {
+    if (t0.dtype !== 'float32') throw argError(op, 'images must be float32', t0.dtype, 'float32', "Cast first: ef.cast(images, 'float32').");
+  } else if (d !== null) {
+    const { t, h, w, c } = staticImage(op, t0);
+    return { t, h, w, hw: h * w, c };
+  }
+  // A reshape of the shape vector to [4] raises when the graph runs for another rank, and gives the image rank 4.
+  const t = d === null ? o.reshapeDynOf(t0, o.reshape(o.shapeOf(t0), [4])) : t0;
+  const at = (i: number): Tensor => o.reshape(o.slice(o.shapeOf(t), [i], [1]), []);
+  const [hi, wi] = [at(1), at(2)];
+  return { t, h: o.cast(hi, 'float32'), w: o.cast(wi, 'float32'), hw: o.mul(hi, wi), c: at(3) };
+}
 
 /**
  * cropAndResize(image, boxes, boxIndices, cropSize, {method, extrapolationValue}): crops of normalized boxes
@@ -58,9 +86,10 @@ function cropAndResize(image: TensorLike, boxes: TensorLike, boxIndices: TensorL
   const extrapolation = options.extrapolationValue ?? 0;
   if (typeof extrapolation !== 'number') throw argError(op, 'extrapolationValue must be a number', describe(extrapolation), 'a number', 'Pass e.g. 0.');
   return tidy(() => {
-    const { t, h, w, c } = staticImage(op, image);
-    const bx = convert(op, boxes, 'float32').t;
-    const bi = convert(op, boxIndices, 'int32').t;
+    const { t, h, w, hw, c } = imageDims(op, image);
+    let bx = convert(op, boxes, 'float32').t;
+    let bi = convert(op, boxIndices, 'int32').t;
+    if (bx.dims === null || bi.dims === null || (bx.dims.length === 2 && bx.dims[1] === null) || (bx.dims.length === 2 && bi.dims.length === 1 && (bx.dims[0] === null || bi.dims[0] === null))) [bx, bi] = checkedBoxes(bx, bi);
     const bd = bx.dims;
     if (bd === null || bd.length !== 2 || bd[1] !== 4) throw argError(op, 'boxes must be [numBoxes, 4]', dimsToString(bd), '[numBoxes, 4]', 'Pass one [y1, x1, y2, x2] row per box.');
     if (bx.dtype !== 'float32') throw argError(op, 'boxes must be float32', bx.dtype, 'float32', "Cast them: ef.cast(boxes, 'float32').");
@@ -70,11 +99,12 @@ function cropAndResize(image: TensorLike, boxes: TensorLike, boxIndices: TensorL
     const col = (i: number): Tensor => o.slice(bx, [0, i], [-1, 1]);
     const ys = coords(col(0), col(2), ch, h);
     const xs = coords(col(1), col(3), cw, w);
-    const inside = (v: Tensor, extent: number): Tensor => o.logicalAnd(o.greaterEqual(v, 0), o.lessEqual(v, extent - 1));
+    const inside = (v: Tensor, extent: Extent): Tensor => o.logicalAnd(o.greaterEqual(v, 0), o.lessEqual(v, last(extent)));
     const valid = o.logicalAnd(o.reshape(inside(ys, h), [-1, ch, 1, 1]), o.reshape(inside(xs, w), [-1, 1, cw, 1]));
-    const flat = o.reshape(t, [-1, c]);
-    const base = o.reshape(o.mul(bi, h * w), [-1, 1, 1]);
-    const take = (yi: Tensor, xi: Tensor): Tensor => o.gather(flat, o.add(o.add(base, o.expandDims(o.mul(yi, w), 2)), o.expandDims(xi, 1)), 0);
+    const flat = typeof c === 'number' ? o.reshape(t, [-1, c]) : o.reshapeDynOf(t, o.concat([o.ints([-1]), o.reshape(c, [1])], 0));
+    const base = o.reshape(o.mul(bi, hw), [-1, 1, 1]);
+    const wInt = typeof w === 'number' ? w : o.cast(w, 'int32');
+    const take = (yi: Tensor, xi: Tensor): Tensor => o.gather(flat, o.add(o.add(base, o.expandDims(o.mul(yi, wInt), 2)), o.expandDims(xi, 1)), 0);
     let out: Tensor;
     if (method === 'nearest') {
       // std::round: half away from zero (in-range coordinates are non-negative).
@@ -89,6 +119,18 @@ function cropAndResize(image: TensorLike, boxes: TensorLike, boxIndices: TensorL
     }
     return o.where(valid, out, o.fill([], extrapolation, 'float32'));
   });
+}
+
+/**
+ * Boxes [N, 4] and box indices [N] of run-time shape, checked when the graph runs (TF's CropAndResize checks them
+ * there): a rank forced by reshaping the shape vector, 4 columns, and as many indices as boxes (sliced both ways).
+ */
+function checkedBoxes(bx: Tensor, bi: Tensor): [Tensor, Tensor] {
+  const b2 = bx.dims === null ? o.reshapeDynOf(bx, o.reshape(o.shapeOf(bx), [2])) : bx;
+  const b4 = b2.dims !== null && b2.dims[1] === 4 ? b2 : o.reshape(lastDimExactly(b2, 4), [-1, 4]);
+  const i1 = bi.dims === null ? o.reshapeDynOf(bi, o.reshape(o.shapeOf(bi), [1])) : bi;
+  const n = o.slice(o.shapeOf(b4), [0], [1]);
+  return [b4, o.sliceDynOf(o.sliceDynOf(i1, o.ints([0]), n), o.ints([0]), o.shapeOf(i1))];
 }
 
 /** TF's 4-element [1, a, b, 1] window arguments of extractPatches. */
@@ -112,6 +154,13 @@ function extractPatches(images: TensorLike, sizes: number[], strides: number[], 
   const pad = typeof padding === 'string' ? padding.toUpperCase() : padding;
   if (pad !== 'SAME' && pad !== 'VALID') throw argError(op, 'unsupported padding', describe(padding), "'SAME' or 'VALID'", "Pass 'SAME' or 'VALID'.");
   return tidy(() => {
+    const d = convert(op, images, 'float32').t.dims;
+    // Unknown dims or rank: TF's run-time output size, padding and patch indices (runtime_image).
+    if (d === null || (d.length === 4 && d.some((v) => v === null))) {
+      const x = convert(op, images, 'float32').t;
+      if (x.dtype !== 'float32') throw argError(op, 'images must be float32', x.dtype, 'float32', "Cast first: ef.cast(images, 'float32').");
+      return extractPatchesDyn(x, [kh, kw], [sh, sw], [rh, rw], pad === 'SAME');
+    }
     const { t, h, w, c } = staticImage(op, images);
     const [eh, ew] = [(kh - 1) * rh + 1, (kw - 1) * rw + 1];
     const out = (n: number, e: number, s: number): number => (pad === 'VALID' ? Math.max(0, Math.ceil((n - e + 1) / s)) : Math.ceil(n / s));

@@ -52,7 +52,9 @@ function diagPart(x: TensorLike): Tensor {
     const [m, n] = lastDims('linalg.diagPart', t, 2, 'a batch of matrices');
     const k = Math.min(m, n);
     const sq = m === k && n === k ? t : o.slice(t, [...new Array<number>((t.rank as number) - 2).fill(0), 0, 0], [...new Array<number>((t.rank as number) - 2).fill(-1), k, k]);
-    return o.reduceSum(o.mul(sq, eye(k, k, null, t.dtype)), -1);
+    // Off the diagonal -0 (the sum keeps a -0 diagonal's sign), and a select, not a product by a 0/1 mask: the
+    // gradient's structural zeros are then +0, as TF's MatrixDiagPart gradient (MatrixDiag's zero fill) writes them.
+    return o.reduceSum(o.where(eye(k, k, null, 'bool'), sq, o.mul(o.zerosLike(sq), t.dtype === 'int32' ? 0 : -1)), -1);
   });
 }
 
@@ -65,7 +67,9 @@ function diag(diagonal: TensorLike): Tensor {
     const d = convert('linalg.diag', diagonal).t;
     if (d.rank === null || (d.rank >= 1 && !knownTail(d, 1))) return diagDyn(d);
     const [k] = lastDims('linalg.diag', d, 1, 'a batch of diagonals');
-    return o.mul(o.expandDims(d, -1), eye(k, k, null, d.dtype));
+    // A select, not a product by the 0/1 mask (a negative diagonal times 0 would write -0): TF's MatrixDiag fills +0.
+    const grid = o.mul(o.expandDims(d, -1), o.onesLike(o.expandDims(d, -2)));
+    return o.where(eye(k, k, null, 'bool'), grid, o.zerosLike(grid));
   });
 }
 

@@ -13,6 +13,7 @@ import { argError, unimplemented } from '../errors/error_toolkit';
 import * as LIN from '../primitives/matrices/linalg';
 import { qr as qrRecord } from '../primitives/matrices/qr';
 import { LINALG_COMPOSITES } from './composites_linalg';
+import { positionsAlong } from './runtime_shape';
 
 const boolOpt = (op: string, name: string, v: unknown, def: boolean): boolean => {
   if (v === undefined) return def;
@@ -83,11 +84,32 @@ function lstsq(matrix: TensorLike, rhs: TensorLike, l2Regularizer = 0, options: 
     const b = convert(op, rhs, 'float32').t;
     const d = a.dims;
     const [m, n] = d === null || d.length < 2 ? [null, null] : d.slice(-2);
-    if (m === null || n === null) throw argError(op, 'the matrix dims must be known', a.shape.toString(), 'a static [..., M, N]', 'Give the traced input a TensorSpec with the matrix dims set.');
+    if (m === null || n === null) return lstsqRunTime(a, b, l2Regularizer);
     const reg = (k: number): Tensor => o.mul(LINALG_COMPOSITES.eye.fn(k), l2Regularizer);
     if (m >= n) return cholSolve(cholesky(o.add(o.matmul(a, a, true, false), reg(n))), o.matmul(a, b, true, false));
     return o.matmul(a, cholSolve(cholesky(o.add(o.matmul(a, a, false, true), reg(m))), b), true, false);
   });
+}
+
+/**
+ * lstsq with matrix dims known only at run time. TF picks the overdetermined (M >= N) or underdetermined normal
+ * equations there with a tf.cond; ef's core has no conditional, so both are built and the result selected, with the
+ * unused side's Gram matrix replaced by the identity (its Cholesky then cannot fail, and the select gives it a zero
+ * cotangent). Twice the work of TF's one branch, in this traced-with-unknown-dims case only.
+ */
+function lstsqRunTime(a: Tensor, b: Tensor, l2: number): Tensor {
+  const eyeLike = (g: Tensor): Tensor => o.cast(o.equal(positionsAlong(g, -2), positionsAlong(g, -1)), 'float32');
+  const shp = o.shapeOf(a);
+  const r = o.reduceSum(o.onesLike(shp), null, true);
+  const [rows, cols] = [o.sliceDynOf(shp, o.sub(r, 2), o.ints([1])), o.sliceDynOf(shp, o.sub(r, 1), o.ints([1]))];
+  const [over, under] = [o.greaterEqual(rows, cols), o.less(rows, cols)];
+  const gram = (g: Tensor, used: Tensor): Tensor => {
+    const e = eyeLike(g);
+    return o.where(used, o.add(g, o.mul(e, l2)), e);
+  };
+  const x1 = cholSolve(cholesky(gram(o.matmul(a, a, true, false), over)), o.matmul(a, b, true, false));
+  const x2 = o.matmul(a, cholSolve(cholesky(gram(o.matmul(a, a, false, true), under)), b), true, false);
+  return o.where(over, x1, x2);
 }
 
 export const LINALG2_COMPOSITES = {

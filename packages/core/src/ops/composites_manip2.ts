@@ -15,6 +15,7 @@ import * as TR from '../primitives/transformation/more';
 import * as SG from '../primitives/segment/more';
 import { tidy } from '../backend/memory';
 import { lastDim, positionsAlong, repeatDyn, repeatEachDyn, rollDyn } from './runtime_shape';
+import { axisToEndDyn } from './runtime_axes';
 
 const NONE = {};
 
@@ -45,8 +46,12 @@ function sorted(op: string, x: TensorLike, axis: number, direction: unknown, wan
   const dir = typeof direction === 'string' ? direction.toUpperCase() : direction;
   if (dir !== 'ASCENDING' && dir !== 'DESCENDING') throw argError(op, 'unsupported direction', describe(direction), "'ASCENDING' or 'DESCENDING'", "Pass direction: 'ASCENDING' or 'DESCENDING'.");
   return using(op, x, (t, tmp) => {
-    // The sorted axis may be known only at run time (k read then: TopKV2's k input); an unknown rank sorts the last axis only.
+    // The sorted axis may be known only at run time (k read then: TopKV2's k input).
     const d = t.dims;
+    const asc = dir === 'ASCENDING';
+    // Ascending = descending of an order-reversing map: -x for floats, -1 - x for int32 (-x overflows at INT_MIN).
+    const flip = (v: Tensor): Tensor => (t.dtype === 'int32' ? o.sub(-1, v) : o.neg(v));
+    if (d === null && axis !== -1) return tidy(() => sortedDyn(t, axis, asc ? flip : null, want));
     const last = d === null && axis === -1;
     const a = last ? -1 : d === null ? staticAxis(op, t, axis)[0] : normalizeAxes(op, [axis], d.length)[0];
     const rank = d === null ? 0 : d.length;
@@ -54,9 +59,6 @@ function sorted(op: string, x: TensorLike, axis: number, direction: unknown, wan
     const perm = Array.from({ length: rank }, (_, i) => i);
     if (!last) [perm[a], perm[rank - 1]] = [perm[rank - 1], perm[a]];
     const moved = last || a === rank - 1 ? t : tmp(o.transpose(t, perm));
-    const asc = dir === 'ASCENDING';
-    // Ascending = descending of an order-reversing map: -x for floats, -1 - x for int32 (-x overflows at INT_MIN).
-    const flip = (v: Tensor): Tensor => (t.dtype === 'int32' ? o.sub(-1, v) : o.neg(v));
     const src = asc ? tmp(flip(moved)) : moved;
     const kIn = n === null ? [tmp(o.reshape(tmp(lastDim(src)), []))] : [];
     const [values, indices] = bind(RD.topK as Primitive, [src, ...kIn], { k: n ?? 0, sorted: true });
@@ -66,6 +68,14 @@ function sorted(op: string, x: TensorLike, axis: number, direction: unknown, wan
     tmp(picked);
     return o.transpose(picked, perm);
   });
+}
+
+/** An unknown rank, an axis other than -1: TF swaps it to the end by a run-time perm; here it moves there and back (runtime_axes). */
+function sortedDyn(t: Tensor, axis: number, flip: ((v: Tensor) => Tensor) | null, want: 'values' | 'indices'): Tensor {
+  const { moved, back } = axisToEndDyn(t, axis);
+  const src = flip === null ? moved : flip(moved);
+  const [values, indices] = bind(RD.topK as Primitive, [src, o.reshape(lastDim(src), [])], { k: 0, sorted: true });
+  return back(want === 'indices' ? indices : flip === null ? values : flip(values));
 }
 
 /**

@@ -10,6 +10,7 @@ import { asDType, describe } from '../values/dtype';
 import * as o from './ops';
 import { argError } from '../primitives/check';
 import { dimsToString } from '../values/shape';
+import { frameDyn, overlapAndAddDyn } from './runtime_signal';
 import { irfft as irfftRecord, rfft as rfftRecord } from '../primitives/spectral/fft';
 
 /** The static size of x's last axis. */
@@ -112,7 +113,9 @@ function frame(signal: TensorLike, frameLength: number, frameStep: number, optio
   return tidy(() => {
     const x = convert(op, signal, 'float32').t;
     const d = x.dims;
-    if (d === null) throw argError(op, 'the rank must be known', 'unknown rank', 'a static rank', 'Give the traced input a TensorSpec with a rank.');
+    if (!Number.isInteger(axis)) throw argError(op, 'axis must be an integer', describe(axis), 'an integer axis', 'Pass e.g. -1.');
+    // An unknown rank or framed length: TF's run-time frame (counts from the run-time shape; runtime_signal).
+    if (d === null || (axis >= -d.length && axis < d.length && d[axis < 0 ? axis + d.length : axis] === null)) return frameDyn(x, frameLength, frameStep, padEnd, padValue, axis);
     if (!Number.isInteger(axis) || axis < -d.length || axis >= d.length) throw argError(op, 'axis out of range', describe(axis), `an axis in [${-d.length}, ${d.length})`, 'Pass e.g. -1.');
     const a = axis < 0 ? axis + d.length : axis;
     const len = d[a];
@@ -162,7 +165,9 @@ function overlapAndAdd(signal: TensorLike, frameStep: number): Tensor {
   return tidy(() => {
     const x = convert(op, signal, 'float32').t;
     const d = x.dims;
-    if (d === null || d.length < 2 || d.some((v) => v === null)) throw argError(op, 'the input must be [..., frames, frameLength] with known dims', dimsToString(d), 'a static shape of rank >= 2', 'Give the traced input a TensorSpec with its dims set.');
+    if (d !== null && d.length < 2) throw argError(op, 'the input must be [..., frames, frameLength]', dimsToString(d), 'rank >= 2', 'Add a frames axis.');
+    // Unknown dims or rank: TF's skew-and-sum with the counts read at run time (runtime_signal).
+    if (d === null || d.some((v) => v === null)) return overlapAndAddDyn(x, frameStep);
     const dims = d as number[];
     const [frames, len] = dims.slice(-2);
     const outer = dims.slice(0, -2);

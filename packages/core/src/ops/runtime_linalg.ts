@@ -72,12 +72,14 @@ export function setDiagDyn(t: Tensor, d: Tensor): Tensor {
 }
 
 /**
- * cross of 3-vectors along the last axis. The last dim must be 3: the rotated copies are sliced back to the
- * operand's own shape (raising when it is not 3: the gather raises below 3, the slice above).
+ * cross of 3-vectors along the last axis. The last dim must be 3: each operand is sliced to 3 (raising below 3)
+ * and the rotated copies back to its own shape (raising above 3).
  */
 export function crossDyn(x: Tensor, y: Tensor): Tensor {
   const g = (t: Tensor, idx: number[]): Tensor => {
-    const r = o.gather(t, o.ints(idx), -1);
+    // Sliced to 3 first (raises below 3 on every backend: a GPU gather does not check its indices), back after (above 3).
+    const t3 = o.sliceDynOf(t, o.mul(o.shapeOf(t), 0), withLast(t, o.ints([3])));
+    const r = o.gather(t3, o.ints(idx), -1);
     return o.sliceDynOf(r, o.mul(o.shapeOf(t), 0), o.shapeOf(t));
   };
   return o.sub(o.mul(g(x, [1, 2, 0]), g(y, [2, 0, 1])), o.mul(g(x, [2, 0, 1]), g(y, [1, 2, 0])));

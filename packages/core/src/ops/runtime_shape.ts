@@ -8,6 +8,7 @@ import { describe } from '../values/dtype';
 import * as RM from '../primitives/reduction/more';
 import * as AR from '../primitives/arithmetic/more';
 import * as TR from '../primitives/transformation/more';
+import { axesToEndDyn } from './runtime_axes';
 
 /**
  * The int32 positions 0..n-1 along `axis`, in x's (run-time) shape: an exclusive cumsum of ones. Stands in
@@ -107,8 +108,17 @@ export function tensordotDyn(op: string, x: Tensor, y: Tensor, axes: number | [n
     }
     return tensordotDyn(op, x, y, [span(rx - axes, rx), span(0, axes)]);
   }
-  if (rx === null || ry === null) throw argError(op, 'axis lists need known ranks', `${x.shape.toString()} and ${y.shape.toString()}`, 'operands of known rank', 'Give the traced inputs a rank, or pass a count of axes.');
   const [p, q] = axes;
+  if (rx === null || ry === null) {
+    // Unknown ranks: the contracted axes moved to the end at run time (TF's run-time perm free + axes), a matmul of
+    // [free, contracted] by its transpose, and the free dims restored.
+    const [ax, by] = [Array.isArray(p) ? p : [p], Array.isArray(q) ? q : [q]];
+    if (ax.length !== by.length) throw argError(op, 'the axis lists must have equal lengths', `[${ax}] and [${by}]`, 'equal-length axis lists', 'Pair each contracted axis of a with one of b.');
+    const [mx, my] = [axesToEndDyn(x, ax), axesToEndDyn(y, by)];
+    const am = o.reshapeDynOf(mx.moved, o.stack([prodOf(mx.free), prodOf(mx.contracted)]));
+    const bm = o.reshapeDynOf(my.moved, o.stack([prodOf(my.free), prodOf(my.contracted)]));
+    return o.reshapeDynOf(o.matmul(am, bm, false, true), o.concat([mx.free, my.free], 0));
+  }
   const ax = (Array.isArray(p) ? p : [p]).map((v) => (v < 0 ? v + rx : v));
   const by = (Array.isArray(q) ? q : [q]).map((v) => (v < 0 ? v + ry : v));
   const [dx, dy] = [x.dims as (number | null)[], y.dims as (number | null)[]];

@@ -1,44 +1,7 @@
 // Departures found by issue 11m's fixtures (linalg decompositions, image composites, real-valued signal ops), each with its reason.
 import type { Allowed } from './allowlist';
 
-const STATIC = ['traced-unknown-dims', 'traced-unknown-rank', 'traced-grad-unknown-dims'] as const;
-
 export const ALLOWLIST_11M: readonly Allowed[] = [
-  {
-    id: 'image-composites-need-static-shape',
-    ops: ['image.centralCrop', 'image.cropAndResize', 'image.cropToBoundingBox', 'image.extractPatches', 'image.grayscaleToRgb', 'image.padToBoundingBox', 'image.perImageStandardization', 'image.rgbToGrayscale'],
-    what: ['raises'],
-    paths: STATIC,
-    reason: 'OPEN LIMITATION: ef builds these image ops from static sizes (crop windows, gather indices, channel counts, the pixel count), so traced with unknown dims or rank they raise a clear InvalidArgumentError asking for a TensorSpec with those dims, where TensorFlow uses the run-time shape.',
-  },
-  {
-    id: 'image-composites-need-rank',
-    ops: ['image.adjustBrightness', 'image.adjustContrast', 'image.flipLeftRight', 'image.flipUpDown', 'image.rot90', 'image.transpose'],
-    what: ['raises'],
-    paths: ['traced-unknown-rank'],
-    reason: 'OPEN LIMITATION: these image ops pick their axes from the rank (3: one image, 4: a batch), so traced with an unknown rank they raise a clear InvalidArgumentError; with unknown dims they run.',
-  },
-  {
-    id: 'linalg-composites-need-static-shape',
-    ops: ['linalg.logdet', 'linalg.lstsq'],
-    what: ['raises'],
-    paths: STATIC,
-    reason: 'OPEN LIMITATION: logdet reads the Cholesky diagonal with a static mask and lstsq picks the normal equations by the static matrix dims, so traced with unknown dims or rank they raise a clear InvalidArgumentError asking for a static shape.',
-  },
-  {
-    id: 'signal-frames-need-static-shape',
-    ops: ['signal.frame', 'signal.overlapAndAdd'],
-    what: ['raises'],
-    paths: STATIC,
-    reason: 'OPEN LIMITATION: frame gathers with indices built from the static length of the framed axis, and overlapAndAdd reshapes by the static frame count and length, so traced with unknown dims or rank they raise a clear InvalidArgumentError asking for a static shape.',
-  },
-  {
-    id: 'linalg-gradients-need-static-size',
-    ops: ['linalg.cholesky', 'linalg.choleskySolve', 'linalg.triangularSolve'],
-    what: ['raises'],
-    paths: ['traced-grad-unknown-dims'],
-    reason: "OPEN LIMITATION: the gradients of Cholesky and MatrixTriangularSolve keep a triangle with a mask built from the static matrix size (TF's MatrixBandPart takes the run-time size), so a gradient traced with unknown dims raises a clear InvalidArgumentError; the forward ops run with unknown dims.",
-  },
   {
     id: 'cholesky-raises-on-indefinite',
     ops: ['linalg.cholesky'],
@@ -50,7 +13,7 @@ export const ALLOWLIST_11M: readonly Allowed[] = [
     id: 'cropAndResize-tf-no-second-order',
     ops: ['image.cropAndResize'],
     what: ['no-raise'],
-    paths: ['grad', 'grad-2nd', 'traced-grad', 'traced-grad-2nd'],
+    paths: ['grad', 'grad-2nd', 'traced-grad', 'traced-grad-2nd', 'traced-grad-unknown-dims'],
     reason: "TensorFlow 2.21 registers no gradient for CropAndResizeGradImage/Boxes, so the fixture's combined first- and second-order call raises LookupError; ef's cropAndResize is a composite of gathers and lerps, differentiable to any order. Its first-order gradients (image and boxes) equal TensorFlow's in packages/core/test/image_tf.test.ts, and the harness checks them against finite differences.",
   },
   {

@@ -27,7 +27,13 @@ export interface Divergence {
 
 const FORWARD: readonly PathName[] = ['eager', 'traced', 'traced-unknown-dims', 'traced-unknown-rank'];
 
-export const TOL = { forward: { rtol: 1e-5, atol: 1e-6 }, grad: { rtol: 1e-4, atol: 1e-5 } };
+export interface Tolerances {
+  forward: { rtol: number; atol: number };
+  grad: { rtol: number; atol: number };
+}
+
+/** float32 on cpu and wasm (browser/tf_fixtures.test.ts has webgl's). */
+export const TOL: Tolerances = { forward: { rtol: 1e-5, atol: 1e-6 }, grad: { rtol: 1e-4, atol: 1e-5 } };
 
 const MAPPED: Record<string, [string, What]> = { float64: ['float32', 'dtype-float64'], int64: ['int32', 'dtype-int64'] };
 
@@ -91,7 +97,7 @@ export function applies(c: Case, path: PathName): boolean {
   return expectedOf(c, path) !== null;
 }
 
-export function compareOutcome(op: string, c: Case, path: PathName, out: Outcome): Divergence[] {
+export function compareOutcome(op: string, c: Case, path: PathName, out: Outcome, tols: Tolerances = TOL): Divergence[] {
   const found: Divergence[] = [];
   const emit: Emit = (what, detail) => found.push({ op, case: c.name, tags: c.tags, path, what, detail });
   const want = expectedOf(c, path);
@@ -105,7 +111,7 @@ export function compareOutcome(op: string, c: Case, path: PathName, out: Outcome
     emit('raises', describeError(out.error));
     return found;
   }
-  const tol = FORWARD.includes(path) ? TOL.forward : TOL.grad;
+  const tol = FORWARD.includes(path) ? tols.forward : tols.grad;
   if (out.values.length !== want.length) emit('shape', `got ${out.values.length} results, expected ${want.length}`);
   else want.forEach((w, i) => compareTensor(out.values[i], w, tol, (what, d) => emit(what, want.length > 1 ? `${FORWARD.includes(path) ? 'output' : 'input'} ${i}: ${d}` : d)));
   return found;

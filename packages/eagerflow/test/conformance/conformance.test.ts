@@ -2,7 +2,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ef from 'eagerflow';
-import { loadFixtures } from './fixtures';
+import { loadFixtures } from './load_fixtures';
 import { OpRun, buildReport } from './report';
 import { runOp } from './run_op';
 import { NOT_YET, opAt, publicOps } from './public_ops';

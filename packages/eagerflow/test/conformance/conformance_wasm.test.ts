@@ -1,7 +1,7 @@
 // The TensorFlow differential suite on the wasm backend: every fixture case on every path, compared with TensorFlow 2.21's
 // values under the same tolerances and allowlist as on cpu (docs/conformance.md is cpu's report; wasm must add nothing).
 import * as ef from 'eagerflow';
-import { loadFixtures } from './fixtures';
+import { loadFixtures } from './load_fixtures';
 import { runOp } from './run_op';
 
 const fixtures = loadFixtures();

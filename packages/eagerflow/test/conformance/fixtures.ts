@@ -1,7 +1,4 @@
-// Reads the TensorFlow golden fixtures (written by scripts/tf-golden) and decodes their lossless numbers.
-import * as fs from 'fs';
-import * as path from 'path';
-
+// The TensorFlow golden fixtures' format (written by scripts/tf-golden) and the decoding of their lossless numbers (no fs: the browser page uses it too).
 /** A number as stored: JSON numbers, or 'nan' | 'inf' | '-inf' | '-0' (JSON has none of them). */
 export type Num = number | 'nan' | 'inf' | '-inf' | '-0';
 export type Scalar = Num | boolean | string;
@@ -40,16 +37,6 @@ export interface OpFixture {
   op: string;
   tf_version: string;
   cases: Case[];
-}
-
-export const FIXTURE_DIR = path.join(__dirname, 'fixtures');
-
-export function loadFixtures(): OpFixture[] {
-  return fs
-    .readdirSync(FIXTURE_DIR)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => JSON.parse(fs.readFileSync(path.join(FIXTURE_DIR, f), 'utf8')) as OpFixture);
 }
 
 export function decodeNum(v: Scalar): number | boolean | string {

@@ -2,6 +2,8 @@
 import { ALLOWLIST, Allowed } from './allowlist';
 import { ALLOWLIST_20B } from './allowlist_20b';
 import { ALLOWLIST_20C } from './allowlist_20c';
+import { ALLOWLIST_11M } from './allowlist_11m';
+import { ALLOWLIST_WEBGL, WEBGL_PATHS, WEBGL_TOL } from './allowlist_webgl';
 import type { Divergence } from './compare';
 import { PATHS, PathName } from './paths';
 
@@ -56,7 +58,17 @@ export function buildReport(runs: OpRun[]): string {
     '',
     '| id | covers | reason |',
     '| --- | --- | --- |',
-    ...[...ALLOWLIST, ...ALLOWLIST_20B, ...ALLOWLIST_20C].map((a) => `| \`${a.id}\` | ${a.ops === '*' ? 'every op' : a.ops.join(', ')}: ${a.what.join(', ')}${a.tag ? ` (cases tagged \`${a.tag}\`)` : ''}${a.cases ? ` (cases: ${a.cases.join('; ')})` : ''} | ${a.reason} |`),
+    ...[...ALLOWLIST, ...ALLOWLIST_20B, ...ALLOWLIST_20C, ...ALLOWLIST_11M].map(row),
+    '',
+    '## Backends',
+    '',
+    '- **cpu**: every path, the tables on this page.',
+    '- **wasm**: every path, the same tolerances and allowlist (`conformance_wasm.test.ts`); wasm adds no departure.',
+    `- **webgl** in Chromium (\`browser/tf_fixtures.test.ts\`, WebGL2 on SwiftShader): every fixture case on ${WEBGL_PATHS.map((p) => SHORT[p]).join(', ')}, compared in the page with TensorFlow's values under float32 GPU tolerances (rtol ${WEBGL_TOL.forward.rtol}, atol ${WEBGL_TOL.forward.atol} forward; rtol ${WEBGL_TOL.grad.rtol}, atol ${WEBGL_TOL.grad.atol} gradients: SwiftShader's sin/cos are off by up to 1.4e-4, within Vulkan's 2^-11 bound). Departures beyond the list above, measured there:`,
+    '',
+    '| id | covers | reason |',
+    '| --- | --- | --- |',
+    ...ALLOWLIST_WEBGL.map(row),
     '',
     '## Per op',
     '',
@@ -74,6 +86,10 @@ export function buildReport(runs: OpRun[]): string {
     '',
   ];
   return lines.join('\n');
+}
+
+function row(a: Allowed): string {
+  return `| \`${a.id}\` | ${a.ops === '*' ? 'every op' : a.ops.join(', ')}: ${a.what.join(', ')}${a.tag ? ` (cases tagged \`${a.tag}\`)` : ''}${a.cases ? ` (cases: ${a.cases.join('; ')})` : ''} | ${a.reason} |`;
 }
 
 function departures(r: OpRun): string {

@@ -9,6 +9,7 @@ import { bind } from '../../ops/bind';
 import { Dims, dimsToString } from '../../values/shape';
 import { argError, broadcastOrThrow, checkArity, checkDTypes, FLOAT } from '../check';
 import { broadcastInfo, broadcastShape, sameShape } from '../kernel_util';
+import { positionsAlong } from '../../ops/runtime_shape';
 import { Mat, cholesky as hostCholesky, determinant, identity, lu, luSolve, readMatrices, slogdet, transposeMat, triSolve, uploadMatrices } from './linalg_host';
 
 /** The [..., M, M] shape of a batch of square matrices (`which` names the argument in errors). */
@@ -29,26 +30,26 @@ export function mT(x: Tensor): Tensor {
   return o.transpose(x, [...Array.from({ length: r - 2 }, (_, i) => i), r - 1, r - 2]);
 }
 
-/** The static size M of [..., M, M] (masks in gradients are built from it). */
-function staticN(op: string, x: Tensor): number {
+/** The static size M of [..., M, M], or null when only the run time knows it (TF's MatrixBandPart takes that size). */
+function sizeOf(x: Tensor): number | null {
   const d = x.dims;
-  const n = d === null ? null : d[d.length - 1];
-  if (n === null || n === undefined) throw argError(op, 'the matrix size must be known', dimsToString(d), 'a static [..., M, M]', 'Give the traced input a TensorSpec with the matrix dims set.');
-  return n;
+  return d === null ? null : (d[d.length - 1] ?? null);
 }
 
-/** An n x n float32 constant with `below`, `on` and `above` the diagonal (masks of the gradient graphs). */
-function constMatrix(n: number, below: number, on: number, above: number): Tensor {
-  const d = o.sub(o.reshape(o.range(0, n, 1, 'int32'), [1, n]), o.reshape(o.range(0, n, 1, 'int32'), [n, 1]));
+/**
+ * A float32 matrix with `below`, `on` and `above` the diagonal (masks of the gradient graphs): n x n when the size `n`
+ * is static, else in `like`'s run-time shape [..., M, M] (column minus row positions from cumsums, as bandPart's).
+ */
+function constMatrix(n: number | null, below: number, on: number, above: number, like?: Tensor): Tensor {
+  const d = n !== null ? o.sub(o.reshape(o.range(0, n, 1, 'int32'), [1, n]), o.reshape(o.range(0, n, 1, 'int32'), [n, 1])) : o.sub(positionsAlong(like as Tensor, -1), positionsAlong(like as Tensor, -2));
   const part = (cond: Tensor, v: number): Tensor => o.mul(o.cast(cond, 'float32'), v);
   return o.add(o.add(part(o.less(d, 0), below), part(o.equal(d, 0), on)), part(o.greater(d, 0), above));
 }
 
 /** x with only its lower (or upper) triangle kept. */
 export function triangle(x: Tensor, lower: boolean): Tensor {
-  const n = staticN('linalg gradient', x);
   // A select, not a product with a 0/1 mask: the dropped triangle is +0 (TF's MatrixBandPart), never -0.
-  const keep = o.greater(lower ? constMatrix(n, 1, 1, 0) : constMatrix(n, 0, 1, 1), 0);
+  const keep = o.greater(lower ? constMatrix(sizeOf(x), 1, 1, 0, x) : constMatrix(sizeOf(x), 0, 1, 1, x), 0);
   return o.where(keep, x, o.zerosLike(x));
 }
 
@@ -80,9 +81,9 @@ export const cholesky = {
   // TF's _CholeskyGrad (Murray 2016): symmetric, from the factor and its inverse.
   vjp(c, _i, [l]) {
     const g = c[0] as Tensor;
-    const n = staticN('linalg.cholesky gradient', l);
-    const lInv = bind(matrixTriangularSolve as Primitive, [l, identityT(n)], { lower: true, adjoint: false })[0];
-    const middle = o.mul(o.matmul(l, g, true, false), constMatrix(n, 1, 0.5, 0));
+    const n = sizeOf(l);
+    const lInv = bind(matrixTriangularSolve as Primitive, [l, n === null ? constMatrix(null, 0, 1, 0, l) : identityT(n)], { lower: true, adjoint: false })[0];
+    const middle = o.mul(o.matmul(l, g, true, false), constMatrix(n, 1, 0.5, 0, l));
     const ga = o.matmul(o.matmul(lInv, middle, true, false), lInv);
     return [o.mul(o.add(ga, mT(ga)), 0.5)];
   },

@@ -55,6 +55,13 @@ export const matmul = {
     const n = (s: number[]): number => s.reduce((x, y) => x * y, 1);
     const direct = n(sa) === 1 || n(sb) === 1 || sameShape(sa, sb);
     const full = (x: Info): Info => (direct ? x : broadcastInfo(k, x, [...batch, ...x.shape.slice(-2)]));
+    if (a.shape.includes(0) || b.shape.includes(0)) {
+      // An empty operand: zeros (an empty inner dim sums nothing) or an empty result, without the kernel (tfjs-webgl's
+      // BatchMatMul fails on empty inputs).
+      const m = a.shape[a.shape.length - (p.transposeA ? 1 : 2)];
+      const nn = b.shape[b.shape.length - (p.transposeB ? 2 : 1)];
+      return [k.run('Fill', {}, { shape: [...batch, m, nn], value: 0, dtype: a.dtype }) as Info];
+    }
     const [fa, fb] = [full(a), full(b)];
     const out = k.run('BatchMatMul', { a: fa, b: fb }, { transposeA: p.transposeA, transposeB: p.transposeB }) as Info;
     if (fa !== a) k.free(fa);

@@ -60,7 +60,8 @@ function reduction<const P extends readonly string[]>(name: string, op: string, 
     },
     impl(k, [x], p: ReduceParams) {
       const axes = runtimeAxes(x, p);
-      if (empty && axes.some((a) => x.shape[a] === 0)) return [k.run('Fill', {}, { shape: outShape(x, axes, p.keepDims), value: empty(x.dtype as DType), dtype: x.dtype }) as Info];
+      // An empty input without the kernel (tfjs-webgl's reductions raise on it): the identity, or an empty result.
+      if (empty && x.shape.includes(0)) return [k.run('Fill', {}, { shape: outShape(x, axes, p.keepDims), value: empty(x.dtype as DType), dtype: x.dtype }) as Info];
       if (host && isHostBackend()) return [k.upload(host(x, axes), outShape(x, axes, p.keepDims), x.dtype as DType)];
       return [k.run(kernel, { x }, { axis: axes, keepDims: p.keepDims }) as Info];
     },
@@ -108,25 +109,40 @@ function hostProd(x: Info, axes: number[]): Int32Array | Float32Array {
 }
 
 /**
- * Product; its gradient is the product of all other elements of each group, built from exclusive
- * cumprods one reduced axis at a time (no division: right with zeros, like TF's _ProdGrad).
+ * Product; its gradient is the product of all other elements of each group, as TF's _ProdGrad builds it: the reduced
+ * axes transposed to the front and flattened into one (run-time products of the dims), exclusive cumprods from both
+ * ends along it (no division: right with zeros), and the result transposed back. One flattened axis, as TF, so the
+ * second order propagates NaN and inf exactly as TF's does.
  */
 export const prod = withOnnx(reduction('prod', 'reduceProd', 'Prod', ['math.reduceProd', 'reduceProd'], NUMERIC, (c, [x], _y, p): (Tensor | null)[] => {
   const rank = x.rank;
   if (rank === null) throw argError('reduceProd gradient', 'unknown input rank', 'a tensor of unknown rank', 'a known rank', 'Give the input a rank with setShape.');
-  const axes = p.axes === null ? Array.from({ length: rank }, (_, i) => i) : p.axes.map((a) => (a < 0 ? a + rank : a));
-  let part = x;
-  let others: Tensor | null = null;
-  for (const a of axes) {
-    const left = bind(cumprod as Primitive, [part], { axis: a, exclusive: true, reverse: false })[0];
-    const right = bind(cumprod as Primitive, [part], { axis: a, exclusive: true, reverse: true })[0];
-    const e = o.mul(left, right);
-    others = others === null ? e : o.mul(others, e);
-    part = bindReduce(prod as Primitive, part, [a], true);
-  }
+  const axes = [...new Set(p.axes === null ? Array.from({ length: rank }, (_, i) => i) : p.axes.map((a) => (a < 0 ? a + rank : a)))];
+  const others = axes.length === 0 ? null : othersProduct(x, axes, rank);
   const g = o.broadcastLike(keepDimsLike(g0(c), x, p), x);
   return [others === null ? g : o.mul(g, others)];
 }, reduceTf('Prod'), () => 1, hostProd), lower.reduce('ReduceProd'));
+
+/** The product of the other elements of each reduced group (TF's _ProdGrad without the cotangent). */
+function othersProduct(x: Tensor, axes: number[], rank: number): Tensor {
+  const perm = [...axes, ...Array.from({ length: rank }, (_, i) => i).filter((i) => !axes.includes(i))];
+  const moved = perm.every((a, i) => a === i);
+  const permuted = moved ? x : o.transpose(x, perm);
+  const d = permuted.dims as (number | null)[];
+  const flat =
+    d.every((v) => v !== null)
+      ? o.reshape(permuted, [(d as number[]).slice(0, axes.length).reduce((a, b) => a * b, 1), (d as number[]).slice(axes.length).reduce((a, b) => a * b, 1)])
+      : o.reshapeDynOf(permuted, o.stack([prodOfVector(o.slice(o.shapeOf(permuted), [0], [axes.length])), prodOfVector(o.slice(o.shapeOf(permuted), [axes.length], [-1]))]));
+  const left = bind(cumprod as Primitive, [flat], { axis: 0, exclusive: true, reverse: false })[0];
+  const right = bind(cumprod as Primitive, [flat], { axis: 0, exclusive: true, reverse: true })[0];
+  const y = o.reshapeLike(o.mul(left, right), permuted);
+  if (moved) return y;
+  const inverse = new Array<number>(rank);
+  perm.forEach((a, i) => (inverse[a] = i));
+  return o.transpose(y, inverse);
+}
+
+const prodOfVector = (v: Tensor): Tensor => bindReduce(prod as Primitive, v, null, false);
 
 export const any = reduction('any', 'reduceAny', 'Any', ['math.reduceAny', 'reduceAny'], ['bool'], null, reduceTf('Any', true), () => false);
 export const all = reduction('all', 'reduceAll', 'All', ['math.reduceAll', 'reduceAll'], ['bool'], null, reduceTf('All', true), () => true);

@@ -32,6 +32,9 @@ function runtimeAxes(x: Info, p: ReduceParams): number[] {
   return p.axes === null ? x.shape.map((_, i) => i) : p.axes.map((a) => (a < 0 ? a + r : a));
 }
 
+/** The dims of a reduction's result. */
+const reducedDims = (x: Info, axes: number[], keepDims: boolean): number[] => (keepDims ? x.shape.map((d, i) => (axes.includes(i) ? 1 : d)) : x.shape.filter((_, i) => !axes.includes(i)));
+
 /** Re-inserts reduced axes into a cotangent so it broadcasts against the input. */
 export function keepDimsLike(g: Tensor, x: Tensor, p: ReduceParams): Tensor {
   if (p.keepDims) return g;
@@ -65,7 +68,13 @@ export const sum = {
     checkDTypes('reduceSum', ins[0], NUMERIC);
     return [{ dtype: ins[0].dtype, shape: reducedShape('reduceSum', ins[0], p) }];
   },
-  impl: (k, [x], p: ReduceParams) => [k.run('Sum', { x }, { axis: runtimeAxes(x, p), keepDims: p.keepDims }) as Info],
+  impl(k, [x], p: ReduceParams) {
+    const axes = runtimeAxes(x, p);
+    // An empty input sums to zeros (or to an empty result) without the kernel: tfjs-webgl's Sum divides the size by
+    // the batch (0 / 0) and raises on a NaN shape.
+    if (x.shape.includes(0)) return [k.run('Fill', {}, { shape: reducedDims(x, axes, p.keepDims), value: 0, dtype: x.dtype }) as Info];
+    return [k.run('Sum', { x }, { axis: axes, keepDims: p.keepDims }) as Info];
+  },
   vjp: (c, [x], _o, p: ReduceParams) => [o.broadcastLike(keepDimsLike(c[0] as Tensor, x, p), x)],
   saves: 'none',
   api: reduceApi(['math.reduceSum', 'reduceSum']),
@@ -83,9 +92,10 @@ export const max = {
   },
   impl(k, [x], p: ReduceParams) {
     const axes = runtimeAxes(x, p);
-    if (!axes.some((a) => x.shape[a] === 0)) return [k.run('Max', { x }, { reductionIndices: axes, keepDims: p.keepDims }) as Info];
-    // The max over nothing is the dtype's lowest value (TensorFlow: -inf, INT_MIN); tfjs gives NaN.
-    const shape = p.keepDims ? x.shape.map((d, i) => (axes.includes(i) ? 1 : d)) : x.shape.filter((_, i) => !axes.includes(i));
+    if (!x.shape.includes(0)) return [k.run('Max', { x }, { reductionIndices: axes, keepDims: p.keepDims }) as Info];
+    // The max over nothing is the dtype's lowest value (TensorFlow: -inf, INT_MIN); tfjs gives NaN (and tfjs-webgl
+    // raises for any empty input, so an empty result is filled here too).
+    const shape = reducedDims(x, axes, p.keepDims);
     return [k.run('Fill', {}, { shape, value: x.dtype === 'int32' ? -2147483648 : -Infinity, dtype: x.dtype }) as Info];
   },
   vjp: (c, [x], [y], p: ReduceParams) => {
@@ -155,6 +165,7 @@ export const intMean = {
     const axes = runtimeAxes(x, p);
     const shape = p.keepDims ? x.shape.map((d, i) => (axes.includes(i) ? 1 : d)) : x.shape.filter((_, i) => !axes.includes(i));
     const count = axes.reduce((n, a) => n * x.shape[a], 1);
+    if (x.shape.includes(0)) return [k.run('Fill', {}, { shape, value: 0, dtype: 'int32' }) as Info];
     if (isHostBackend()) return [k.upload(hostIntMean(readInfoSync(x) as Int32Array, x.shape, axes, count), shape, 'int32')];
     return [withScratch(k, (s) => truncDiv(s, s.run('Sum', { x }, { axis: axes, keepDims: p.keepDims }), s.scalar(count, 'int32')))];
   },

@@ -64,8 +64,8 @@ export const unsortedSegmentSum = {
     checkIdsInRange('unsortedSegmentSum', segmentIds, p.numSegments);
     // tfjs's kernel takes 1-D ids: flatten the ids and the matching leading dims of x.
     const r = segmentIds.shape.length;
-    // tfjs's kernel fails on zero segments; the result is simply empty.
-    if (p.numSegments === 0) return [k.run('Fill', {}, { shape: [0, ...x.shape.slice(r)], value: 0, dtype: x.dtype }) as Info];
+    // tfjs's kernel fails on zero segments (the result is simply empty), and tfjs-webgl's on empty data (zeros).
+    if (p.numSegments === 0 || x.shape.includes(0)) return [k.run('Fill', {}, { shape: [p.numSegments, ...x.shape.slice(r)], value: 0, dtype: x.dtype }) as Info];
     if (r === 1) return [k.run('UnsortedSegmentSum', { x, segmentIds }, { numSegments: p.numSegments }) as Info];
     return [withScratch(k, (sc) => {
       const flatIds = sc.run('Reshape', { x: segmentIds }, { shape: [n] });
