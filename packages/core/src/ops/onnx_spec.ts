@@ -72,12 +72,16 @@ export function onnxSpec<P>(s: OnnxSpec<P>): OnnxSpec {
 
 /**
  * A family-made record with its ONNX lowering beside it (records written as object literals set `onnx:` directly).
+ * Sets `onnx` on the record itself and returns it.
  * @example
  * // not-run
  * export const exp = withOnnx(unary('exp', 'Exp', ...), { op: 'Exp' });
  */
 export function withOnnx<T extends Omit<Primitive, 'api'>>(record: T, onnx: OnnxSpec): T {
-  return { ...record, onnx };
+  // Set on the record object itself: its GraphDef readers and vjps bind that object, so a copy would
+  // leave imported and differentiated nodes without the lowering.
+  (record as { onnx?: OnnxSpec }).onnx = onnx;
+  return record;
 }
 
 /** Every dtype a lowering can pass to ONNX Runtime (strings and complex64 stay in JS steps). */
