@@ -17,6 +17,13 @@ const staticShape = (s: LowerScope, i: number): number[] | null => {
 };
 const firstIn = (dtypes: readonly DType[]) => (s: LowerScope, n: SpecNode): boolean => dtypes.includes(s.aval(n.inputs[0]).dtype);
 const one = (x: string[]): string => x[0];
+/** float32 operands, or int32 ones divided by a captured constant without zeros. */
+const floatOrIntByConst = (s: LowerScope, n: SpecNode): boolean => {
+  const t = s.aval(n.inputs[0]).dtype;
+  if (t === 'float32') return true;
+  const c = t === 'int32' ? (s.constant?.(n.inputs[1]) ?? null) : null;
+  return c !== null && c.every((v) => v !== 0);
+};
 
 function codec<P>(lowerFn: (s: LowerScope, n: SpecNode<P>, ins: readonly string[]) => string[], accepts: (s: LowerScope, n: SpecNode<P>) => boolean): OnnxSpec {
   return { lower: lowerFn, accepts } as OnnxCodec<P> as unknown as OnnxSpec;
@@ -60,6 +67,18 @@ const convSizes = (s: LowerScope, n: SpecNode<ConvP>): { input: number[]; kernel
   const f = staticShape(s, n.inputs[1]);
   return x === null || f === null ? undefined : { input: x.slice(1, 3), kernel: f.slice(0, 2) };
 };
+
+/**
+ * Resize's 4-D `sizes` for NHWC `x` resized to [h, w]: batch and channels as they are (from Shape(x) when not
+ * static). Not the `axes` attr: ONNX Runtime's transpose optimizer mis-rewrites Resize with axes after a Conv.
+ */
+export function nhwcSizes(s: LowerScope, i: number, x: string, hw: readonly number[]): string {
+  const d = staticShape(s, i);
+  if (d !== null) return s.int64s([d[0], hw[0], hw[1], d[3]]);
+  const shape = one(s.add('Shape', [x]));
+  const at = (k: number): string => one(s.add('Slice', [shape, s.int64s([k]), s.int64s([k + 1])]));
+  return one(s.add('Concat', [at(0), s.int64s([...hw]), at(3)], { axis: { i: 0 } }));
+}
 
 /**
  * The shared lowerings.
@@ -155,15 +174,16 @@ export const lower = {
     const hot = s.add('OneHot', [idx, depth, values], { axis: { i: p.axis } });
     return p.dtype === 'float32' ? hot : s.add('Cast', hot, { to: { i: ONNX_TYPE[p.dtype] } });
   }, (s, n) => s.aval(n.inputs[0]).dtype === 'int32' && n.params.depth > 0),
-  /** floormod on floats: fmod, moved to the divisor's sign; a zero takes the dividend's sign (TF's kernel). */
-  floormod: codec((s, _n, [a, b]) => {
+  /** floormod on floats: fmod, moved to the divisor's sign; a zero takes the dividend's sign (TF's kernel). On int32 (a constant non-zero divisor): ONNX's integer Mod has the divisor's sign already. */
+  floormod: codec((s, n, [a, b]) => {
+    if (s.aval(n.inputs[0]).dtype === 'int32') return s.add('Mod', [a, b]);
     const r = one(s.add('Mod', [a, b], { fmod: { i: 1 } }));
     const zero = s.scalar(0, 'float32');
     const isZero = one(s.add('Equal', [r, zero]));
     const signsDiffer = one(s.add('Xor', [...s.add('Less', [r, zero]), ...s.add('Less', [b, zero])]));
     const adjusted = one(s.add('Where', [signsDiffer, ...s.add('Add', [r, b]), r]));
     return s.add('Where', [isZero, ...s.add('Mul', [a, zero]), adjusted]);
-  }, firstIn(['float32'])),
+  }, floatOrIntByConst),
   /** expm1 without cancellation (Kahan): u = e^x; x where u == 1; u - 1 where u is 0 or inf; else (u - 1)·x / log u. */
   expm1: codec((s, _n, [x]) => {
     const u = one(s.add('Exp', [x]));
@@ -209,8 +229,49 @@ export const lower = {
       const data = dtype === 'float32' ? Float32Array.of(value) : dtype === 'int32' ? Int32Array.of(value) : Uint8Array.of(value);
       return s.add('ConstantOfShape', s.add('Shape', [x]), { value: { t: { dtype, shape: [1], data } } });
     }, firstIn(FIB)),
-  /** floordiv on floats: the float32 quotient, floored (TF's float kernel); int32 stays a JS step (division by zero raises). */
-  floordiv: codec((s, _n, [a, b]) => s.add('Floor', s.add('Div', [a, b])), firstIn(['float32'])),
+  /**
+   * floordiv on floats: the float32 quotient, floored (TF's float kernel). On int32 only by a constant without
+   * zeros (a zero divisor raises in TF; ONNX Runtime's integer Div would trap): the truncated quotient, minus
+   * one where the remainder is non-zero and the signs differ.
+   */
+  floordiv: codec((s, n, [a, b]) => {
+    if (s.aval(n.inputs[0]).dtype !== 'int32') return s.add('Floor', s.add('Div', [a, b]));
+    const zero = s.scalar(0, 'int32');
+    const inexact = one(s.add('Not', s.add('Equal', [...s.add('Mod', [a, b], { fmod: { i: 1 } }), zero])));
+    const signsDiffer = one(s.add('Xor', [...s.add('Less', [a, zero]), ...s.add('Less', [b, zero])]));
+    const fix = one(s.add('Cast', s.add('And', [inexact, signsDiffer]), { to: { i: ONNX_TYPE.int32 } }));
+    return s.add('Sub', [...s.add('Div', [a, b]), fix]);
+  }, floatOrIntByConst),
+  /**
+   * TF2's image resizes on NHWC (Resize over axes 1 and 2): `half_pixel` is its bilinear, `tf_half_pixel_for_nn`
+   * with floor its nearest.
+   */
+  resize: (mode: 'linear' | 'nearest', coords: 'half_pixel' | 'tf_half_pixel_for_nn'): OnnxSpec =>
+    codec<{ readonly size: readonly (number | null)[] }>((s, n, [x]) => {
+      const attrs = { mode: { s: mode }, coordinate_transformation_mode: { s: coords }, ...(mode === 'nearest' ? { nearest_mode: { s: 'floor' } } : {}) };
+      return s.add('Resize', [x, '', '', nhwcSizes(s, n.inputs[0], x, n.params.size as number[])], attrs);
+    }, (s, n) => FI.includes(s.aval(n.inputs[0]).dtype) && n.inputs.length === 1 && rankOf(s, n.inputs[0]) === 4 && n.params.size.every((d) => d !== null && d > 0)),
+  /** TopK on the last axis (ties: lower index first in both), indices cast to int32. */
+  topK: codec<{ readonly k: number }>((s, n, [x]) => {
+    const [v, i] = s.add('TopK', [x, s.int64s([n.params.k])], { axis: { i: -1 }, largest: { i: 1 }, sorted: { i: 1 } }, 2);
+    return [v, one(s.add('Cast', [i], { to: { i: ONNX_TYPE.int32 } }))];
+  }, (s, n) => n.inputs.length === 1 && FI.includes(s.aval(n.inputs[0]).dtype) && (rankOf(s, n.inputs[0]) ?? 0) >= 1),
+  /** split: Split by the piece sizes (resolved against the static axis size). */
+  split: codec<{ readonly axis: number }>((s, n, [x]) => {
+    const r = rankOf(s, n.inputs[0]) as number;
+    const axis = n.params.axis < 0 ? n.params.axis + r : n.params.axis;
+    const sizes = n.outputs.map((o) => (s.aval(o).shape as number[])[axis]);
+    return s.add('Split', [x, s.int64s(sizes)], { axis: { i: axis } }, n.outputs.length);
+  }, (s, n) => FIB.includes(s.aval(n.inputs[0]).dtype) && n.outputs.every((o) => staticShape(s, o) !== null)),
+  /** unstack: Split into pieces of 1, each squeezed. */
+  unstack: codec<{ readonly axis: number; readonly num: number }>((s, n, [x]) => {
+    const r = rankOf(s, n.inputs[0]) as number;
+    const axis = n.params.axis < 0 ? n.params.axis + r : n.params.axis;
+    const parts = n.params.num === 1 ? [x] : s.add('Split', [x, s.int64s(new Array<number>(n.params.num).fill(1))], { axis: { i: axis } }, n.params.num);
+    return parts.map((q) => one(s.add('Squeeze', [q, s.int64s([axis])])));
+  }, (s, n) => FIB.includes(s.aval(n.inputs[0]).dtype) && rankOf(s, n.inputs[0]) !== null && n.params.num >= 1),
+  /** gatherNd: GatherND on int64 indices. */
+  gatherNd: codec((s, _n, [x, i]) => s.add('GatherND', [x, ...s.add('Cast', [i], { to: { i: 7 } })]), firstIn(FIB)),
   identity: { op: 'Identity', dtypes: FIB } as OnnxSpec,
   // ONNX names that are other records' TF op names (kept here, so each TF name stays typed once).
   maximum: { op: 'Max', dtypes: FI } as OnnxSpec,

@@ -26,6 +26,8 @@ export interface LowerScope {
   scalar(value: number, dtype: DType): string;
   /** The ONNX opset the model imports (17 or later). */
   readonly opset: number;
+  /** The host data of graph value `i` when it is a captured constant, else null (e.g. a divisor known to be non-zero). */
+  constant?(i: number): Float32Array | Int32Array | Uint8Array | null;
 }
 
 /** A params key: checked against P where a spec is declared (`onnxSpec<P>`), plain strings on records. */
