@@ -243,12 +243,12 @@ export const lower = {
     return s.add('Sub', [...s.add('Div', [a, b]), fix]);
   }, floatOrIntByConst),
   /**
-   * TF2's image resizes on NHWC (Resize over axes 1 and 2): `half_pixel` is its bilinear, `tf_half_pixel_for_nn`
-   * with floor its nearest.
+   * TF2's image resizes on NHWC (half-pixel centers). Bilinear is ONNX's `half_pixel` linear; TF's nearest source
+   * index floor((dst + 0.5)·in/out) is `half_pixel`'s (dst + 0.5)·in/out - 0.5 rounded half up.
    */
-  resize: (mode: 'linear' | 'nearest', coords: 'half_pixel' | 'tf_half_pixel_for_nn'): OnnxSpec =>
+  resize: (mode: 'linear' | 'nearest'): OnnxSpec =>
     codec<{ readonly size: readonly (number | null)[] }>((s, n, [x]) => {
-      const attrs = { mode: { s: mode }, coordinate_transformation_mode: { s: coords }, ...(mode === 'nearest' ? { nearest_mode: { s: 'floor' } } : {}) };
+      const attrs = { mode: { s: mode }, coordinate_transformation_mode: { s: 'half_pixel' }, ...(mode === 'nearest' ? { nearest_mode: { s: 'round_prefer_ceil' } } : {}) };
       return s.add('Resize', [x, '', '', nhwcSizes(s, n.inputs[0], x, n.params.size as number[])], attrs);
     }, (s, n) => FI.includes(s.aval(n.inputs[0]).dtype) && n.inputs.length === 1 && rankOf(s, n.inputs[0]) === 4 && n.params.size.every((d) => d !== null && d > 0)),
   /** TopK on the last axis (ties: lower index first in both), indices cast to int32. */
@@ -270,6 +270,19 @@ export const lower = {
     const parts = n.params.num === 1 ? [x] : s.add('Split', [x, s.int64s(new Array<number>(n.params.num).fill(1))], { axis: { i: axis } }, n.params.num);
     return parts.map((q) => one(s.add('Squeeze', [q, s.int64s([axis])])));
   }, (s, n) => FIB.includes(s.aval(n.inputs[0]).dtype) && rankOf(s, n.inputs[0]) !== null && n.params.num >= 1),
+  /**
+   * stridedSlice: the spec resolved against the static input shape (by the record's `resolve`), one Slice over
+   * every input dim (steps may be negative; an end before index 0 is written as -inf, not -1, which would wrap),
+   * then a Reshape that drops shrunk axes and adds new ones.
+   */
+  stridedSlice: <P>(resolve: (shape: readonly (number | null)[], p: P) => { picks: readonly { start: number | null; stride: number; count: number | null }[]; out: readonly (number | null)[] | null }): OnnxSpec =>
+    codec<P>((s, n, [x]) => {
+      const { picks, out } = resolve(s.aval(n.inputs[0]).shape as number[], n.params);
+      const starts = picks.map((q) => q.start as number);
+      const ends = picks.map((q) => (q.start as number) + (q.count as number) * q.stride);
+      const sliced = one(s.add('Slice', [x, s.int64s(starts), s.int64s(ends.map((e) => (e < 0 ? -I64_MAX : e))), s.int64s(picks.map((_, i) => i)), s.int64s(picks.map((q) => q.stride))]));
+      return s.add('Reshape', [sliced, s.int64s(out as number[])]);
+    }, (s, n) => n.inputs.length === 1 && FIB.includes(s.aval(n.inputs[0]).dtype) && staticShape(s, n.inputs[0]) !== null),
   /** gatherNd: GatherND on int64 indices. */
   gatherNd: codec((s, _n, [x, i]) => s.add('GatherND', [x, ...s.add('Cast', [i], { to: { i: 7 } })]), firstIn(FIB)),
   identity: { op: 'Identity', dtypes: FIB } as OnnxSpec,

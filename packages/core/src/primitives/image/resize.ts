@@ -45,7 +45,7 @@ function resizeRecord(method: ResizeMethod, name: string): Primitive<ResizeParam
     // The adjoint of a linear resampling, as its own primitive (so it is recorded, traced and saved).
     vjp: (c, [x], _o, p) => [c[0] === null ? null : bind(method === 'bilinear' ? resizeBilinearGrad : resizeNearestGrad, [c[0], x], { size: p.size })[0]],
     saves: 'inputs',
-    onnx: method === 'bilinear' ? lower.resize('linear', 'half_pixel') : lower.resize('nearest', 'tf_half_pixel_for_nn'),
+    onnx: lower.resize(method === 'bilinear' ? 'linear' : 'nearest'),
     tf: {
       ops: [KERNEL[method]],
       write: (s, n, [x]) => [s.add(KERNEL[method], KERNEL[method], [x, s.ints('size', (n.params as ResizeParams).size as readonly number[])], resizeAttrs(s, n.inputs[0]))],

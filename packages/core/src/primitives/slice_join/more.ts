@@ -11,7 +11,7 @@ import type { Tensor } from '../../values/tensor';
 import { bind } from '../../ops/bind';
 import { Dims, dimsToString } from '../../values/shape';
 import { argError, checkArity } from '../check';
-import type { OnnxCodec } from '../../ops/onnx_spec';
+import { lower } from '../../ops/onnx_lowerings';
 
 export interface StridedSliceParams {
   [k: string]: unknown;
@@ -151,25 +151,6 @@ function readParams(r: ReadScope, from: number): StridedSliceParams {
   };
 }
 
-/**
- * ONNX: the spec resolved against the static input shape, one Slice over every input dim (steps may be
- * negative; an end before index 0 is written as -inf, not -1, which would wrap), then a Reshape that drops
- * shrunk axes and adds new ones.
- */
-const stridedSliceOnnx: OnnxCodec<StridedSliceParams> = {
-  lower(s, n, [x]) {
-    const { picks, out } = resolveStridedSlice(s.aval(n.inputs[0]).shape as number[], n.params);
-    const starts = picks.map((q) => q.start as number);
-    const ends = picks.map((q) => (q.start as number) + (q.count as number) * q.stride);
-    const sliced = s.add('Slice', [x, s.int64s(starts), s.int64s(ends.map((e) => (e < 0 ? -Number.MAX_SAFE_INTEGER : e))), s.int64s(picks.map((_, i) => i)), s.int64s(picks.map((q) => q.stride))]);
-    return s.add('Reshape', [sliced[0], s.int64s(out as number[])]);
-  },
-  accepts(s, n) {
-    const { dtype, shape } = s.aval(n.inputs[0]);
-    return dtype !== 'complex64' && dtype !== 'string' && shape !== null && shape.every((d) => d !== null) && n.inputs.length === 1;
-  },
-};
-
 /** stridedSlice(input, begin, end, strides?, {beginMask, endMask, ellipsisMask, newAxisMask, shrinkAxisMask}): TF's numpy-style slice. */
 export const stridedSlice = {
   name: 'strided_slice',
@@ -189,7 +170,7 @@ export const stridedSlice = {
   api: api(['stridedSlice'], [arg.tensor('input'), arg.ints('begin'), arg.ints('end'), arg.custom<number[] | null, 'strides', null>('strides', stridesArg, null)], [
     maskArg('beginMask'), maskArg('endMask'), maskArg('ellipsisMask'), maskArg('newAxisMask'), maskArg('shrinkAxisMask'),
   ]),
-  onnx: stridedSliceOnnx,
+  onnx: lower.stridedSlice(resolveStridedSlice),
   tf: {
     ops: ['StridedSlice'],
     write(s, n, [x]) {
