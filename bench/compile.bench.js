@@ -19,7 +19,7 @@ function workload(name, fn, shapes, batch, targets) {
   const spec = shapes.map((s) => new ef.TensorSpec(s, 'float32'));
   const plain = ef.trace(fn, { inputSignature: spec });
   const compiled = ef.trace(fn, { inputSignature: spec, jitCompile: true });
-  const args = shapes.map((s, k) => ef.random.normal(s, 0, 1, 'float32', 7 + k));
+  const args = shapes.map((s, k) => ef.random.normal(s, { seed: 7 + k }));
   const model = ef.toOnnx(plain);
   const session = rawSession(model);
   const feeds = Object.fromEntries(args.map((a, k) => [`in${k}`, new ort.Tensor('float32', a.dataSync(), a.shape.asList())]));
@@ -43,10 +43,11 @@ function workload(name, fn, shapes, batch, targets) {
   ratioLine(`${name}_jit_vs_ort`, 'ef jitCompile / raw onnxruntime-node session', m.ef_jit.wall / m.raw_ort.wall, targets[0]);
   ratioLine(`${name}_jit_vs_cpu`, 'ef jitCompile / ef on tfjs-cpu', m.ef_jit.wall / m.ef_cpu.wall, targets[1]);
   session.dispose();
+  return { m, args };
 }
 
-workload('matmul256', (x, w) => ef.matmul(x, w), [[256, 256], [256, 256]], { batch: 5, rounds: 9, warmup: 2 }, [1.2, 0.05]);
-workload('conv2d', (x, f) => ef.nn.conv2d(x, f, 1, 'SAME'), [[1, 64, 64, 32], [3, 3, 32, 32]], { batch: 3, rounds: 7, warmup: 2 }, [1.2, 0.05]);
+const matmulRun = workload('matmul256', (x, w) => ef.matmul(x, w), [[256, 256], [256, 256]], { batch: 5, rounds: 9, warmup: 2 }, [1.2, 0.05]);
+const convRun = workload('conv2d', (x, f) => ef.nn.conv2d(x, f, 1, 'SAME'), [[1, 64, 64, 32], [3, 3, 32, 32]], { batch: 3, rounds: 7, warmup: 2 }, [1.2, 0.05]);
 
 // The 48-op chain on [256]: compiled vs today's fused CPU path.
 const c1 = ef.constant(0.9);
@@ -64,3 +65,122 @@ jit(x).dispose();
 const m = measure({ jit: () => jit(x).dispose(), fused: () => fused(x).dispose() }, { batch: 500, rounds: 15, warmup: 3 });
 console.log(`chain48: compiled ${m.jit.wall.toFixed(1)} us, fused CPU ${m.fused.wall.toFixed(1)} us`);
 ratioLine('chain48_jit_vs_fused', 'compiled / fused CPU path', m.jit.wall / m.fused.wall, 1.0);
+
+// ---- Side by side (bench/results.md): raw tfjs, a raw onnxruntime-node session, TensorFlow 2 Python, and an
+// imported real model (blazeface, a MobileNet-class graph) compiled vs tfjs-converter on tfjs-cpu. ----
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const tf = require('@tensorflow/tfjs-core');
+const tfc = require('@tensorflow/tfjs-converter');
+const { record } = require('./harness');
+
+const MODELS = path.join(__dirname, '..', 'node_modules', '@vladmandic', 'human', 'models');
+
+/** A TensorFlow Python: EF_TF_PYTHON, /work/main/.venv-tf or ./.venv-tf; null when none is there. */
+function tensorFlowPython() {
+  const candidates = [process.env.EF_TF_PYTHON, '/work/main/.venv-tf/bin/python', path.join(__dirname, '..', '.venv-tf', 'bin', 'python')];
+  return candidates.find((p) => p && fs.existsSync(p)) ?? null;
+}
+
+/** bench/tf_python_bench.py's rows by name ({ graph_us, xla_us? }), or {} with a printed note. */
+function runTensorFlow(models) {
+  const python = tensorFlowPython();
+  if (python === null) {
+    console.log('TensorFlow Python: not found (set EF_TF_PYTHON, or create .venv-tf with tensorflow_cpu==2.21.0); TF columns left out');
+    return {};
+  }
+  const args = [path.join(__dirname, 'tf_python_bench.py'), ...models.flatMap((m) => ['--model', m])];
+  const r = spawnSync(python, args, { encoding: 'utf8', timeout: 15 * 60 * 1000, maxBuffer: 1 << 24 });
+  if (r.status !== 0) {
+    console.log(`TensorFlow Python (${python}) failed: ${(r.stderr || String(r.error)).trim().split('\n').slice(-1)[0]}; TF columns left out`);
+    return {};
+  }
+  const rows = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+  const out = Object.fromEntries(rows.map((row) => [row.name, row]));
+  console.log(`TensorFlow ${out.version?.tf} Python (${python}): ${rows.filter((x) => x.name !== 'version').map((x) => `${x.name} tf.function ${x.graph_us.toFixed(1)} us${x.xla_us ? `, XLA ${x.xla_us.toFixed(1)} us` : ''}`).join('; ')}`);
+  return out;
+}
+
+/** TF's number for a row: tf.function(jit_compile=True) (XLA, TF's jitCompile) when it compiled, else tf.function. */
+const tfUs = (row) => (row === undefined ? undefined : row.xla_us ?? row.graph_us);
+
+/** Raw tfjs on its cpu backend: the same op on tfjs tensors, no EagerFlow in between. */
+function rawTfjs(fn, inputs, opts) {
+  const ts = inputs.map((t) => t.toTfjs());
+  return measure({ tfjs: () => tf.tidy(() => fn(...ts)).dispose() }, opts).tfjs.wall;
+}
+
+function converterArtifacts(name) {
+  const json = JSON.parse(fs.readFileSync(path.join(MODELS, `${name}.json`), 'utf8'));
+  const data = Buffer.concat(json.weightsManifest.flatMap((g) => g.paths.map((p) => fs.readFileSync(path.join(MODELS, p)))));
+  return { ...json, weightSpecs: json.weightsManifest.flatMap((g) => g.weights), weightData: data.buffer.slice(data.byteOffset, data.byteOffset + data.length) };
+}
+
+/** An imported model: ef jitCompile vs tfjs-converter on tfjs-cpu, a raw session on its ef.toOnnx export, and TF. */
+async function importedModel(name, tfRows) {
+  const file = path.join(MODELS, `${name}.json`);
+  const plain = await ef.loadFunction(file);
+  const jitFn = await ef.loadFunction(file, { jitCompile: true });
+  const converter = await tfc.loadGraphModel(tf.io.fromMemory(converterArtifacts(name)));
+  const shape = plain.inputSignature[0].shape.dims.map((d) => d ?? 1);
+  const xm = ef.random.uniform(shape, { seed: 7 });
+  const tx = xm.toTfjs();
+  const session = rawSession(ef.toOnnx(plain));
+  const feeds = { in0: new ort.Tensor('float32', xm.dataSync(), shape) };
+  const fetches = Object.fromEntries(plain.outputNames.map((_, k) => [`out${k}`, null]));
+  const a = [jitFn(xm)].flat();
+  const b = [converter.execute(tx)].flat();
+  let err = 0;
+  a.forEach((t, k) => {
+    const [u, v] = [t.dataSync(), b[k].dataSync()];
+    for (let i = 0; i < u.length; i++) err = Math.max(err, Math.abs(u[i] - v[i]));
+  });
+  [...a, ...b].forEach((t) => t.dispose());
+  const dispose = (y) => [y].flat().forEach((t) => t.dispose());
+  const mm = measure({ ef_jit: () => dispose(jitFn(xm)), raw_ort: () => session.run(feeds, fetches, {}) }, { batch: 5, rounds: 9, warmup: 2 });
+  const conv = measure({ converter: () => dispose(converter.execute(tx)) }, { batch: 1, rounds: 5, warmup: 1 });
+  const t = tfRows[`model:${name}`];
+  console.log(`${name} [${shape}]: ef jitCompile ${(mm.ef_jit.wall / 1000).toFixed(2)} ms, raw onnxruntime-node ${(mm.raw_ort.wall / 1000).toFixed(2)} ms, tfjs-converter on tfjs-cpu ${(conv.converter.wall / 1000).toFixed(1)} ms${t ? `, TensorFlow Python ${(t.graph_us / 1000).toFixed(2)} ms` : ''} (max |jit - converter| = ${err.toExponential(2)})`);
+  const ratio = mm.ef_jit.wall / conv.converter.wall;
+  ratioLine(`${name}_jit_vs_converter`, 'ef jitCompile / tfjs-converter on tfjs-cpu', ratio, 0.1);
+  record({ group: 'compile', name: `${name} [${shape}] (imported TF graph model)`, backend: 'onnxruntime-node', ef: mm.ef_jit.wall, converter: conv.converter.wall, ort: mm.raw_ort.wall, tf: t?.graph_us, ratio, target: 0.1 });
+  session.dispose();
+  converter.dispose();
+  tx.dispose();
+  xm.dispose();
+  plain.dispose();
+  jitFn.dispose();
+}
+
+async function sideBySide() {
+  const tfRows = runTensorFlow([path.join(MODELS, 'blazeface.json')]);
+  const heavy = [
+    ['matmul 256x256', matmulRun, (a, b) => tf.matMul(a, b), 'matmul256'],
+    ['conv2d [1,64,64,32] x [3,3,32,32] SAME', convRun, (a, b) => tf.conv2d(a, b, 1, 'same'), 'conv2d'],
+  ];
+  for (const [name, run, fn, key] of heavy) {
+    const tfjsUs = rawTfjs(fn, run.args, { batch: 2, rounds: 5, warmup: 1 });
+    const ratio = run.m.ef_jit.wall / run.m.raw_ort.wall;
+    record({ group: 'compile', name, backend: 'onnxruntime-node', ef: run.m.ef_jit.wall, tfjs: tfjsUs, ort: run.m.raw_ort.wall, tf: tfUs(tfRows[key]), ratio, target: 1.2 });
+  }
+  // The chain: raw tfjs eager (48 kernels), a raw session on the exported chain, TF's tf.function / XLA.
+  const chainSession = rawSession(ef.toOnnx(fused));
+  const chainFeeds = { in0: new ort.Tensor('float32', x.dataSync(), [256]) };
+  const raw = measure({ ort: () => chainSession.run(chainFeeds, { out0: null }, {}) }, { batch: 500, rounds: 9, warmup: 2 }).ort.wall;
+  const tx = x.toTfjs();
+  const tfjsChain = measure({ tfjs: () => tf.tidy(() => {
+    let y = tx;
+    for (let i = 0; i < 16; i++) y = tf.relu(tf.add(tf.mul(y, 0.9), 0.1));
+    return y;
+  }).dispose() }, { batch: 200, rounds: 9, warmup: 2 }).tfjs.wall;
+  record({ group: 'compile', name: '48-op chain on [256], jitCompile', backend: 'onnxruntime-node', ef: m.jit.wall, tfjs: tfjsChain, ort: raw, tf: tfUs(tfRows.chain48), ratio: m.jit.wall / m.fused.wall, target: 1.0 });
+  record({ group: 'compile', name: '48-op chain on [256], traced (fused CPU path)', backend: 'cpu', ef: m.fused.wall, tfjs: tfjsChain, tf: tfRows.chain48?.graph_us });
+  chainSession.dispose();
+  await importedModel('blazeface', tfRows);
+}
+
+sideBySide().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});

@@ -151,6 +151,25 @@ describe('the import records the models need lower to ONNX and equal the uncompi
     xt.dispose();
   });
 
+  test('_FusedConv2D with FusedBatchNorm and a residual Add, and _FusedMatMul with BiasAdd and Tanh (read op by op)', () => {
+    const xt = x();
+    const bn = artifacts([
+      ph('x', [1, 6, 6, 2]),
+      node('y', '_FusedConv2D', ['x', 'filter', 'scale', 'offset', 'mean', 'variance', 'res'], {
+        T: F, strides: A.ints([1, 1, 1, 1]), padding: A.s('SAME'), data_format: A.s('NHWC'), dilations: A.ints([1, 1, 1, 1]),
+        fused_ops: A.strs(['FusedBatchNorm', 'Add', 'Relu']), num_args: A.i(5), epsilon: A.f(1e-3),
+      }),
+    ], { filter: f32([3, 3, 2, 3], 24), scale: f32([3], 25), offset: f32([3], 26), mean: f32([3], 27), variance: f32([3], 28, 0.5, 2), res: f32([1, 6, 6, 3], 29) });
+    compiledMatches(bn, [xt], 1e-6);
+    const mm = artifacts([
+      ph('x', [4, 5]),
+      node('y', '_FusedMatMul', ['x', 'w', 'b'], { T: F, transpose_a: A.b(false), transpose_b: A.b(true), fused_ops: A.strs(['BiasAdd', 'Tanh']), num_args: A.i(1), epsilon: A.f(0) }),
+    ], { w: f32([3, 5], 30), b: f32([3], 31) });
+    const m = ef.constant(seeded(20, 32, -1, 1), 'float32', [4, 5]);
+    compiledMatches(mm, [m], 1e-6);
+    [xt, m].forEach((t) => t.dispose());
+  });
+
   test.each([
     [[5, 7], false, false], [[5, 7], true, false], [[2, 3], true, false], [[5, 7], false, true], [[2, 3], false, true],
   ] as const)('ResizeBilinear to %j align_corners=%s half_pixel_centers=%s', (size, align, half) => {

@@ -283,6 +283,15 @@ export const lower = {
       const sliced = one(s.add('Slice', [x, s.int64s(starts), s.int64s(ends.map((e) => (e < 0 ? -I64_MAX : e))), s.int64s(picks.map((_, i) => i)), s.int64s(picks.map((q) => q.stride))]));
       return s.add('Reshape', [sliced, s.int64s(out as number[])]);
     }, (s, n) => n.inputs.length === 1 && FIB.includes(s.aval(n.inputs[0]).dtype) && staticShape(s, n.inputs[0]) !== null),
+  /** fusedBatchNorm (inference): BatchNormalization on channels-first, so channels-last x is transposed in and out. */
+  batchNorm: codec<{ readonly epsilon: number; readonly dataFormat: string }>((s, n, ins) => {
+    const r = rankOf(s, n.inputs[0]) as number;
+    const last = !n.params.dataFormat.startsWith('NC') && r > 2;
+    const perm = [0, r - 1, ...Array.from({ length: r - 2 }, (_, i) => i + 1)];
+    const x = last ? one(s.add('Transpose', [ins[0]], { perm: { ints: perm } })) : ins[0];
+    const y = one(s.add('BatchNormalization', [x, ...ins.slice(1)], { epsilon: { f: n.params.epsilon } }));
+    return last ? s.add('Transpose', [y], { perm: { ints: [0, ...Array.from({ length: r - 2 }, (_, i) => i + 2), 1] } }) : [y];
+  }, (s, n) => n.inputs.every((i) => s.aval(i).dtype === 'float32') && (rankOf(s, n.inputs[0]) ?? 0) >= 2),
   /** gatherNd: GatherND on int64 indices. */
   gatherNd: codec((s, _n, [x, i]) => s.add('GatherND', [x, ...s.add('Cast', [i], { to: { i: 7 } })]), firstIn(FIB)),
   identity: { op: 'Identity', dtypes: FIB } as OnnxSpec,
