@@ -83,14 +83,14 @@ function tensorFlowPython() {
   return candidates.find((p) => p && fs.existsSync(p)) ?? null;
 }
 
-/** bench/tf_python_bench.py's rows by name ({ graph_us, xla_us? }), or {} with a printed note. */
+/** bench/tf_python_bench.py's rows by name ({ graph_us, xla_us? }), or {} with a printed note. `models`: [model.json, raw float32 input file]. */
 function runTensorFlow(models) {
   const python = tensorFlowPython();
   if (python === null) {
     console.log('TensorFlow Python: not found (set EF_TF_PYTHON, or create .venv-tf with tensorflow_cpu==2.21.0); TF columns left out');
     return {};
   }
-  const args = [path.join(__dirname, 'tf_python_bench.py'), ...models.flatMap((m) => ['--model', m])];
+  const args = [path.join(__dirname, 'tf_python_bench.py'), ...models.flatMap(([m, input]) => ['--model', m, '--input', input])];
   const r = spawnSync(python, args, { encoding: 'utf8', timeout: 15 * 60 * 1000, maxBuffer: 1 << 24 });
   if (r.status !== 0) {
     console.log(`TensorFlow Python (${python}) failed: ${(r.stderr || String(r.error)).trim().split('\n').slice(-1)[0]}; TF columns left out`);
@@ -102,8 +102,8 @@ function runTensorFlow(models) {
   return out;
 }
 
-/** TF's number for a row: tf.function(jit_compile=True) (XLA, TF's jitCompile) when it compiled, else tf.function. */
-const tfUs = (row) => (row === undefined ? undefined : row.xla_us ?? row.graph_us);
+/** TF's number for a row: the faster of tf.function and tf.function(jit_compile=True) (XLA). */
+const tfUs = (row) => (row === undefined ? undefined : Math.min(row.graph_us, row.xla_us ?? Infinity));
 
 /** Raw tfjs on its cpu backend: the same op on tfjs tensors, no EagerFlow in between. */
 function rawTfjs(fn, inputs, opts) {
@@ -118,13 +118,12 @@ function converterArtifacts(name) {
 }
 
 /** An imported model: ef jitCompile vs tfjs-converter on tfjs-cpu, a raw session on its ef.toOnnx export, and TF. */
-async function importedModel(name, tfRows) {
+async function importedModel(name, xm, tfRows) {
   const file = path.join(MODELS, `${name}.json`);
   const plain = await ef.loadFunction(file);
   const jitFn = await ef.loadFunction(file, { jitCompile: true });
   const converter = await tfc.loadGraphModel(tf.io.fromMemory(converterArtifacts(name)));
   const shape = plain.inputSignature[0].shape.dims.map((d) => d ?? 1);
-  const xm = ef.random.uniform(shape, { seed: 7 });
   const tx = xm.toTfjs();
   const session = rawSession(ef.toOnnx(plain));
   const feeds = { in0: new ort.Tensor('float32', xm.dataSync(), shape) };
@@ -141,6 +140,17 @@ async function importedModel(name, tfRows) {
   const mm = measure({ ef_jit: () => dispose(jitFn(xm)), raw_ort: () => session.run(feeds, fetches, {}) }, { batch: 5, rounds: 9, warmup: 2 });
   const conv = measure({ converter: () => dispose(converter.execute(tx)) }, { batch: 1, rounds: 5, warmup: 1 });
   const t = tfRows[`model:${name}`];
+  if (t !== undefined) {
+    // TensorFlow ran the same graph on the same input: its output sums must match ours.
+    const ours = [plain(xm)].flat();
+    ours.forEach((o, k) => {
+      const sum = Array.from(o.dataSync()).reduce((p, v) => p + v, 0);
+      const scale = Array.from(o.dataSync()).reduce((p, v) => p + Math.abs(v), 0);
+      const want = t.sums[plain.outputNames[k]];
+      if (!(Math.abs(sum - want) <= 1e-4 * Math.max(1, scale))) throw new Error(`compile.bench: ${name} output ${plain.outputNames[k]} sums to ${sum} here and ${want} in TensorFlow`);
+      o.dispose();
+    });
+  }
   console.log(`${name} [${shape}]: ef jitCompile ${(mm.ef_jit.wall / 1000).toFixed(2)} ms, raw onnxruntime-node ${(mm.raw_ort.wall / 1000).toFixed(2)} ms, tfjs-converter on tfjs-cpu ${(conv.converter.wall / 1000).toFixed(1)} ms${t ? `, TensorFlow Python ${(t.graph_us / 1000).toFixed(2)} ms` : ''} (max |jit - converter| = ${err.toExponential(2)})`);
   const ratio = mm.ef_jit.wall / conv.converter.wall;
   ratioLine(`${name}_jit_vs_converter`, 'ef jitCompile / tfjs-converter on tfjs-cpu', ratio, 0.1);
@@ -148,13 +158,17 @@ async function importedModel(name, tfRows) {
   session.dispose();
   converter.dispose();
   tx.dispose();
-  xm.dispose();
   plain.dispose();
   jitFn.dispose();
 }
 
 async function sideBySide() {
-  const tfRows = runTensorFlow([path.join(MODELS, 'blazeface.json')]);
+  // The model's input, also written for TensorFlow Python.
+  const input = path.join(require('node:os').tmpdir(), `ef-compile-bench-${process.pid}.f32`);
+  const xIn = ef.random.uniform([1, 256, 256, 3], { seed: 7 });
+  fs.writeFileSync(input, Buffer.from(xIn.dataSync().buffer));
+  const tfRows = runTensorFlow([[path.join(MODELS, 'blazeface.json'), input]]);
+  fs.rmSync(input, { force: true });
   const heavy = [
     ['matmul 256x256', matmulRun, (a, b) => tf.matMul(a, b), 'matmul256'],
     ['conv2d [1,64,64,32] x [3,3,32,32] SAME', convRun, (a, b) => tf.conv2d(a, b, 1, 'same'), 'conv2d'],
@@ -177,7 +191,8 @@ async function sideBySide() {
   record({ group: 'compile', name: '48-op chain on [256], jitCompile', backend: 'onnxruntime-node', ef: m.jit.wall, tfjs: tfjsChain, ort: raw, tf: tfUs(tfRows.chain48), ratio: m.jit.wall / m.fused.wall, target: 1.0 });
   record({ group: 'compile', name: '48-op chain on [256], traced (fused CPU path)', backend: 'cpu', ef: m.fused.wall, tfjs: tfjsChain, tf: tfRows.chain48?.graph_us });
   chainSession.dispose();
-  await importedModel('blazeface', tfRows);
+  await importedModel('blazeface', xIn, tfRows);
+  xIn.dispose();
 }
 
 sideBySide().catch((e) => {

@@ -80,7 +80,7 @@ def read_weights(model_dir, manifest):
 
 
 def load_graph_model(path):
-    """A tfjs graph model as a callable concrete function and its input spec."""
+    """A tfjs graph model as a callable concrete function, its input shape and dtype, and its output names."""
     model_dir = os.path.dirname(path)
     with open(path) as f:
         model = json.load(f)
@@ -90,6 +90,9 @@ def load_graph_model(path):
     for n in gd.node:
         for i in n.input:
             read.add(i.lstrip("^").split(":")[0])
+        # tfjs-converter drops attrs TensorFlow's op defs require: TArgs of the fused ops is T once per extra arg.
+        if n.op in ("_FusedConv2D", "_FusedMatMul") and "TArgs" not in n.attr:
+            n.attr["TArgs"].list.type.extend([n.attr["T"].type] * n.attr["num_args"].i)
         if n.op == "Const" and n.name in weights:
             n.attr["value"].tensor.CopyFrom(tf.make_tensor_proto(weights[n.name]))
     inputs = [n for n in gd.node if n.op == "Placeholder"]
@@ -104,12 +107,13 @@ def load_graph_model(path):
     x = inputs[0]
     shape = [d.size if d.size > 0 else 1 for d in x.attr["shape"].shape.dim]
     dtype = tf.as_dtype(x.attr["dtype"].type)
-    return fn, shape, dtype
+    return fn, shape, dtype, [o + ":0" for o in outputs]
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", action="append", default=[], help="tfjs graph model.json to time (repeatable)")
+    ap.add_argument("--input", action="append", default=[], help="raw little-endian float32 input of each --model (else seeded uniform)")
     args = ap.parse_args()
     print(json.dumps({"name": "version", "tf": tf.__version__, "threads": os.cpu_count()}), flush=True)
     rng = np.random.default_rng(7)
@@ -127,13 +131,16 @@ def main():
         return y
 
     measure("chain48", chain, [v], batch=500)
-    for path in args.model:
-        fn, shape, dtype = load_graph_model(path)
-        inp = tf.constant(rng.uniform(0, 1, shape).astype(np.float32))
+    for k, path in enumerate(args.model):
+        fn, shape, dtype, names = load_graph_model(path)
+        values = np.fromfile(args.input[k], "<f4").reshape(shape) if k < len(args.input) else rng.uniform(0, 1, shape).astype(np.float32)
+        inp = tf.constant(values)
         if dtype != tf.float32:
             inp = tf.cast(inp * 255, dtype)
         name = os.path.splitext(os.path.basename(path))[0]
-        row = {"name": "model:" + name, "graph_us": time_us(lambda: fn(inp), batch=5, rounds=7)}
+        # Output sums in float64 by output name, so the caller can check TF computed what it computed.
+        sums = {n: float(np.sum(np.asarray(o, np.float64))) for n, o in zip(names, tf.nest.flatten(fn(inp)))}
+        row = {"name": "model:" + name, "graph_us": time_us(lambda: fn(inp), batch=5, rounds=7), "sums": sums}
         print(json.dumps(row), flush=True)
 
 
