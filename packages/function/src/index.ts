@@ -23,6 +23,8 @@ export type { RunLimits } from './run_limits';
 export * from './saving';
 export { toOnnx, saveOnnx } from './onnx/export';
 export type { OnnxExportOptions } from './onnx/export';
+export { ortWebConfig } from './onnx/runtime_web';
+export type { OrtWebModule } from './onnx/runtime_web';
 
 // What this package wires into core, in one place (everything else is a field of its primitive records).
 installVariableHooks();
