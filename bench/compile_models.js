@@ -39,7 +39,8 @@ async function main() {
     const file = path.join(DIR, `${name}.json`);
     const plain = await ef.loadFunction(file);
     const jit = await ef.loadFunction(file, { jitCompile: true });
-    const lines = jit.getConcreteFunction().experimentalGetCompilerIr().split('\n').filter((l) => / = /.test(l));
+    // Top-level nodes only (bodies of control-flow nodes print indented deeper).
+    const lines = jit.getConcreteFunction().experimentalGetCompilerIr().split('\n').filter((l) => / = /.test(l) && /^ {2}\S/.test(l));
     const ops = lines.map((l) => (/= (\w+)/.exec(l) || [])[1]).filter((o) => o !== undefined && o !== 'const');
     const segments = ops.filter((o) => o === 'onnx_segment').length;
     const js = [...new Set(ops.filter((o) => o !== 'onnx_segment'))];

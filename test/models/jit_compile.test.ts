@@ -197,7 +197,7 @@ describe('the import records the models need lower to ONNX and equal the uncompi
     }
   });
 
-  test('StridedSlice (masks, negative strides, shrink and new axes), TopKV2, Unpack, SplitV and GatherNd', () => {
+  test('StridedSlice (masks, negative strides, shrink and new axes), TopKV2, Unpack, SplitV, Split of a dynamic axis and GatherNd', () => {
     const xt = ef.constant(seeded(60, 41, -3, 3), 'float32', [3, 4, 5]);
     const ss = (begin: number[], end: number[], strides: number[], masks: Record<string, number>) =>
       oneOp('StridedSlice', ['x', 'b', 'e', 's'], { T: F, Index: I, ...Object.fromEntries(Object.entries(masks).map(([k, v]) => [k, A.i(v)])) }, { b: i32(begin, [begin.length]), e: i32(end, [end.length]), s: i32(strides, [strides.length]) }, [ph('x', [3, 4, 5])]);
@@ -207,6 +207,10 @@ describe('the import records the models need lower to ONNX and equal the uncompi
     compiledMatches(oneOp('TopKV2', ['x', 'k'], { T: F, sorted: A.b(true) }, { k: i32([3]) }, [ph('x', [3, 4, 5])]), [xt], 0);
     compiledMatches(oneOp('Unpack', ['x'], { T: F, num: A.i(4), axis: A.i(1) }, {}, [ph('x', [3, 4, 5])]), [xt], 0);
     compiledMatches(oneOp('SplitV', ['x', 'sz', 'ax'], { T: F, Tlen: I, num_split: A.i(2) }, { sz: i32([2, -1], [2]), ax: i32([-1]) }, [ph('x', [3, 4, 5])]), [xt], 0);
+    // Equal pieces of an axis only the run time knows (Split with num_outputs).
+    const rows = ef.constant(seeded(24, 42, -1, 1), 'float32', [6, 4]);
+    compiledMatches(oneOp('Split', ['ax', 'x'], { T: F, num_split: A.i(2) }, { ax: i32([0]) }, [ph('x', [-1, 4])]), [rows], 0);
+    rows.dispose();
     compiledMatches(oneOp('GatherNd', ['x', 'i'], { Tparams: F, Tindices: I }, { i: i32([2, 3, 0, 0, 1, 2], [3, 2]) }, [ph('x', [3, 4, 5])]), [xt], 0);
     xt.dispose();
   });

@@ -256,13 +256,14 @@ export const lower = {
     const [v, i] = s.add('TopK', [x, s.int64s([n.params.k])], { axis: { i: -1 }, largest: { i: 1 }, sorted: { i: 1 } }, 2);
     return [v, one(s.add('Cast', [i], { to: { i: ONNX_TYPE.int32 } }))];
   }, (s, n) => n.inputs.length === 1 && FI.includes(s.aval(n.inputs[0]).dtype) && (rankOf(s, n.inputs[0]) ?? 0) >= 1),
-  /** split: Split by the piece sizes (resolved against the static axis size). */
-  split: codec<{ readonly axis: number }>((s, n, [x]) => {
+  /** split: Split by the piece sizes (resolved against the static axis size), or into equal pieces (`num_outputs`) of an axis only the run time knows. */
+  split: codec<{ readonly axis: number; readonly sizes: readonly number[] }>((s, n, [x]) => {
     const r = rankOf(s, n.inputs[0]) as number;
     const axis = n.params.axis < 0 ? n.params.axis + r : n.params.axis;
-    const sizes = n.outputs.map((o) => (s.aval(o).shape as number[])[axis]);
-    return s.add('Split', [x, s.int64s(sizes)], { axis: { i: axis } }, n.outputs.length);
-  }, (s, n) => FIB.includes(s.aval(n.inputs[0]).dtype) && n.outputs.every((o) => staticShape(s, o) !== null)),
+    const sizes = n.outputs.map((o) => s.aval(o).shape?.[axis] ?? null);
+    if (sizes.some((d) => d === null)) return s.add('Split', [x], { axis: { i: axis }, num_outputs: { i: n.outputs.length } }, n.outputs.length);
+    return s.add('Split', [x, s.int64s(sizes as number[])], { axis: { i: axis } }, n.outputs.length);
+  }, (s, n) => FIB.includes(s.aval(n.inputs[0]).dtype) && rankOf(s, n.inputs[0]) !== null && (n.params.sizes.length === 0 || n.outputs.every((o) => staticShape(s, o) !== null))),
   /** unstack: Split into pieces of 1, each squeezed. */
   unstack: codec<{ readonly axis: number; readonly num: number }>((s, n, [x]) => {
     const r = rankOf(s, n.inputs[0]) as number;
