@@ -99,6 +99,20 @@ describe('human models: ef.loadFunction(path, {jitCompile: true}) and ef.toOnnx'
   });
 });
 
+test('a loaded model called inside ef.trace(fn, {jitCompile: true}) compiles into the caller\'s one session', async () => {
+  const g = await ef.loadFunction(modelPath('liveness'));
+  const f = ef.trace((x: T) => ef.argMax(g(x) as T, 1), { jitCompile: true });
+  const x = inputFor(g, 3, 2);
+  const ir = f.getConcreteFunction(x).experimentalGetCompilerIr().split('\n').filter((l) => / = /.test(l) && !/= const/.test(l));
+  expect(ir.length).toBe(1);
+  expect(ir[0]).toMatch(/= onnx_segment\[fused_conv2d,.*arg_max\]/);
+  const [a, b] = [f(x) as T, ef.argMax(g(x) as T, 1)];
+  expect(a.arraySync()).toEqual(b.arraySync());
+  [x, a, b].forEach((t) => t.dispose());
+  f.dispose();
+  g.dispose();
+});
+
 const f32 = (shape: number[], seed: number, lo = -1, hi = 1): Const => ({ dtype: 'float32', shape, values: Array.from(seeded(shape.reduce((a, b) => a * b, 1), seed, lo, hi)) });
 const i32 = (values: number[], shape: number[] = []): Const => ({ dtype: 'int32', shape, values });
 const ph = (name: string, shape: number[], dtype = F) => node(name, 'Placeholder', [], { dtype, shape: A.shape(shape) });
