@@ -52,7 +52,7 @@ async function providers(g: PageGlobals): Promise<string[]> {
 }
 
 /** onnxruntime-web (once per page), configured: .wasm files from EF_ORT_PATHS, one thread unless cross-origin isolated. */
-export function ortWeb(what: string): Promise<{ ort: OrtWebModule; providers: string[] }> {
+function ortWeb(what: string): Promise<{ ort: OrtWebModule; providers: string[] }> {
   loaded ??= (async () => {
     const g = globalThis as PageGlobals;
     const eps = await providers(g);
