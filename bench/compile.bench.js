@@ -43,10 +43,11 @@ function workload(name, fn, shapes, batch, targets) {
   ratioLine(`${name}_jit_vs_ort`, 'ef jitCompile / raw onnxruntime-node session', m.ef_jit.wall / m.raw_ort.wall, targets[0]);
   ratioLine(`${name}_jit_vs_cpu`, 'ef jitCompile / ef on tfjs-cpu', m.ef_jit.wall / m.ef_cpu.wall, targets[1]);
   session.dispose();
+  return { m, args };
 }
 
-workload('matmul256', (x, w) => ef.matmul(x, w), [[256, 256], [256, 256]], { batch: 5, rounds: 9, warmup: 2 }, [1.2, 0.05]);
-workload('conv2d', (x, f) => ef.nn.conv2d(x, f, 1, 'SAME'), [[1, 64, 64, 32], [3, 3, 32, 32]], { batch: 3, rounds: 7, warmup: 2 }, [1.2, 0.05]);
+const matmulRun = workload('matmul256', (x, w) => ef.matmul(x, w), [[256, 256], [256, 256]], { batch: 5, rounds: 9, warmup: 2 }, [1.2, 0.05]);
+const convRun = workload('conv2d', (x, f) => ef.nn.conv2d(x, f, 1, 'SAME'), [[1, 64, 64, 32], [3, 3, 32, 32]], { batch: 3, rounds: 7, warmup: 2 }, [1.2, 0.05]);
 
 // The 48-op chain on [256]: compiled vs today's fused CPU path.
 const c1 = ef.constant(0.9);
@@ -117,3 +118,136 @@ function convTrainStepRows() {
 }
 
 convTrainStepRows();
+
+// ---- Side by side (bench/results.md): raw tfjs, a raw onnxruntime-node session, TensorFlow 2 Python, and an
+// imported real model (blazeface, a MobileNet-class graph) compiled vs tfjs-converter on tfjs-cpu. ----
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const tf = require('@tensorflow/tfjs-core');
+const tfc = require('@tensorflow/tfjs-converter');
+
+const MODELS = path.join(__dirname, '..', 'node_modules', '@vladmandic', 'human', 'models');
+
+/** A TensorFlow Python: EF_TF_PYTHON, /work/main/.venv-tf or ./.venv-tf; null when none is there. */
+function tensorFlowPython() {
+  const candidates = [process.env.EF_TF_PYTHON, '/work/main/.venv-tf/bin/python', path.join(__dirname, '..', '.venv-tf', 'bin', 'python')];
+  return candidates.find((p) => p && fs.existsSync(p)) ?? null;
+}
+
+/** bench/tf_python_bench.py's rows by name ({ graph_us, xla_us? }), or {} with a printed note. `models`: [model.json, raw float32 input file]. */
+function runTensorFlow(models) {
+  const python = tensorFlowPython();
+  if (python === null) {
+    console.log('TensorFlow Python: not found (set EF_TF_PYTHON, or create .venv-tf with tensorflow_cpu==2.21.0); TF columns left out');
+    return {};
+  }
+  const args = [path.join(__dirname, 'tf_python_bench.py'), ...models.flatMap(([m, input]) => ['--model', m, '--input', input])];
+  const r = spawnSync(python, args, { encoding: 'utf8', timeout: 15 * 60 * 1000, maxBuffer: 1 << 24 });
+  if (r.status !== 0) {
+    console.log(`TensorFlow Python (${python}) failed: ${(r.stderr || String(r.error)).trim().split('\n').slice(-1)[0]}; TF columns left out`);
+    return {};
+  }
+  const rows = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+  const out = Object.fromEntries(rows.map((row) => [row.name, row]));
+  console.log(`TensorFlow ${out.version?.tf} Python (${python}): ${rows.filter((x) => x.name !== 'version').map((x) => `${x.name} tf.function ${x.graph_us.toFixed(1)} us${x.xla_us ? `, XLA ${x.xla_us.toFixed(1)} us` : ''}`).join('; ')}`);
+  return out;
+}
+
+/** TF's number for a row: the faster of tf.function and tf.function(jit_compile=True) (XLA). */
+const tfUs = (row) => (row === undefined ? undefined : Math.min(row.graph_us, row.xla_us ?? Infinity));
+
+/** Raw tfjs on its cpu backend: the same op on tfjs tensors, no EagerFlow in between. */
+function rawTfjs(fn, inputs, opts) {
+  const ts = inputs.map((t) => t.toTfjs());
+  return measure({ tfjs: () => tf.tidy(() => fn(...ts)).dispose() }, opts).tfjs.wall;
+}
+
+function converterArtifacts(name) {
+  const json = JSON.parse(fs.readFileSync(path.join(MODELS, `${name}.json`), 'utf8'));
+  const data = Buffer.concat(json.weightsManifest.flatMap((g) => g.paths.map((p) => fs.readFileSync(path.join(MODELS, p)))));
+  return { ...json, weightSpecs: json.weightsManifest.flatMap((g) => g.weights), weightData: data.buffer.slice(data.byteOffset, data.byteOffset + data.length) };
+}
+
+/** An imported model: ef jitCompile vs tfjs-converter on tfjs-cpu, a raw session on its ef.toOnnx export, and TF. */
+async function importedModel(name, xm, tfRows) {
+  const file = path.join(MODELS, `${name}.json`);
+  const plain = await ef.loadFunction(file);
+  const jitFn = await ef.loadFunction(file, { jitCompile: true });
+  const converter = await tfc.loadGraphModel(tf.io.fromMemory(converterArtifacts(name)));
+  const shape = plain.inputSignature[0].shape.dims.map((d) => d ?? 1);
+  const tx = xm.toTfjs();
+  const session = rawSession(ef.toOnnx(plain));
+  const feeds = { in0: new ort.Tensor('float32', xm.dataSync(), shape) };
+  const fetches = Object.fromEntries(plain.outputNames.map((_, k) => [`out${k}`, null]));
+  const a = [jitFn(xm)].flat();
+  const b = [converter.execute(tx)].flat();
+  let err = 0;
+  a.forEach((t, k) => {
+    const [u, v] = [t.dataSync(), b[k].dataSync()];
+    for (let i = 0; i < u.length; i++) err = Math.max(err, Math.abs(u[i] - v[i]));
+  });
+  [...a, ...b].forEach((t) => t.dispose());
+  const dispose = (y) => [y].flat().forEach((t) => t.dispose());
+  const mm = measure({ ef_jit: () => dispose(jitFn(xm)), raw_ort: () => session.run(feeds, fetches, {}) }, { batch: 5, rounds: 9, warmup: 2 });
+  const conv = measure({ converter: () => dispose(converter.execute(tx)) }, { batch: 1, rounds: 5, warmup: 1 });
+  const t = tfRows[`model:${name}`];
+  if (t !== undefined) {
+    // TensorFlow ran the same graph on the same input: its output sums must match ours.
+    const ours = [plain(xm)].flat();
+    ours.forEach((o, k) => {
+      const sum = Array.from(o.dataSync()).reduce((p, v) => p + v, 0);
+      const scale = Array.from(o.dataSync()).reduce((p, v) => p + Math.abs(v), 0);
+      const want = t.sums[plain.outputNames[k]];
+      if (!(Math.abs(sum - want) <= 1e-4 * Math.max(1, scale))) throw new Error(`compile.bench: ${name} output ${plain.outputNames[k]} sums to ${sum} here and ${want} in TensorFlow`);
+      o.dispose();
+    });
+  }
+  console.log(`${name} [${shape}]: ef jitCompile ${(mm.ef_jit.wall / 1000).toFixed(2)} ms, raw onnxruntime-node ${(mm.raw_ort.wall / 1000).toFixed(2)} ms, tfjs-converter on tfjs-cpu ${(conv.converter.wall / 1000).toFixed(1)} ms${t ? `, TensorFlow Python ${(t.graph_us / 1000).toFixed(2)} ms` : ''} (max |jit - converter| = ${err.toExponential(2)})`);
+  const ratio = mm.ef_jit.wall / conv.converter.wall;
+  ratioLine(`${name}_jit_vs_converter`, 'ef jitCompile / tfjs-converter on tfjs-cpu', ratio, 0.1);
+  record({ group: 'compile', name: `${name} [${shape}] (imported TF graph model)`, backend: 'onnxruntime-node', ef: mm.ef_jit.wall, converter: conv.converter.wall, ort: mm.raw_ort.wall, tf: t?.graph_us, ratio, target: 0.1 });
+  session.dispose();
+  converter.dispose();
+  tx.dispose();
+  plain.dispose();
+  jitFn.dispose();
+}
+
+async function sideBySide() {
+  // The model's input, also written for TensorFlow Python.
+  const input = path.join(require('node:os').tmpdir(), `ef-compile-bench-${process.pid}.f32`);
+  const xIn = ef.random.uniform([1, 256, 256, 3], { seed: 7 });
+  fs.writeFileSync(input, Buffer.from(xIn.dataSync().buffer));
+  const tfRows = runTensorFlow([[path.join(MODELS, 'blazeface.json'), input]]);
+  fs.rmSync(input, { force: true });
+  const heavy = [
+    ['matmul 256x256', matmulRun, (a, b) => tf.matMul(a, b), 'matmul256'],
+    ['conv2d [1,64,64,32] x [3,3,32,32] SAME', convRun, (a, b) => tf.conv2d(a, b, 1, 'same'), 'conv2d'],
+  ];
+  for (const [name, run, fn, key] of heavy) {
+    const tfjsUs = rawTfjs(fn, run.args, { batch: 2, rounds: 5, warmup: 1 });
+    const ratio = run.m.ef_jit.wall / run.m.raw_ort.wall;
+    record({ group: 'compile', name, backend: 'onnxruntime-node', ef: run.m.ef_jit.wall, tfjs: tfjsUs, ort: run.m.raw_ort.wall, tf: tfUs(tfRows[key]), ratio, target: 1.2 });
+  }
+  // The chain: raw tfjs eager (48 kernels), a raw session on the exported chain, TF's tf.function / XLA.
+  const chainSession = rawSession(ef.toOnnx(fused));
+  const chainFeeds = { in0: new ort.Tensor('float32', x.dataSync(), [256]) };
+  const raw = measure({ ort: () => chainSession.run(chainFeeds, { out0: null }, {}) }, { batch: 500, rounds: 9, warmup: 2 }).ort.wall;
+  const tx = x.toTfjs();
+  const tfjsChain = measure({ tfjs: () => tf.tidy(() => {
+    let y = tx;
+    for (let i = 0; i < 16; i++) y = tf.relu(tf.add(tf.mul(y, 0.9), 0.1));
+    return y;
+  }).dispose() }, { batch: 200, rounds: 9, warmup: 2 }).tfjs.wall;
+  record({ group: 'compile', name: '48-op chain on [256], jitCompile', backend: 'onnxruntime-node', ef: m.jit.wall, tfjs: tfjsChain, ort: raw, tf: tfUs(tfRows.chain48), ratio: m.jit.wall / m.fused.wall, target: 1.0 });
+  record({ group: 'compile', name: '48-op chain on [256], traced (fused CPU path)', backend: 'cpu', ef: m.fused.wall, tfjs: tfjsChain, tf: tfRows.chain48?.graph_us });
+  chainSession.dispose();
+  await importedModel('blazeface', xIn, tfRows);
+  xIn.dispose();
+}
+
+sideBySide().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});

@@ -143,3 +143,64 @@ export async function runRows(backend: Backend, opts: { modes?: readonly RowMode
   }
   return out;
 }
+
+/** A compiled row: its result with `jitCompile` (awaited with callAsync), the plain traced result, and ONNX Runtime sessions used. */
+export interface CompiledRowResult {
+  compiled: RowResult;
+  traced: RowResult;
+  segments: number;
+}
+
+/** Rows whose primitive lowers to ONNX: the first `perPrim` of each (traced rows only). */
+export function compiledRows(perPrim: number): ForwardCase[] {
+  const lowered = new Set(Object.values(ef.internal.PRIMITIVES as Record<string, { name: string; onnx?: unknown }>).filter((p) => p.onnx !== undefined).map((p) => p.name));
+  const seen = new Map<string, number>();
+  return rows.filter((c) => {
+    if (!lowered.has(c.prim) || c.eagerOnly || c.variables) return false;
+    const k = seen.get(c.prim) ?? 0;
+    seen.set(c.prim, k + 1);
+    return k < perPrim;
+  });
+}
+
+/** One row traced with jitCompile and called with `await f.callAsync(...)` (onnxruntime-web in a page). */
+async function runCompiledRow(c: ForwardCase): Promise<{ result: RowResult; segments: number }> {
+  const { args, dispose } = makeArgs(c, makeRefs(c.inputs, seeded(c)));
+  const keys = refLeaves(c.ref(...makeRefs(c.inputs, seeded(c)))).keys;
+  const f = ef.trace(c.op, { jitCompile: true });
+  let outs: ef.Tensor[] = [];
+  let segments = 0;
+  try {
+    outs = leaves((await f.callAsync(...args)) as Out, isTensor, keys);
+    segments = (f.getConcreteFunction(...args).experimentalGetCompilerIr().match(/onnx_segment/g) ?? []).length;
+    const value = outs.map(plain);
+    ef.dispose(outs);
+    outs = [];
+    return { result: { value }, segments };
+  } catch (e) {
+    ef.dispose(outs);
+    return { result: { error: `${(e as Error).name}: ${(e as Error).message}` }, segments };
+  } finally {
+    f.dispose();
+    dispose();
+  }
+}
+
+/** Runs compiledRows(perPrim) on the cpu backend: compiled (onnxruntime-web) and traced, keyed by row name. */
+export async function runCompiledRows(perPrim: number): Promise<Record<string, CompiledRowResult>> {
+  await ef.setBackend('cpu');
+  const warn = ef.retraceConfig.warn;
+  ef.retraceConfig.warn = () => undefined;
+  const out: Record<string, CompiledRowResult> = {};
+  try {
+    for (const c of compiledRows(perPrim)) {
+      const before = ef.memory().numTensors;
+      const { result, segments } = await runCompiledRow(c);
+      result.leaked = ef.memory().numTensors - before;
+      out[c.name] = { compiled: result, traced: runRow(c, 'traced'), segments };
+    }
+  } finally {
+    ef.retraceConfig.warn = warn;
+  }
+  return out;
+}

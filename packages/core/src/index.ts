@@ -33,7 +33,7 @@ export { PRIMITIVES, primitiveByName, registerPrimitive, allPrimitives } from '.
 export * from './ops/graphdef_spec';
 export type { NodeDef, ArgDef, FunctionDef, GraphDef } from './ops/graphdef_json';
 export * from './ops/onnx_spec';
-export { ONNX_TYPE } from './ops/onnx_lowerings';
+export { ONNX_TYPE, nhwcSizes } from './ops/onnx_lowerings';
 // Graph-model import reads TF's conv attrs on fused convs exactly as the conv records do.
 export { readConvAttrs } from './primitives/convolution/conv_util';
 // ...and runs them on the cpu backend with the conv records' host kernel (bias and activation fused in).

@@ -3,6 +3,8 @@
 // eagerflow-webgl.js (webgl-entry.ts) and eagerflow-wasm.js (wasm-entry.ts); WebGPU is the add-on
 // eagerflow-webgpu.js (webgpu-entry.ts), loaded by the page.
 import { NotFoundError, backend } from '@eagerflow/core';
+import { ortWebConfig } from '@eagerflow/function';
+import type { OrtWebModule } from '@eagerflow/function';
 
 export * from '../src/index';
 
@@ -22,11 +24,16 @@ function addonDir(): string {
 /** Adds the classic script `file` (an add-on next to this bundle) to the page and resolves once it ran. */
 function loadScript(file: string, fix: string): Promise<void> {
   const src = `${addonDir()}${file}`;
+  return addScript(src, () => new NotFoundError(`setBackend: the add-on ${file} did not load (got no script at ${src}, expected ${file} next to eagerflow.js). ${fix}`, { opName: 'setBackend' }));
+}
+
+/** Adds a classic script to the page and resolves once it ran (`missing`: the error when it does not load). */
+function addScript(src: string, missing: () => Error): Promise<void> {
   return new Promise((resolve, reject) => {
     const s = document.createElement('script');
     s.src = src;
     s.onload = () => resolve();
-    s.onerror = () => reject(new NotFoundError(`setBackend: the add-on ${file} did not load (got no script at ${src}, expected ${file} next to eagerflow.js). ${fix}`, { opName: 'setBackend' }));
+    s.onerror = () => reject(missing());
     document.head.appendChild(s);
   });
 }
@@ -54,3 +61,20 @@ async function loadWasm(): Promise<void> {
 backend.registerBackendLoader('wasm', loadWasm);
 // In the ES module build webgl is inside (esm-entry.ts): registered, so this loader is never asked.
 backend.registerBackendLoader('webgl', loadWebgl);
+
+/**
+ * jitCompile's onnxruntime-web, fetched on the first compiled call (never part of this bundle): its own script
+ * build (ort.wasm.min.js; ort.webgpu.min.js when the session will use WebGPU) from `globalThis.EF_ORT_PATHS`,
+ * else from next to this script, and its .wasm files from the same directory. onnxruntime-web's files are not
+ * in the npm package: serve node_modules/onnxruntime-web/dist (docs/compile.md).
+ */
+async function loadOrt(providers: readonly string[]): Promise<OrtWebModule> {
+  const g = globalThis as { EF_ORT_PATHS?: unknown; ort?: OrtWebModule };
+  const dir = typeof g.EF_ORT_PATHS === 'string' ? g.EF_ORT_PATHS : scriptUrl ? new URL('.', scriptUrl).href : '';
+  const src = `${dir}${providers.includes('webgpu') ? 'ort.webgpu.min.js' : 'ort.wasm.min.js'}`;
+  await addScript(src, () => new NotFoundError(`jitCompile: onnxruntime-web did not load (got no script at ${src}, expected onnxruntime-web's dist files there). Serve node_modules/onnxruntime-web/dist/ and set globalThis.EF_ORT_PATHS to its URL, or copy its files next to eagerflow.js.`, { opName: 'jitCompile' }));
+  const ort = g.ort as OrtWebModule;
+  ort.env.wasm.wasmPaths ??= dir;
+  return ort;
+}
+ortWebConfig.load = loadOrt;

@@ -2,12 +2,13 @@
 import { DType, FailedPreconditionError, Tensor, TensorShape, TensorSpec, Variable, backend, constant, ctx, describe, flattenStructure, opError, packStructure, typeError } from '@eagerflow/core';
 import type { GraphDef } from '@eagerflow/core';
 import { Graph, Value, releaseConstants } from './graph';
-import { Plan, compile, run, runAsync } from './executor';
+import { Plan, compile, planOf, run, runAsync } from './executor';
 import { replay } from './replay';
 import { VariableSlot, withVariables, withVariablesAsync } from './variable_slots';
 import { flattenArgs } from './args';
 import { JitMode, disposeSessions, segmentGraph } from './onnx/segment';
 import { disposeBackward, tapedCompiledCall } from './onnx/tape';
+import { ortIsAsync } from './onnx/runtime_web';
 
 const isTensorLeaf = (x: unknown): boolean => x instanceof Tensor;
 
@@ -118,15 +119,22 @@ export class ConcreteFunction {
     return infos;
   }
 
+  /**
+   * The plan synchronous calls run: the compiled one, except where ONNX Runtime is asynchronous (onnxruntime-web
+   * in the browser): there `f(x)` runs the uncompiled graph (same results) and `await f.callAsync(x)` the compiled one.
+   */
+  private syncPlan(): Plan {
+    return this.jitCompile !== false && ortIsAsync() ? planOf(this.graph) : this.plan;
+  }
 
   private execute(tensors: readonly Tensor[]): Tensor[] {
-    if (this.jitCompile !== false && ctx.builder === null && ctx.tapes.length !== 0) {
+    if (this.jitCompile !== false && ctx.builder === null && ctx.tapes.length !== 0 && !ortIsAsync()) {
       // Eager tapes see a compiled call as one node whose vjp is the compiled backward function.
       const outs = tapedCompiledCall(this, tensors);
       if (outs !== null) return outs;
     }
     if (ctx.builder !== null || ctx.tapes.length !== 0) return replay(this.graph, tensors.slice());
-    return this.adopt(run(this.plan, this.concreteInputs(tensors)));
+    return this.adopt(run(this.syncPlan(), this.concreteInputs(tensors)));
   }
 
   /** The compiled plan on concrete inputs (no tape sees inside). */

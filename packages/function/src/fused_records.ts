@@ -1,7 +1,7 @@
 // Import-side records for tfjs-converter's fused forms: Prelu, and conv + BiasAdd + activation on tfjs's fused conv
 // kernels (one kernel, as tfjs-converter runs _FusedConv2D), each differentiable and written back as the TF op it was.
 import { AVal, AttrValue, Info, PRIMITIVES, Primitive, ReadScope, Tensor, argError, attr, bind, greater, minimum, multiply, reduceLike, registerPrimitive, where, hostFusedConv, hostKernelsPay, backend } from '@eagerflow/core';
-import type { Kernels } from '@eagerflow/core';
+import type { Kernels, LowerScope, OnnxCodec, SpecNode } from '@eagerflow/core';
 
 const P = PRIMITIVES as unknown as Record<string, Primitive>;
 
@@ -33,6 +33,8 @@ const preluRecord: Primitive = {
   },
   saves: 'inputs',
   tf: { ops: [], write: (s, _n, [x, alpha]) => [s.add('Prelu', 'Prelu', [x, alpha], { T: attr.type('float32') })] },
+  // ONNX PRelu is TF's formula with alpha broadcasting to x.
+  onnx: { op: 'PRelu' },
 };
 registerPrimitive(preluRecord);
 
@@ -129,6 +131,40 @@ export const fusedConvRecord: Primitive<FusedConvParams> = {
   },
 };
 registerPrimitive(fusedConvRecord as Primitive);
+
+/** The ONNX activation after the bias, in NHWC (ONNX Runtime folds the layout transposes around it). */
+function onnxActivation(s: LowerScope, p: FusedConvParams, z: string, alpha: string | undefined): string[] {
+  const f = (v: number): string => s.scalar(v, 'float32');
+  switch (p.activation) {
+    case '': return [z];
+    case 'Relu': return s.add('Relu', [z]);
+    case 'Relu6': return s.add('Clip', [z, f(0), f(6)]);
+    case 'Elu': return s.add('Elu', [z], { alpha: { f: 1 } });
+    case 'Sigmoid': return s.add('Sigmoid', [z]);
+    case 'LeakyRelu': return s.add('LeakyRelu', [z], { alpha: { f: p.leakyreluAlpha } });
+    default: return s.add('PRelu', [z, alpha as string]);
+  }
+}
+
+/** The conv record's lowering on the fused node's x and filter (NHWC in and out, checked by its own `accepts`). */
+const convLowering = (n: SpecNode<FusedConvParams>): { codec: OnnxCodec; node: SpecNode } => ({
+  codec: P[convOf(n.params)].onnx as unknown as OnnxCodec,
+  node: { inputs: n.inputs.slice(0, 2), outputs: n.outputs, params: n.params.conv },
+});
+
+/** jitCompile / toOnnx: the conv record's lowering, then Add(bias) and the activation. */
+const fusedConvOnnx: OnnxCodec<FusedConvParams> = {
+  lower(s, n, ins) {
+    const { codec, node } = convLowering(n);
+    const z = s.add('Add', [codec.lower(s, node, ins.slice(0, 2))[0], ins[2]]);
+    return onnxActivation(s, n.params, z[0], ins[3]);
+  },
+  accepts(s, n) {
+    const { codec, node } = convLowering(n);
+    return n.inputs.every((i) => s.aval(i).dtype === 'float32') && (codec.accepts?.(s, node) ?? false);
+  },
+};
+(fusedConvRecord as { onnx?: unknown }).onnx = fusedConvOnnx;
 
 /** The fused record for a _FusedConv2D / FusedDepthwiseConv2dNative node tfjs's fused kernels run, or null (read it op by op). */
 export function fusedConv2d(r: ReadScope, prim: 'conv2d' | 'depthwise_conv2d', conv: { strides: readonly number[]; padding: unknown; dataFormat: string; dilations: readonly number[] }, ops: string[]): Tensor | null {

@@ -29,6 +29,8 @@ export type { Saveable } from './saveable';
 export { nodeFs } from './node_fs';
 export { toOnnx, saveOnnx } from './onnx/export';
 export type { OnnxExportOptions } from './onnx/export';
+export { ortWebConfig } from './onnx/runtime_web';
+export type { OrtWebModule } from './onnx/runtime_web';
 
 // What this package wires into core, in one place (everything else is a field of its primitive records).
 installVariableHooks();

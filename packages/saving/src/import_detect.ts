@@ -1,6 +1,6 @@
 // Detection-model ops: Pack, Split, and TF1's legacy
 // ResizeBilinear modes (align_corners / neither flag) on tfjs's kernels, with their gradient.
-import { AVal, Info, PRIMITIVES, Primitive, ReadScope, Tensor, TfImport, argError, attr, bind, registerPrimitive, stack } from '@eagerflow/core';
+import { AVal, Info, PRIMITIVES, nhwcSizes, Primitive, ReadScope, Tensor, TfImport, argError, attr, bind, registerPrimitive, stack } from '@eagerflow/core';
 
 const P = PRIMITIVES as unknown as Record<string, Primitive>;
 
@@ -36,6 +36,14 @@ const resizeBilinearV1: Primitive<LegacyResizeParams> = {
   impl: (k, [images], p: LegacyResizeParams) => [k.run('ResizeBilinear', { images }, { size: [...p.size], alignCorners: p.alignCorners, halfPixelCenters: false }) as Info],
   vjp: (c, [x], _o, p: LegacyResizeParams) => [c[0] === null ? null : bind(resizeBilinearV1Grad as Primitive, [c[0], x], { alignCorners: p.alignCorners })[0]],
   saves: 'inputs',
+  // ONNX Resize names both TF1 modes: align_corners, and asymmetric (src = dst · in/out).
+  onnx: {
+    lower: (s, n, [x]) => {
+      const p = n.params as LegacyResizeParams;
+      return s.add('Resize', [x, '', '', nhwcSizes(s, n.inputs[0], x, p.size)], { mode: { s: 'linear' }, coordinate_transformation_mode: { s: p.alignCorners ? 'align_corners' : 'asymmetric' } });
+    },
+    accepts: (s, n) => s.aval(n.inputs[0]).dtype === 'float32' && s.aval(n.inputs[0]).shape?.length === 4,
+  },
   tf: {
     ops: [],
     write: (s, n, [x]) => {

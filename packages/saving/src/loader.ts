@@ -27,6 +27,12 @@ export interface LoadOptions {
   limits?: Partial<RunLimits>;
   /** Float weights (Consts of rank >= 1) become ef.Variables in `g.variables`, so gradients reach them (fine-tuning). */
   trainable?: boolean;
+  /**
+   * Runs the model on ONNX Runtime, like `ef.trace(fn, {jitCompile})` (docs/compile.md): `true` compiles
+   * every op with a lowering (the rest run as JS steps between compiled segments), `'strict'` refuses ops
+   * without one.
+   */
+  jitCompile?: boolean | 'strict';
 }
 
 /** A loaded function: call it like the original (tensor inputs in signature order). */
@@ -163,6 +169,7 @@ function hostKeys(main: ParsedNode[], library: Map<string, Record<string, unknow
 /** Loads in-memory artifacts (what ef.saveFunction returns, or a parsed model.json + weights). */
 export function loadArtifacts(x: unknown, options: LoadOptions = {}): LoadedFunction {
   const a = record(x, 'the artifacts', 'Pass what ef.saveFunction returned, or a directory path');
+  const jit = jitModeOf(options);
   const topoRaw = own(a, 'modelTopology');
   if (topoRaw instanceof ArrayBuffer) throw loadError('a binary (protobuf) GraphDef is not supported', 'an ArrayBuffer modelTopology', 'GraphDef JSON', 'Convert the model to tfjs JSON (model.json)');
   const topo = record(topoRaw, 'artifacts.modelTopology', 'A graph model needs its GraphDef JSON topology');
@@ -196,7 +203,7 @@ export function loadArtifacts(x: unknown, options: LoadOptions = {}): LoadedFunc
     for (const body of [g, ...bodiesOf(g.nodes)]) runLimitsOf.set(body, limits);
     const symbolic = g.outputs.map((o, k) => new Tensor(null, g.values[o].dtype, g.values[o].shape, { owner: builder, index: o, label: sig.outputs[k].key }));
     const structured = meta !== null ? decodeStructure(meta.outputs, symbolic) : symbolic.length === 1 ? symbolic[0] : symbolic;
-    const cf = new ConcreteFunction(g, placeholders, { structured, dtypes: symbolic.map((t) => t.dtype) }, [], 'loaded', sig.inputs.map((i) => i.key));
+    const cf = new ConcreteFunction(g, placeholders, { structured, dtypes: symbolic.map((t) => t.dtype) }, [], 'loaded', sig.inputs.map((i) => i.key), jit);
     return makeLoaded(cf, [...ctx.variables.values()], limits, sig.outputs.map((o) => o.key));
   } catch (e) {
     builder.alive = false;
@@ -207,6 +214,13 @@ export function loadArtifacts(x: unknown, options: LoadOptions = {}): LoadedFunc
   } finally {
     ctx.created.forEach((t) => t.dispose());
   }
+}
+
+/** options.jitCompile, checked. */
+function jitModeOf(options: LoadOptions): boolean | 'strict' {
+  const j = options.jitCompile ?? false;
+  if (j !== true && j !== false && j !== 'strict') throw loadError('options.jitCompile must be true, false or \'strict\'', show(j), "true, false or 'strict'", 'Pass { jitCompile: true }');
+  return j;
 }
 
 /** The signature: artifacts.signature, else userDefinedMetadata.signature (where tfjs-converter also looks). */

@@ -142,12 +142,7 @@ const avgPoolGrad: OnnxSpec = codec<PoolGradP>((s, n, [dy]) => {
  * The gradient lowerings, set on the records' family objects (their vjps bind those objects).
  * @example
  * // not-run
- * setOnnx(C2.input, gradLower.convInput(false));
+ * withOnnx(C2.input, gradLower.convInput(false));
  */
 export const gradLower = { convInput, convFilter, maxPoolGrad, avgPoolGrad };
 
-/** Sets a family-made record's lowering on the record object itself (vjps bind the object, not a copy). */
-export function setOnnx<T extends object>(rec: T, spec: OnnxSpec): T {
-  (rec as { onnx?: OnnxSpec }).onnx = spec;
-  return rec;
-}

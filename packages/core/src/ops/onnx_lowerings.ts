@@ -17,6 +17,13 @@ const staticShape = (s: LowerScope, i: number): number[] | null => {
 };
 const firstIn = (dtypes: readonly DType[]) => (s: LowerScope, n: SpecNode): boolean => dtypes.includes(s.aval(n.inputs[0]).dtype);
 const one = (x: string[]): string => x[0];
+/** float32 operands, or int32 ones divided by a captured constant without zeros. */
+const floatOrIntByConst = (s: LowerScope, n: SpecNode): boolean => {
+  const t = s.aval(n.inputs[0]).dtype;
+  if (t === 'float32') return true;
+  const c = t === 'int32' ? (s.constant?.(n.inputs[1]) ?? null) : null;
+  return c !== null && c.every((v) => v !== 0);
+};
 
 function codec<P>(lowerFn: (s: LowerScope, n: SpecNode<P>, ins: readonly string[]) => string[], accepts: (s: LowerScope, n: SpecNode<P>) => boolean): OnnxSpec {
   return { lower: lowerFn, accepts } as OnnxCodec<P> as unknown as OnnxSpec;
@@ -60,6 +67,18 @@ const convSizes = (s: LowerScope, n: SpecNode<ConvP>): { input: number[]; kernel
   const f = staticShape(s, n.inputs[1]);
   return x === null || f === null ? undefined : { input: x.slice(1, 3), kernel: f.slice(0, 2) };
 };
+
+/**
+ * Resize's 4-D `sizes` for NHWC `x` resized to [h, w]: batch and channels as they are (from Shape(x) when not
+ * static). Not the `axes` attr: ONNX Runtime's transpose optimizer mis-rewrites Resize with axes after a Conv.
+ */
+export function nhwcSizes(s: LowerScope, i: number, x: string, hw: readonly number[]): string {
+  const d = staticShape(s, i);
+  if (d !== null) return s.int64s([d[0], hw[0], hw[1], d[3]]);
+  const shape = one(s.add('Shape', [x]));
+  const at = (k: number): string => one(s.add('Slice', [shape, s.int64s([k]), s.int64s([k + 1])]));
+  return one(s.add('Concat', [at(0), s.int64s([...hw]), at(3)], { axis: { i: 0 } }));
+}
 
 /**
  * The shared lowerings.
@@ -155,15 +174,16 @@ export const lower = {
     const hot = s.add('OneHot', [idx, depth, values], { axis: { i: p.axis } });
     return p.dtype === 'float32' ? hot : s.add('Cast', hot, { to: { i: ONNX_TYPE[p.dtype] } });
   }, (s, n) => s.aval(n.inputs[0]).dtype === 'int32' && n.params.depth > 0),
-  /** floormod on floats: fmod, moved to the divisor's sign; a zero takes the dividend's sign (TF's kernel). */
-  floormod: codec((s, _n, [a, b]) => {
+  /** floormod on floats: fmod, moved to the divisor's sign; a zero takes the dividend's sign (TF's kernel). On int32 (a constant non-zero divisor): ONNX's integer Mod has the divisor's sign already. */
+  floormod: codec((s, n, [a, b]) => {
+    if (s.aval(n.inputs[0]).dtype === 'int32') return s.add('Mod', [a, b]);
     const r = one(s.add('Mod', [a, b], { fmod: { i: 1 } }));
     const zero = s.scalar(0, 'float32');
     const isZero = one(s.add('Equal', [r, zero]));
     const signsDiffer = one(s.add('Xor', [...s.add('Less', [r, zero]), ...s.add('Less', [b, zero])]));
     const adjusted = one(s.add('Where', [signsDiffer, ...s.add('Add', [r, b]), r]));
     return s.add('Where', [isZero, ...s.add('Mul', [a, zero]), adjusted]);
-  }, firstIn(['float32'])),
+  }, floatOrIntByConst),
   /** expm1 without cancellation (Kahan): u = e^x; x where u == 1; u - 1 where u is 0 or inf; else (u - 1)·x / log u. */
   expm1: codec((s, _n, [x]) => {
     const u = one(s.add('Exp', [x]));
@@ -209,8 +229,72 @@ export const lower = {
       const data = dtype === 'float32' ? Float32Array.of(value) : dtype === 'int32' ? Int32Array.of(value) : Uint8Array.of(value);
       return s.add('ConstantOfShape', s.add('Shape', [x]), { value: { t: { dtype, shape: [1], data } } });
     }, firstIn(FIB)),
-  /** floordiv on floats: the float32 quotient, floored (TF's float kernel); int32 stays a JS step (division by zero raises). */
-  floordiv: codec((s, _n, [a, b]) => s.add('Floor', s.add('Div', [a, b])), firstIn(['float32'])),
+  /**
+   * floordiv on floats: the float32 quotient, floored (TF's float kernel). On int32 only by a constant without
+   * zeros (a zero divisor raises in TF; ONNX Runtime's integer Div would trap): the truncated quotient, minus
+   * one where the remainder is non-zero and the signs differ.
+   */
+  floordiv: codec((s, n, [a, b]) => {
+    if (s.aval(n.inputs[0]).dtype !== 'int32') return s.add('Floor', s.add('Div', [a, b]));
+    const zero = s.scalar(0, 'int32');
+    const inexact = one(s.add('Not', s.add('Equal', [...s.add('Mod', [a, b], { fmod: { i: 1 } }), zero])));
+    const signsDiffer = one(s.add('Xor', [...s.add('Less', [a, zero]), ...s.add('Less', [b, zero])]));
+    const fix = one(s.add('Cast', s.add('And', [inexact, signsDiffer]), { to: { i: ONNX_TYPE.int32 } }));
+    return s.add('Sub', [...s.add('Div', [a, b]), fix]);
+  }, floatOrIntByConst),
+  /**
+   * TF2's image resizes on NHWC (half-pixel centers). Bilinear is ONNX's `half_pixel` linear; TF's nearest source
+   * index floor((dst + 0.5)·in/out) is `half_pixel`'s (dst + 0.5)·in/out - 0.5 rounded half up.
+   */
+  resize: (mode: 'linear' | 'nearest'): OnnxSpec =>
+    codec<{ readonly size: readonly (number | null)[] }>((s, n, [x]) => {
+      const attrs = { mode: { s: mode }, coordinate_transformation_mode: { s: 'half_pixel' }, ...(mode === 'nearest' ? { nearest_mode: { s: 'round_prefer_ceil' } } : {}) };
+      return s.add('Resize', [x, '', '', nhwcSizes(s, n.inputs[0], x, n.params.size as number[])], attrs);
+    }, (s, n) => FI.includes(s.aval(n.inputs[0]).dtype) && n.inputs.length === 1 && rankOf(s, n.inputs[0]) === 4 && n.params.size.every((d) => d !== null && d > 0)),
+  /** TopK on the last axis (ties: lower index first in both), indices cast to int32. */
+  topK: codec<{ readonly k: number }>((s, n, [x]) => {
+    const [v, i] = s.add('TopK', [x, s.int64s([n.params.k])], { axis: { i: -1 }, largest: { i: 1 }, sorted: { i: 1 } }, 2);
+    return [v, one(s.add('Cast', [i], { to: { i: ONNX_TYPE.int32 } }))];
+  }, (s, n) => n.inputs.length === 1 && FI.includes(s.aval(n.inputs[0]).dtype) && (rankOf(s, n.inputs[0]) ?? 0) >= 1),
+  /** split: Split by the piece sizes (resolved against the static axis size), or into equal pieces (`num_outputs`) of an axis only the run time knows. */
+  split: codec<{ readonly axis: number; readonly sizes: readonly number[] }>((s, n, [x]) => {
+    const r = rankOf(s, n.inputs[0]) as number;
+    const axis = n.params.axis < 0 ? n.params.axis + r : n.params.axis;
+    const sizes = n.outputs.map((o) => s.aval(o).shape?.[axis] ?? null);
+    if (sizes.some((d) => d === null)) return s.add('Split', [x], { axis: { i: axis }, num_outputs: { i: n.outputs.length } }, n.outputs.length);
+    return s.add('Split', [x, s.int64s(sizes as number[])], { axis: { i: axis } }, n.outputs.length);
+  }, (s, n) => FIB.includes(s.aval(n.inputs[0]).dtype) && rankOf(s, n.inputs[0]) !== null && (n.params.sizes.length === 0 || n.outputs.every((o) => staticShape(s, o) !== null))),
+  /** unstack: Split into pieces of 1, each squeezed. */
+  unstack: codec<{ readonly axis: number; readonly num: number }>((s, n, [x]) => {
+    const r = rankOf(s, n.inputs[0]) as number;
+    const axis = n.params.axis < 0 ? n.params.axis + r : n.params.axis;
+    const parts = n.params.num === 1 ? [x] : s.add('Split', [x, s.int64s(new Array<number>(n.params.num).fill(1))], { axis: { i: axis } }, n.params.num);
+    return parts.map((q) => one(s.add('Squeeze', [q, s.int64s([axis])])));
+  }, (s, n) => FIB.includes(s.aval(n.inputs[0]).dtype) && rankOf(s, n.inputs[0]) !== null && n.params.num >= 1),
+  /**
+   * stridedSlice: the spec resolved against the static input shape (by the record's `resolve`), one Slice over
+   * every input dim (steps may be negative; an end before index 0 is written as -inf, not -1, which would wrap),
+   * then a Reshape that drops shrunk axes and adds new ones.
+   */
+  stridedSlice: <P>(resolve: (shape: readonly (number | null)[], p: P) => { picks: readonly { start: number | null; stride: number; count: number | null }[]; out: readonly (number | null)[] | null }): OnnxSpec =>
+    codec<P>((s, n, [x]) => {
+      const { picks, out } = resolve(s.aval(n.inputs[0]).shape as number[], n.params);
+      const starts = picks.map((q) => q.start as number);
+      const ends = picks.map((q) => (q.start as number) + (q.count as number) * q.stride);
+      const sliced = one(s.add('Slice', [x, s.int64s(starts), s.int64s(ends.map((e) => (e < 0 ? -I64_MAX : e))), s.int64s(picks.map((_, i) => i)), s.int64s(picks.map((q) => q.stride))]));
+      return s.add('Reshape', [sliced, s.int64s(out as number[])]);
+    }, (s, n) => n.inputs.length === 1 && FIB.includes(s.aval(n.inputs[0]).dtype) && staticShape(s, n.inputs[0]) !== null),
+  /** fusedBatchNorm (inference): BatchNormalization on channels-first, so channels-last x is transposed in and out. */
+  batchNorm: codec<{ readonly epsilon: number; readonly dataFormat: string }>((s, n, ins) => {
+    const r = rankOf(s, n.inputs[0]) as number;
+    const last = !n.params.dataFormat.startsWith('NC') && r > 2;
+    const perm = [0, r - 1, ...Array.from({ length: r - 2 }, (_, i) => i + 1)];
+    const x = last ? one(s.add('Transpose', [ins[0]], { perm: { ints: perm } })) : ins[0];
+    const y = one(s.add('BatchNormalization', [x, ...ins.slice(1)], { epsilon: { f: n.params.epsilon } }));
+    return last ? s.add('Transpose', [y], { perm: { ints: [0, ...Array.from({ length: r - 2 }, (_, i) => i + 2), 1] } }) : [y];
+  }, (s, n) => n.inputs.every((i) => s.aval(i).dtype === 'float32') && (rankOf(s, n.inputs[0]) ?? 0) >= 2),
+  /** gatherNd: GatherND on int64 indices. */
+  gatherNd: codec((s, _n, [x, i]) => s.add('GatherND', [x, ...s.add('Cast', [i], { to: { i: 7 } })]), firstIn(FIB)),
   identity: { op: 'Identity', dtypes: FIB } as OnnxSpec,
   // ONNX names that are other records' TF op names (kept here, so each TF name stays typed once).
   maximum: { op: 'Max', dtypes: FI } as OnnxSpec,

@@ -28,6 +28,8 @@ export interface LowerScope {
   scalar(value: number, dtype: DType): string;
   /** The ONNX opset the model imports (17 or later). */
   readonly opset: number;
+  /** The host data of graph value `i` when it is a captured constant, else null (e.g. a divisor known to be non-zero). */
+  constant?(i: number): Float32Array | Int32Array | Uint8Array | null;
 }
 
 /** A params key: checked against P where a spec is declared (`onnxSpec<P>`), plain strings on records. */
@@ -74,12 +76,16 @@ export function onnxSpec<P>(s: OnnxSpec<P>): OnnxSpec {
 
 /**
  * A family-made record with its ONNX lowering beside it (records written as object literals set `onnx:` directly).
+ * Sets `onnx` on the record itself and returns it.
  * @example
  * // not-run
  * export const exp = withOnnx(unary('exp', 'Exp', ...), { op: 'Exp' });
  */
 export function withOnnx<T extends Omit<Primitive, 'api'>>(record: T, onnx: OnnxSpec): T {
-  return { ...record, onnx };
+  // Set on the record object itself: its GraphDef readers and vjps bind that object, so a copy would
+  // leave imported and differentiated nodes without the lowering.
+  (record as { onnx?: OnnxSpec }).onnx = onnx;
+  return record;
 }
 
 /** Every dtype a lowering can pass to ONNX Runtime (strings and complex64 stay in JS steps). */

@@ -64,6 +64,11 @@ export class Scope implements LowerScope {
     return name;
   }
 
+  constant(i: number): Float32Array | Int32Array | Uint8Array | null {
+    const v = this.g.values[i];
+    return v.kind === 'const' && v.constant !== undefined ? hostArray(v.dtype, backend.readInfoSync(v.constant)) : null;
+  }
+
   scalar(value: number, dtype: DType): string {
     const name = this.fresh('c');
     this.inits.push(constProto(name, dtype, [], dtype === 'float32' ? new Float32Array([value]) : dtype === 'int32' ? new Int32Array([value]) : new Uint8Array([value ? 1 : 0])));

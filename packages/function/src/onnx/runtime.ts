@@ -116,7 +116,8 @@ export class Session {
   }
 }
 
-const ORT_TYPE: Record<string, string> = { float32: 'float32', int32: 'int32', bool: 'bool' };
+/** ONNX Runtime's tensor type names of the dtypes compiled segments pass. */
+export const ORT_TYPE: Record<string, string> = { float32: 'float32', int32: 'int32', bool: 'bool' };
 
 /** An ORT tensor over host data (no copy: ORT reads the typed array in place). */
 export function ortTensor(dtype: DType, data: Float32Array | Int32Array | Uint8Array, dims: readonly number[]): OrtTensor {

@@ -1,9 +1,10 @@
 // jitCompile's executor lowering: runs of nodes with ONNX lowerings become one compiled segment (an ONNX Runtime session) each.
-import { AVal, Info, Primitive, backend, isStateful, unimplemented } from '@eagerflow/core';
+import { AVal, Info, Kernels, Primitive, backend, isStateful, unimplemented } from '@eagerflow/core';
 import { Graph, Node, isGraph } from '../graph';
 import { unfuseEpilogues } from '../passes_epilogue';
 import { Part, blocker, buildModel, lowers, probeScope } from './model';
-import { Session, ortNode, ortTensor } from './runtime';
+import { ORT_TYPE, OrtTensor, Session, ortNode, ortTensor } from './runtime';
+import { WebSession, ortIsAsync } from './runtime_web';
 
 /** `jitCompile` as the trace options give it. */
 export type JitMode = boolean | 'strict';
@@ -13,8 +14,22 @@ interface SegmentParams {
   readonly src: { readonly graph: Graph };
   readonly part: Part;
   readonly outAvals: readonly AVal[];
-  /** Built on the first call: the model bytes and the session. */
-  readonly state: { session: Session | null };
+  /** Built on the first call: the session (onnxruntime-node), or the promise of one (onnxruntime-web). */
+  readonly state: { session: Session | null; web: Promise<WebSession> | null };
+}
+
+/** The browser path: the same model on onnxruntime-web, asynchronously (the executor awaits it in callAsync). */
+async function runWeb(k: Kernels, ins: Info[], p: SegmentParams): Promise<Info[]> {
+  const what = `jitCompile '${p.src.graph.name}'`;
+  p.state.web ??= WebSession.create(buildModel(p.src.graph, p.part), what).catch((e: unknown) => {
+    p.state.web = null;
+    throw e;
+  });
+  const session = await p.state.web;
+  const feeds: Record<string, OrtTensor> = {};
+  ins.forEach((x, j) => (feeds[`in${j}`] = session.tensor(ORT_TYPE[p.src.graph.values[p.part.inputs[j]].dtype], backend.readInfoSync(x) as Float32Array, x.shape)));
+  const res = await session.run(feeds);
+  return p.outAvals.map((a, j) => k.upload(res[`out${j}`].data as Float32Array, res[`out${j}`].dims.slice(), a.dtype));
 }
 
 const outNames = (n: number): string[] => Array.from({ length: n }, (_, k) => `out${k}`);
@@ -26,6 +41,8 @@ const onnxSegment: Primitive<SegmentParams> = {
   foldable: false,
   infer: (_ins, p) => p.outAvals.slice(),
   impl(k, ins, p) {
+    // onnxruntime-web runs asynchronously: a Promise the executor awaits (callAsync; synchronous calls run uncompiled there).
+    if (ortIsAsync()) return runWeb(k, ins, p) as unknown as Info[];
     const session = (p.state.session ??= new Session(buildModel(p.src.graph, p.part), outNames(p.part.outputs.length), `jitCompile '${p.src.graph.name}'`, heavy(p.src.graph, p.part)));
     const feeds: Record<string, ReturnType<typeof ortTensor>> = {};
     for (let j = 0; j < ins.length; j++) {
@@ -71,7 +88,8 @@ const PLUMBING = new Set(['read_variable', 'assign_variable']);
 export function segmentGraph(traced: Graph, mode: JitMode): Graph {
   // ONNX Runtime fuses on its own: it compiles the unfused conv / matmul, bias and activation.
   const g = unfuseEpilogues(traced);
-  ortNode(`jitCompile '${g.name}'`);
+  // Node: a missing onnxruntime-node is an error now; the browser's onnxruntime-web loads on the first call.
+  if (!ortIsAsync()) ortNode(`jitCompile '${g.name}'`);
   const probe = probeScope(g);
   const out: Node[] = [];
   let before: Node[] = [];
@@ -128,6 +146,8 @@ export function disposeSessions(g: Graph): void {
     const st = (n.params as SegmentParams).state;
     st.session?.dispose();
     st.session = null;
+    void st.web?.then((w) => w.dispose(), () => undefined);
+    st.web = null;
   }
 }
 
@@ -138,6 +158,6 @@ function segmentNode(g: Graph, nodes: Node[], later: readonly Node[]): Node {
   const needed = new Set([...g.outputs, ...later.flatMap((n) => n.inputs)]);
   const outputs = nodes.flatMap((n) => n.outputs).filter((o) => needed.has(o));
   const part: Part = { nodes, inputs, outputs };
-  const params: SegmentParams = { src: { graph: g }, part, outAvals: outputs.map((o) => g.aval(o)), state: { session: null } };
+  const params: SegmentParams = { src: { graph: g }, part, outAvals: outputs.map((o) => g.aval(o)), state: { session: null, web: null } };
   return { prim: onnxSegment as unknown as Primitive, params, inputs, outputs, site: nodes[nodes.length - 1].site };
 }

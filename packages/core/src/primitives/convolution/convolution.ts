@@ -1,6 +1,7 @@
 // The conv records (tfjs-converter category "convolution"): conv2d, depthwiseConv2d, conv3d, their input/filter backprops and transposes.
 import { lower } from '../../ops/onnx_lowerings';
-import { gradLower, setOnnx } from '../../ops/onnx_grad_lowerings';
+import { gradLower } from '../../ops/onnx_grad_lowerings';
+import { withOnnx } from '../../ops/onnx_spec';
 import { api, arg } from '../../ops/api_spec';
 import type { ApiSpec } from '../../ops/api_spec';
 import { attr } from '../../ops/graphdef_spec';
@@ -63,18 +64,18 @@ const C3 = convFamily(KIND3D);
  * const y = ef.nn.conv2d(ef.ones([1, 3, 3, 1]), ef.ones([2, 2, 1, 1]), 1, 'VALID');
  * y.arraySync(); // [[[[4], [4]], [[4], [4]]]]
  */
-export const conv2d = withApi(setOnnx(C2.fwd, lower.conv2d), api(['nn.conv2d'], [arg.tensor('input'), arg.tensor('filters'), strides, padding], [fmt2, dilations], { prepare: prepareConv(2, true) }));
+export const conv2d = withApi(withOnnx(C2.fwd, lower.conv2d), api(['nn.conv2d'], [arg.tensor('input'), arg.tensor('filters'), strides, padding], [fmt2, dilations], { prepare: prepareConv(2, true) }));
 /** The gradient of conv2d with respect to its input (TF's Conv2DBackpropInput), public as conv2dTranspose. */
 export const conv2dBackpropInput = withApi(
-  setOnnx(C2.input, gradLower.convInput(false)),
+  withOnnx(C2.input, gradLower.convInput(false)),
   api(['nn.conv2dTranspose'], [arg.tensor('input'), arg.tensor('filters'), arg.ints('outputShape', 'inputShape'), strides, arg.custom('padding', paddingArg, 'SAME')], [fmt2, dilations], { prepare: prepareConv(2, true, 'inputShape') }),
 );
 /** The gradient of conv2d with respect to its filter (TF's Conv2DBackpropFilter). */
-export const conv2dBackpropFilter = setOnnx(C2.filter, gradLower.convFilter(false));
+export const conv2dBackpropFilter = withOnnx(C2.filter, gradLower.convFilter(false));
 /** Depthwise 2-D convolution (TF's DepthwiseConv2dNative): filters [kh, kw, inChannels, multiplier]. */
-export const depthwiseConv2d = withApi(setOnnx(DW.fwd, lower.depthwiseConv2d), api(['nn.depthwiseConv2d'], [arg.tensor('input'), arg.tensor('filter'), strides, padding], [fmt2, dilations], { prepare: prepareConv(2, true) }));
-export const depthwiseConv2dBackpropInput = setOnnx(DW.input, gradLower.convInput(true));
-export const depthwiseConv2dBackpropFilter = setOnnx(DW.filter, gradLower.convFilter(true));
+export const depthwiseConv2d = withApi(withOnnx(DW.fwd, lower.depthwiseConv2d), api(['nn.depthwiseConv2d'], [arg.tensor('input'), arg.tensor('filter'), strides, padding], [fmt2, dilations], { prepare: prepareConv(2, true) }));
+export const depthwiseConv2dBackpropInput = withOnnx(DW.input, gradLower.convInput(true));
+export const depthwiseConv2dBackpropFilter = withOnnx(DW.filter, gradLower.convFilter(true));
 /** 3-D convolution (TF's Conv3D), NDHWC or NCDHW, 'SAME' or 'VALID'. */
 export const conv3d = withApi(C3.fwd, api(['nn.conv3d'], [arg.tensor('input'), arg.tensor('filters'), strides, padding], [fmt3, dilations], { prepare: prepareConv(3, false) }));
 /** The gradient of conv3d with respect to its input (TF's Conv3DBackpropInputV2), public as conv3dTranspose. */

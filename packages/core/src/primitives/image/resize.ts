@@ -12,6 +12,7 @@ import { argError, checkArity, checkDTypes } from '../check';
 import { ReadScope, WriteScope, attr, tfOpOf, typeAttrOf } from '../../ops/graphdef_spec';
 import { tensorOfShapeNode, writeShapeOf } from '../transformation/reshape';
 import { slice as sliceRecord } from '../slice_join/slice_join';
+import { lower } from '../../ops/onnx_lowerings';
 
 export type ResizeMethod = 'bilinear' | 'nearest';
 
@@ -43,6 +44,7 @@ function resizeRecord(method: ResizeMethod, name: string): Primitive<ResizeParam
     // The adjoint of a linear resampling, as its own primitive (so it is recorded, traced and saved).
     vjp: (c, [x], _o, p) => [c[0] === null ? null : bind(method === 'bilinear' ? resizeBilinearGrad : resizeNearestGrad, [c[0], x], { size: p.size })[0]],
     saves: 'inputs',
+    onnx: lower.resize(method === 'bilinear' ? 'linear' : 'nearest'),
     tf: {
       ops: [KERNEL[method]],
       write: (s, n, [x]) => [s.add(KERNEL[method], KERNEL[method], [x, s.ints('size', (n.params as ResizeParams).size as readonly number[])], resizeAttrs(s, n.inputs[0]))],

@@ -10,6 +10,7 @@ import * as o from '../../ops/ops';
 import * as E from '../basic_math/unary';
 import { argError, checkArity, checkDTypes } from '../check';
 import { channelsLast } from '../convolution/conv_util';
+import { lower } from '../../ops/onnx_lowerings';
 
 const sqrt: (x: TensorLike) => Tensor = o.wrapperOf(E.sqrt);
 
@@ -79,6 +80,7 @@ export const fusedBatchNorm = {
   },
   vjp: (c, ins, _y, p: BatchNormParams, need) => (c[0] === null ? ins.map(() => null) : batchNormVjp(c[0], ins, p, need)),
   saves: 'inputs',
+  onnx: lower.batchNorm,
   tf: {
     ops: ['FusedBatchNormV3', 'FusedBatchNorm', 'FusedBatchNormV2'],
     write(s, n, ins) {

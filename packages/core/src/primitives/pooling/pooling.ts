@@ -1,6 +1,7 @@
 // The pooling records (tfjs-converter category "convolution"): avgPool2d/3d, maxPool2d/3d with gradient records, maxPoolWithArgmax.
 import { lower } from '../../ops/onnx_lowerings';
-import { gradLower, setOnnx } from '../../ops/onnx_grad_lowerings';
+import { gradLower } from '../../ops/onnx_grad_lowerings';
+import { withOnnx } from '../../ops/onnx_spec';
 import type { Info } from '../../backend/backend';
 import type { AVal, Primitive } from '../../ops/primitive';
 import type { ApiSpec } from '../../ops/api_spec';
@@ -53,11 +54,11 @@ const P3 = poolFamily(K3);
  * 2-D average pooling (TF's AvgPool): padded taps are not counted, like TF.
  * @example ef.nn.avgPool2d(ef.reshape([1, 2, 3, 4], [1, 2, 2, 1]), 2, 2, 'VALID').arraySync(); // [[[[2.5]]]]
  */
-export const avgPool2d = withApi(setOnnx(P2.avg, lower.pool('AveragePool')), api(['nn.avgPool2d'], poolArgs, fmt2, { prepare: preparePool(2) }));
-export const avgPool2dGrad = setOnnx(P2.avgGrad, gradLower.avgPoolGrad);
+export const avgPool2d = withApi(withOnnx(P2.avg, lower.pool('AveragePool')), api(['nn.avgPool2d'], poolArgs, fmt2, { prepare: preparePool(2) }));
+export const avgPool2dGrad = withOnnx(P2.avgGrad, gradLower.avgPoolGrad);
 /** 2-D max pooling (TF's MaxPool). */
-export const maxPool2d = withApi(setOnnx(P2.max, lower.pool('MaxPool')), api(['nn.maxPool2d'], poolArgs, fmt2, { prepare: preparePool(2) }));
-export const maxPool2dGrad = setOnnx(P2.maxGrad, gradLower.maxPoolGrad);
+export const maxPool2d = withApi(withOnnx(P2.max, lower.pool('MaxPool')), api(['nn.maxPool2d'], poolArgs, fmt2, { prepare: preparePool(2) }));
+export const maxPool2dGrad = withOnnx(P2.maxGrad, gradLower.maxPoolGrad);
 export const maxPool2dGradGrad = P2.maxGradGrad;
 export const avgPool3d = withApi(P3.avg, api(['nn.avgPool3d'], poolArgs, fmt3, { prepare: preparePool(3) }));
 export const avgPool3dGrad = P3.avgGrad;

@@ -295,6 +295,7 @@ export const topK = {
     return [o.reshape(summed, shape), ...extra];
   },
   saves: 'both',
+  onnx: lower.topK,
   tf: {
     ops: ['TopKV2'],
     write: (s, n, [x, kIn]) => {

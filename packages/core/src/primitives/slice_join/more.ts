@@ -11,6 +11,7 @@ import type { Tensor } from '../../values/tensor';
 import { bind } from '../../ops/bind';
 import { Dims, dimsToString } from '../../values/shape';
 import { argError, checkArity } from '../check';
+import { lower } from '../../ops/onnx_lowerings';
 
 export interface StridedSliceParams {
   readonly begin: readonly number[];
@@ -168,6 +169,7 @@ export const stridedSlice = {
   api: api(['stridedSlice'], [arg.tensor('input'), arg.ints('begin'), arg.ints('end'), arg.custom<number[] | null, 'strides', null>('strides', stridesArg, null)], [
     maskArg('beginMask'), maskArg('endMask'), maskArg('ellipsisMask'), maskArg('newAxisMask'), maskArg('shrinkAxisMask'),
   ]),
+  onnx: lower.stridedSlice(resolveStridedSlice),
   tf: {
     ops: ['StridedSlice'],
     write(s, n, [x]) {

@@ -102,6 +102,7 @@ export const unstack = {
   vjp: (c, _x, outs, p: UnstackParams) => [o.stack(c.map((g, i) => g ?? o.zerosLike(outs[i])), p.axis)],
   saves: 'outputs',
   tf: tfSpec<UnstackParams>({ op: 'Unpack', attrs: { T: { dtypeOf: 0 }, num: { param: 'num', kind: 'int' }, axis: { param: 'axis', kind: 'int', default: 0 } } }),
+  onnx: lower.unstack,
 } satisfies Primitive<UnstackParams>;
 
 export interface SplitParams {
@@ -149,6 +150,7 @@ export const split = {
   },
   vjp: (c, _x, outs, p: SplitParams) => [o.concat(c.map((g, i) => g ?? o.zerosLike(outs[i])), p.axis)],
   saves: 'outputs',
+  onnx: lower.split,
   tf: {
     // SplitV (sizes, one may be -1); Split (equal pieces of an axis whose size only the run time knows).
     ops: ['SplitV', 'Split'],
@@ -237,6 +239,7 @@ export const oneHot = {
 export const gatherNd = {
   name: 'gather_nd',
   effect: 'pure',
+  onnx: lower.gatherNd,
   infer(ins: AVal[]) {
     checkArity('gatherNd', ins, 2);
     checkDTypes('gatherNd', ins[1], ['int32'], 'indices');
