@@ -1,6 +1,6 @@
 // The browser side of the ONNX Runtime seam: onnxruntime-web, loaded on the first compiled call (never named
 // here, so bundles that never compile do not carry it), sessions built and run asynchronously (callAsync).
-import { internalError, unimplemented } from '@eagerflow/core';
+import { UnimplementedError, internalError, unimplemented } from '@eagerflow/core';
 import type { OrtTensor } from './runtime';
 
 /** The parts of onnxruntime-web's module a compiled call uses. */
@@ -51,25 +51,30 @@ async function providers(g: PageGlobals): Promise<string[]> {
   return adapter ? ['webgpu', 'wasm'] : ['wasm'];
 }
 
+/** The error when onnxruntime-web cannot be had: `why` says what went wrong. */
+function noOrt(what: string, why: string): Error {
+  return unimplemented(
+    what,
+    'jitCompile in the browser needs onnxruntime-web',
+    `it could not be loaded: ${why}`,
+    'onnxruntime-web on the page',
+    "Load its script (ort.wasm.min.js) before compiling, set globalThis.EF_ORT_PATHS to the directory serving onnxruntime-web's dist files, or in a bundled app set globalThis.EF_ORT = () => import('onnxruntime-web') (docs/compile.md).",
+  );
+}
+
 /** onnxruntime-web (once per page), configured: .wasm files from EF_ORT_PATHS, one thread unless cross-origin isolated. */
 function ortWeb(what: string): Promise<{ ort: OrtWebModule; providers: string[] }> {
   loaded ??= (async () => {
     const g = globalThis as PageGlobals;
     const eps = await providers(g);
     const ort = g.ort?.InferenceSession ? g.ort : g.EF_ORT ? await g.EF_ORT() : ortWebConfig.load ? await ortWebConfig.load(eps) : null;
-    if (ort === null) throw new Error('no loader: the page has no `ort` and no EF_ORT');
+    if (ort === null) throw noOrt(what, 'no loader: the page has no `ort` and no EF_ORT');
     if (typeof g.EF_ORT_PATHS === 'string') ort.env.wasm.wasmPaths = g.EF_ORT_PATHS;
     if (!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated) ort.env.wasm.numThreads = 1;
     return { ort, providers: eps };
   })().catch((e: unknown) => {
     loaded = null;
-    throw unimplemented(
-      what,
-      'jitCompile in the browser needs onnxruntime-web',
-      `it could not be loaded: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
-      'onnxruntime-web on the page',
-      "Load its script (ort.wasm.min.js) before compiling, set globalThis.EF_ORT_PATHS to the directory serving onnxruntime-web's dist files, or in a bundled app set globalThis.EF_ORT = () => import('onnxruntime-web') (docs/compile.md).",
-    );
+    throw e instanceof UnimplementedError ? e : noOrt(what, e instanceof Error ? e.message.split('\n')[0] : String(e));
   });
   return loaded;
 }
