@@ -70,7 +70,7 @@ const compiled = new Map<string, Kernel>();
  * `maxSteps`: a group holds at most this many nodes, so its generated source (and the time and stack
  * its compilation takes) stays bounded however long the chain.
  */
-export const fuseConfig = { codegen: true, maxSteps: 256 };
+export const fuseConfig = { codegen: true, maxSteps: 256, smallSegmentsOnHost: true };
 
 /**
  * Lanes per loop pass, each with the largest loop body (characters) it is used for: beyond these, the
@@ -360,3 +360,26 @@ function fuseRun(g: Graph, run: Node[], shape: number[], readers: Map<number, nu
   };
   return { prim: fusedElementwise as Primitive, params, inputs, outputs: outs, site: run[run.length - 1].site };
 }
+
+/**
+ * jitCompile's small-segment rule (`jitCompile: true`; 'strict' always compiles; off with
+ * `ef.internal.fuseConfig.smallSegmentsOnHost = false`): whether the fused host loop runs `nodes` (a candidate ONNX segment) faster
+ * than one ONNX Runtime call, whose fixed cost is ~12-15 us on this kind of machine. Only on tfjs-cpu, and only
+ * for a segment the host loop runs whole (>= 2 fusible float32 elementwise nodes of one known shape). The host
+ * estimate is elements x the per-element cost of each fact: ~0.5 ns for arithmetic and comparisons, ~15 ns for
+ * a JS Math transcendental (exp, log, tanh, ...), which ORT's vectorized kernels beat at any size. Measured on
+ * the 48-op chain (bench/compile.bench.js; docs/compile.md): relu/add/multiply on [256] ran 6 us fused vs 22 us
+ * compiled, on [4096] 77 vs 51 us; with tanh in the chain ORT was faster already on [256] (15 vs 35 us).
+ */
+export function hostLoopBeatsOrt(g: Graph, nodes: readonly Node[]): boolean {
+  if (!fuseConfig.smallSegmentsOnHost || backend.getBackend() !== 'cpu' || nodes.length < 2) return false;
+  const shape = fusible(g, nodes[0]);
+  if (shape === null || !nodes.every((n) => { const s = fusible(g, n); return s !== null && sameDims(s, shape); })) return false;
+  const elements = shape.reduce((a, b) => a * b, 1);
+  const ns = nodes.reduce((sum, n) => sum + (TRANSCENDENTAL.test((n.prim.scalar as ScalarFact).expr('a', 'b')) ? 15 : 0.5), 0);
+  return (elements * ns) / 1000 < ORT_CALL_US;
+}
+
+/** One ONNX Runtime session call's fixed cost in microseconds (measured: a 1-element segment, onnxruntime-node 1.30). */
+const ORT_CALL_US = 12;
+const TRANSCENDENTAL = /Math\.(?:exp|expm1|log|log1p|log2|log10|pow|sqrt|cbrt|tanh|sinh|cosh|asinh|acosh|atanh|sin|cos|tan|asin|acos|atan|atan2|hypot)\b/;

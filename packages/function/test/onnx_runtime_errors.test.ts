@@ -54,7 +54,7 @@ test('a session that fails to build throws an InternalError naming the function,
   fake.mode = 'bad-session';
   const x = ef.constant([1, 2]);
   const before = ef.memory().numTensors;
-  const f = ef.trace((t: ef.Tensor) => ef.relu(ef.multiply(t, 3)), { jitCompile: true });
+  const f = ef.trace((t: ef.Tensor) => ef.relu(ef.multiply(t, 3)), { jitCompile: 'strict' });
   const err = errorOf(() => f(x));
   expect(err).toBeInstanceOf(ef.errors.InternalError);
   expect(err.message).toMatch(/jitCompile 'traced'/);

@@ -5,6 +5,10 @@ import * as ef from 'eagerflow';
 const quiet = ef.retraceConfig.warn;
 beforeAll(() => (ef.retraceConfig.warn = () => undefined));
 afterAll(() => (ef.retraceConfig.warn = quiet));
+// These tests check segmenting on tiny tensors, where the small-segment rule would keep cheap elementwise
+// runs on the fused host loop (tested on its own in onnx_small_segments.test.ts): off here.
+beforeEach(() => (ef.internal.fuseConfig.smallSegmentsOnHost = false));
+afterEach(() => (ef.internal.fuseConfig.smallSegmentsOnHost = true));
 
 const arr = (t: unknown): number[] => Array.from((t instanceof ef.Variable ? t.value() : (t as ef.Tensor)).dataSync());
 

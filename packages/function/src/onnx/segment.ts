@@ -2,6 +2,7 @@
 import { AVal, Info, Kernels, Primitive, backend, isStateful, unimplemented } from '@eagerflow/core';
 import { Graph, Node, isGraph } from '../graph';
 import { unfuseEpilogues } from '../passes_epilogue';
+import { hostLoopBeatsOrt } from '../fuse';
 import { Part, blocker, buildModel, lowers, probeScope } from './model';
 import { ORT_TYPE, OrtTensor, Session, ortNode, ortTensor } from './runtime';
 import { WebSession, ortIsAsync } from './runtime_web';
@@ -99,7 +100,8 @@ export function segmentGraph(traced: Graph, mode: JitMode): Graph {
   const afterOut = new Set<number>();
   const flush = (): void => {
     out.push(...before);
-    if (seg.length > 0) out.push(segmentNode(g, seg, [...after, ...rest()]));
+    // Small cheap elementwise runs stay nodes (the executor fuses them into one host loop, faster than an ORT call).
+    if (seg.length > 0) out.push(...(mode === true && hostLoopBeatsOrt(g, seg) ? seg : [segmentNode(g, seg, [...after, ...rest()])]));
     out.push(...after);
     before = [];
     seg = [];
