@@ -52,6 +52,32 @@ describeBrowser('the WebGL add-on of the script bundle in Chromium', () => {
     expect(fetched.filter((f) => f.endsWith('eagerflow-webgl.js'))).toEqual(['/packages/eagerflow/dist/eagerflow-webgl.js']);
   });
 
+  test('the minified bundle keeps the public class names messages use (ef.Variable, ef.errors.*, ef.optimizers.*)', async () => {
+    const names = await page.evaluate(() => {
+      const { ef } = globalThis as unknown as { ef: Ef };
+      const err = (() => {
+        try {
+          ef.reshape([1, 2, 3], [2, 2]);
+          return null;
+        } catch (e) {
+          return e as Error;
+        }
+      })();
+      const v = new ef.Variable(ef.constant([1]));
+      const described = (() => {
+        try {
+          ef.cast([1], v as never);
+          return '';
+        } catch (e) {
+          return (e as Error).message;
+        }
+      })();
+      v.dispose();
+      return [ef.Tensor.name, ef.Variable.name, ef.errors.InvalidArgumentError.name, new ef.errors.NotFoundError('x').name, err?.name, ef.optimizers.Adam.name, described.includes('Variable')];
+    });
+    expect(names).toEqual(['Tensor', 'Variable', 'InvalidArgumentError', 'NotFoundError', 'InvalidArgumentError', 'Adam', true]);
+  });
+
   test('maxPool2d gradients on webgl: the sums into its argmax, equal to cpu where no window ties (overlapping SAME/VALID windows, strides, NCHW, batches)', async () => {
     const cases: [number[], number, number, 'SAME' | 'VALID', 'NHWC' | 'NCHW', boolean][] = [
       [[1, 29, 29, 8], 3, 2, 'SAME', 'NHWC', false],

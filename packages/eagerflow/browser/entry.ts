@@ -6,7 +6,22 @@ import { NotFoundError, backend } from '@eagerflow/core';
 import { ortWebConfig } from '@eagerflow/function';
 import type { OrtWebModule } from '@eagerflow/function';
 
+import * as publicApi from '../src/index';
+
 export * from '../src/index';
+
+/**
+ * The bundle is minified without esbuild's keepNames (which cost ~22 KB gzipped): so that messages still say
+ * `Variable`, not a minified name, every exported class (ef.X, ef.errors.X, ef.optimizers.X, ...) gets its
+ * public name back once, here.
+ */
+function nameClasses(ns: object, depth: number): void {
+  for (const [key, v] of Object.entries(ns)) {
+    if (typeof v === 'function' && /^[A-Z]/.test(key) && v.prototype !== undefined && v.name !== key) Object.defineProperty(v, 'name', { value: key, configurable: true });
+    else if (v !== null && typeof v === 'object' && depth > 0 && key !== 'internal') nameClasses(v as object, depth - 1);
+  }
+}
+nameClasses(publicApi, 2);
 
 /** This script's URL, read while it runs (document.currentScript is gone once setBackend is awaited); null in the ES module build. */
 const scriptUrl = typeof document === 'undefined' ? null : ((document.currentScript as HTMLScriptElement | null)?.src ?? null);

@@ -11,7 +11,8 @@ export class OpError extends Error {
   override readonly cause: unknown;
   constructor(message: string, options: OpErrorOptions = {}) {
     super(message);
-    this.name = new.target.name;
+    // Our classes carry their names as data (minified bundles rename classes); a user's subclass keeps its own.
+    this.name = ERROR_NAMES.get(new.target) ?? new.target.name;
     this.opName = options.opName ?? null;
     this.cause = options.cause;
   }
@@ -25,6 +26,18 @@ export class FailedPreconditionError extends OpError {}
 export class NotFoundError extends OpError {}
 export class InternalError extends OpError {}
 export class ResourceExhaustedError extends OpError {}
+
+const ERROR_NAMES = new Map<object, string>([
+  [OpError, 'OpError'],
+  [InvalidArgumentError, 'InvalidArgumentError'],
+  [UnknownError, 'UnknownError'],
+  [OutOfRangeError, 'OutOfRangeError'],
+  [UnimplementedError, 'UnimplementedError'],
+  [FailedPreconditionError, 'FailedPreconditionError'],
+  [NotFoundError, 'NotFoundError'],
+  [InternalError, 'InternalError'],
+  [ResourceExhaustedError, 'ResourceExhaustedError'],
+]);
 
 /** JS engine messages for allocations that cannot be made (a typed array or buffer too large). */
 const NO_MEMORY = /Invalid typed array length|Array buffer allocation failed|Invalid array length|out of memory/i;
