@@ -376,10 +376,16 @@ export function hostLoopBeatsOrt(g: Graph, nodes: readonly Node[]): boolean {
   const shape = fusible(g, nodes[0]);
   if (shape === null || !nodes.every((n) => { const s = fusible(g, n); return s !== null && sameDims(s, shape); })) return false;
   const elements = shape.reduce((a, b) => a * b, 1);
-  const ns = nodes.reduce((sum, n) => sum + (TRANSCENDENTAL.test((n.prim.scalar as ScalarFact).expr('a', 'b')) ? 15 : 0.5), 0);
+  const ns = nodes.reduce((sum, n) => sum + (costlyMath((n.prim.scalar as ScalarFact).expr('a', 'b')) ? 15 : 0.5), 0);
   return (elements * ns) / 1000 < ORT_CALL_US;
 }
 
 /** One ONNX Runtime session call's fixed cost in microseconds (measured: a 1-element segment, onnxruntime-node 1.30). */
 const ORT_CALL_US = 12;
-const TRANSCENDENTAL = /Math\.(?:exp|expm1|log|log1p|log2|log10|pow|sqrt|cbrt|tanh|sinh|cosh|asinh|acosh|atanh|sin|cos|tan|asin|acos|atan|atan2|hypot)\b/;
+/** Math calls that cost about as much as arithmetic; any other (exp, log, tanh, sqrt, ...) is a transcendental. */
+const CHEAP_MATH = new Set(['fround', 'max', 'min', 'abs', 'floor', 'ceil', 'round', 'sign', 'trunc']);
+
+/** Whether a fact's JS expression calls a Math function that costs ~15 ns per element (exp, log, tanh, ...). */
+function costlyMath(expr: string): boolean {
+  return (expr.match(/Math\.\w+/g) ?? []).some((call) => !CHEAP_MATH.has(call.slice('Math.'.length)));
+}
