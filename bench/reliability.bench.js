@@ -24,7 +24,8 @@ const a = plain(x).dataSync();
 const b = asserted(x).dataSync();
 for (let i = 0; i < N; i++) if (a[i] !== b[i]) throw new Error(`reliability.bench: asserted chain differs at ${i}`);
 const before = ef.memory().numTensors;
-const m = measure({ plain: () => plain(x).dispose(), asserted: () => asserted(x).dispose() }, { batch: 200, rounds: 15 });
+// ~10 us calls: 3000 per sample, so CPU-time samples of ~30 ms (with 200, one run read 1.34x and the next 0.82x).
+const m = measure({ plain: () => plain(x).dispose(), asserted: () => asserted(x).dispose() }, { batch: 3000, rounds: 21 });
 if (ef.memory().numTensors !== before) throw new Error('reliability.bench: the timed loops leaked tensors.');
 console.log(`48-op chain: plain ${m.plain.cpu.toFixed(1)} us/call, with a setShape check ${m.asserted.cpu.toFixed(1)} us/call (CPU time)`);
 const ok1 = ratioLine('setshape-check', 'chain with setShape check / without, CPU time', m.asserted.cpu / m.plain.cpu, 1.15);
