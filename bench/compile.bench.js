@@ -31,6 +31,18 @@ function workload(name, fn, shapes, batch, targets) {
   for (let i = 0; i < da.length; i++) err = Math.max(err, Math.abs(da[i] - db[i]));
   a.dispose();
   b.dispose();
+  // V8 optimizes EagerFlow's call path (argument flattening, signature lookup, the plan) only after a few
+  // thousand calls: a compiled [8,8] matmul took 50 us a call for the first 1,000 calls and 12 us from the
+  // 4,000th on (the raw session: 7.5 us throughout). A long-running program sees the latter, so the call path
+  // is warmed first on the same function at [8,8] (5,000 calls, ~60 ms), then the workload itself.
+  const warm = ef.trace(fn, { jitCompile: true });
+  const small = shapes.map((s) => ef.ones(s.map((d) => Math.min(d, 8))));
+  for (let i = 0; i < 5000; i++) warm(...small).dispose();
+  small.forEach((t) => t.dispose());
+  for (let i = 0; i < 20; i++) {
+    compiled(...args).dispose();
+    session.run(feeds, fetches, {});
+  }
   // jit vs raw ORT: the ratio with a target of 1.2 on kernels of about 1 ms, so many interleaved samples (with
   // few, one run read 1.21x and the next 1.01x); ef on tfjs-cpu (~40-90 ms a call) is timed on its own.
   const close = measure({ ef_jit: () => compiled(...args).dispose(), raw_ort: () => session.run(feeds, fetches, {}) }, { batch: 10, rounds: 21, warmup: 3 });
