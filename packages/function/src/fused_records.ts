@@ -65,12 +65,17 @@ export const ACTIVATIONS: Record<string, { tfjs: string; prim: string | null }> 
   Prelu: { tfjs: 'prelu', prim: null },
 };
 
-export interface FusedConvParams {
-  readonly conv: { readonly strides: readonly number[]; readonly padding: 'SAME' | 'VALID'; readonly dataFormat: 'NHWC'; readonly dilations: readonly number[] };
-  readonly depthwise: boolean;
+/** The epilogue both fused records apply after their head (conv or matmul) and its bias. */
+interface Epilogue {
   /** TF's fused_ops after BiasAdd: '' (none) or a key of ACTIVATIONS. */
   readonly activation: string;
+  /** LeakyRelu's alpha. */
   readonly leakyreluAlpha: number;
+}
+
+export interface FusedConvParams extends Epilogue {
+  readonly conv: { readonly strides: readonly number[]; readonly padding: 'SAME' | 'VALID'; readonly dataFormat: 'NHWC'; readonly dilations: readonly number[] };
+  readonly depthwise: boolean;
 }
 
 const convOf = (p: FusedConvParams): string => (p.depthwise ? 'depthwise_conv2d' : 'conv2d');
@@ -97,34 +102,15 @@ export const fusedConvRecord: Primitive<FusedConvParams> = {
     const ins: Record<string, Info> = { x, filter, bias, ...(alpha ? { preluActivationWeights: alpha } : {}) };
     return [k.run(p.depthwise ? 'FusedDepthwiseConv2D' : 'FusedConv2D', ins, attrs) as Info];
   },
-  vjp(c, [x, f, b, alpha], [y], p: FusedConvParams, need) {
-    const g = c[0];
-    if (g === null) return [null, null, null, ...(alpha ? [null] : [])];
-    const conv = P[convOf(p)];
-    const z0 = one(conv, [x, f], p.conv);
-    const z = one(P.bias_add, [z0, b], { dataFormat: 'NHWC' });
-    let dz: Tensor | null = g;
-    let dAlpha: Tensor | null = null;
-    if (p.activation === 'Prelu') [dz, dAlpha] = (preluRecord.vjp as NonNullable<Primitive['vjp']>)([g], [z, alpha], [y], {}, [true, need[3] ?? false]);
-    else if (p.activation !== '') {
-      const act = P[ACTIVATIONS[p.activation].prim as string];
-      dz = (act.vjp as NonNullable<Primitive['vjp']>)([g], [z], [y], p.activation === 'LeakyRelu' ? { alpha: p.leakyreluAlpha } : {}, [true])[0];
-    }
-    const [dz0, db] = (P.bias_add.vjp as NonNullable<Primitive['vjp']>)([dz], [z0, b], [z], { dataFormat: 'NHWC' }, [true, need[2]]);
-    const [dx, df] = (conv.vjp as NonNullable<Primitive['vjp']>)([dz0], [x, f], [z0], p.conv, [need[0], need[1]]);
-    return [dx, df, db, ...(alpha ? [dAlpha] : [])];
-  },
+  vjp: (c, ins, [y], p: FusedConvParams, need) => epilogueVjp(c[0], P[convOf(p)], p.conv, ins, y, p, need),
   saves: 'both',
   tf: {
     ops: [],
     write(s, n, ins) {
       const p = n.params as FusedConvParams;
       const four = (v: readonly number[]): AttrValue => attr.ints([1, v[0], v[1], 1]);
-      const fusedOps = ['BiasAdd', ...(p.activation === '' ? [] : [p.activation])];
-      const attrs: Record<string, AttrValue> = {
-        T: attr.type('float32'), strides: four(p.conv.strides), padding: attr.str(p.conv.padding), data_format: attr.str('NHWC'), dilations: four(p.conv.dilations),
-        fused_ops: { list: { s: fusedOps.map((o) => attr.str(o).s as string) } }, num_args: attr.int(ins.length - 2), epsilon: attr.float(0), leakyrelu_alpha: attr.float(p.leakyreluAlpha),
-      };
+      const head = { strides: four(p.conv.strides), padding: attr.str(p.conv.padding), data_format: attr.str('NHWC'), dilations: four(p.conv.dilations) };
+      const attrs = fusedAttrs(head, p, ins.length);
       const op = p.depthwise ? 'FusedDepthwiseConv2dNative' : '_FusedConv2D';
       return [s.add(op, op, ins, attrs)];
     },
@@ -181,24 +167,36 @@ export function fusedConv2d(r: ReadScope, prim: 'conv2d' | 'depthwise_conv2d', c
   return bind(fusedConvRecord as Primitive, r.inputs(0, 2 + args), params)[0];
 }
 
-export interface FusedMatMulParams {
-  [k: string]: unknown;
+export interface FusedMatMulParams extends Epilogue {
   readonly transposeA: boolean;
   readonly transposeB: boolean;
-  /** TF's fused_ops after BiasAdd: '' (none) or a key of ACTIVATIONS. */
-  readonly activation: string;
-  readonly leakyreluAlpha: number;
 }
 
-/** The activation's own vjp on the pre-activation z (y = act(z)): dz, and PReLU's dalpha. */
-function activationVjp(act: string, leaky: number, g: Tensor, z: Tensor, y: Tensor, alpha: Tensor | undefined, needAlpha: boolean): [Tensor | null, Tensor | null] {
-  if (act === '') return [g, null];
-  if (act === 'Prelu') {
-    const [dz, da] = (preluRecord.vjp as NonNullable<Primitive['vjp']>)([g], [z, alpha as Tensor], [y], {}, [true, needAlpha]);
-    return [dz, da];
-  }
-  const prim = P[ACTIVATIONS[act].prim as string];
-  return [(prim.vjp as NonNullable<Primitive['vjp']>)([g], [z], [y], act === 'LeakyRelu' ? { alpha: leaky } : {}, [true])[0], null];
+/**
+ * The vjp of act(head(a, b) + bias) from the head, bias_add and activation records' own rules, recomputing the
+ * pre-activation z (so every order works): [da, db, dbias] and, with a PReLU alpha, dalpha.
+ */
+function epilogueVjp(g: Tensor | null, head: Primitive, headParams: object, [a, b, bias, alpha]: Tensor[], y: Tensor, p: Epilogue, need: readonly boolean[]): (Tensor | null)[] {
+  if (g === null) return [null, null, null, ...(alpha ? [null] : [])];
+  const vjp = (prim: Primitive): NonNullable<Primitive['vjp']> => prim.vjp as NonNullable<Primitive['vjp']>;
+  const z0 = one(head, [a, b], headParams);
+  const z = one(P.bias_add, [z0, bias], { dataFormat: 'NHWC' });
+  let dz: Tensor | null = g;
+  let dAlpha: Tensor | null = null;
+  if (p.activation === 'Prelu') [dz, dAlpha] = vjp(preluRecord)([g], [z, alpha], [y], {}, [true, need[3] ?? false]);
+  else if (p.activation !== '') dz = vjp(P[ACTIVATIONS[p.activation].prim as string])([g], [z], [y], p.activation === 'LeakyRelu' ? { alpha: p.leakyreluAlpha } : {}, [true])[0];
+  const [dz0, db] = vjp(P.bias_add)([dz], [z0, bias], [z], { dataFormat: 'NHWC' }, [true, need[2]]);
+  const [da, dB] = vjp(head)([dz0], [a, b], [z0], headParams, [need[0], need[1]]);
+  return [da, dB, db, ...(alpha ? [dAlpha] : [])];
+}
+
+/** A fused op's GraphDef attributes: T, the head's own (`head`), then the epilogue's (`inputs`: the node's input count). */
+function fusedAttrs(head: Record<string, AttrValue>, p: Epilogue, inputs: number): Record<string, AttrValue> {
+  const fusedOps = ['BiasAdd', ...(p.activation === '' ? [] : [p.activation])];
+  return {
+    T: attr.type('float32'), ...head, fused_ops: { list: { s: fusedOps.map((o) => attr.str(o).s as string) } }, num_args: attr.int(inputs - 2), epsilon: attr.float(0),
+    leakyrelu_alpha: attr.float(p.leakyreluAlpha),
+  };
 }
 
 /**
@@ -225,27 +223,13 @@ export const fusedMatMulRecord: Primitive<FusedMatMulParams> = {
     [a3, b3, y3].forEach((t) => k.free(t));
     return [y];
   },
-  vjp(c, [a, b, bias, alpha], [y], p: FusedMatMulParams, need) {
-    const g = c[0];
-    if (g === null) return [null, null, null, ...(alpha ? [null] : [])];
-    const mm = { transposeA: p.transposeA, transposeB: p.transposeB };
-    const z0 = one(P.matmul, [a, b], mm);
-    const z = one(P.bias_add, [z0, bias], { dataFormat: 'NHWC' });
-    const [dz, dAlpha] = activationVjp(p.activation, p.leakyreluAlpha, g, z, y, alpha, need[3] ?? false);
-    const [dz0, db] = (P.bias_add.vjp as NonNullable<Primitive['vjp']>)([dz], [z0, bias], [z], { dataFormat: 'NHWC' }, [true, need[2]]);
-    const [da, dB] = (P.matmul.vjp as NonNullable<Primitive['vjp']>)([dz0], [a, b], [z0], mm, [need[0], need[1]]);
-    return [da, dB, db, ...(alpha ? [dAlpha] : [])];
-  },
+  vjp: (c, ins, [y], p: FusedMatMulParams, need) => epilogueVjp(c[0], P.matmul, { transposeA: p.transposeA, transposeB: p.transposeB }, ins, y, p, need),
   saves: 'both',
   tf: {
     ops: [],
     write(s, n, ins) {
       const p = n.params as FusedMatMulParams;
-      const fusedOps = ['BiasAdd', ...(p.activation === '' ? [] : [p.activation])];
-      const attrs: Record<string, AttrValue> = {
-        T: attr.type('float32'), transpose_a: attr.bool(p.transposeA), transpose_b: attr.bool(p.transposeB),
-        fused_ops: { list: { s: fusedOps.map((o) => attr.str(o).s as string) } }, num_args: attr.int(ins.length - 2), epsilon: attr.float(0), leakyrelu_alpha: attr.float(p.leakyreluAlpha),
-      };
+      const attrs = fusedAttrs({ transpose_a: attr.bool(p.transposeA), transpose_b: attr.bool(p.transposeB) }, p, ins.length);
       return [s.add('_FusedMatMul', '_FusedMatMul', ins, attrs)];
     },
   },
