@@ -10,7 +10,8 @@ type Options = string | null | OpErrorOptions;
 /** `opName` given alone, or with a cause; missing `opName` defaults to the api. */
 function options(api: string, o: Options): { opName: string | null; cause?: unknown } {
   if (o === null || typeof o === 'string') return { opName: o };
-  return o.cause === undefined ? { opName: o.opName === undefined ? api : o.opName } : { opName: o.opName === undefined ? api : o.opName, cause: o.cause };
+  const opName = o.opName === undefined ? api : o.opName;
+  return o.cause === undefined ? { opName } : { opName, cause: o.cause };
 }
 
 /** The fix sentence ends with a period (callers may write it with or without one). */
@@ -32,7 +33,7 @@ export function errorMessage(api: string, what: string, got: string, expected: s
  * (default: the api), or `{ opName, cause }`.
  */
 export function argError(api: string, what: string, got: string, expected: string, fix: string, opName: Options = api): InvalidArgumentError {
-  return new InvalidArgumentError(errorMessage(api, what, got, expected, fix), options(api, opName));
+  return opError(InvalidArgumentError, api, what, got, expected, fix, opName);
 }
 
 /**
@@ -64,7 +65,7 @@ export function typeError(api: string, what: string, got: string, expected: stri
 
 /** Something EagerFlow supports nowhere or not on this backend (TensorFlow's UnimplementedError). */
 export function unimplemented(api: string, what: string, got: string, expected: string, fix: string, opName: string | null = api): UnimplementedError {
-  return new UnimplementedError(errorMessage(api, what, got, expected, fix), { opName });
+  return opError(UnimplementedError, api, what, got, expected, fix, opName);
 }
 
 /**

@@ -14,7 +14,7 @@ import { dimsToString } from '../../values/shape';
 import * as AR from '../arithmetic/more';
 import * as o from '../../ops/ops';
 import { NUMERIC, argError, checkArity, checkDTypes, normalizeAxes } from '../check';
-import { AxisParams, ReduceParams, argInfer, keepDimsLike } from './reduce';
+import { AxisParams, ReduceParams, argInfer, keepDimsLike, reducedDims } from './reduce';
 
 const I32 = { fixed: attr.type('int32') } as const;
 const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
@@ -46,9 +46,6 @@ const reduceApi = <const P extends readonly string[]>(paths: P) => api(paths, [a
 /** What a reduction over nothing gives (TensorFlow's identity element), per dtype; tfjs kernels give NaN or garbage. */
 type EmptyValue = (dtype: DType) => number | boolean;
 
-/** The reduced shape of a run-time value. */
-const outShape = (x: Info, axes: number[], keepDims: boolean): number[] => (keepDims ? x.shape.map((d, i) => (axes.includes(i) ? 1 : d)) : x.shape.filter((_, i) => !axes.includes(i)));
-
 function reduction<const P extends readonly string[]>(name: string, op: string, kernel: string, paths: P, dtypes: readonly DType[], vjp: Primitive<ReduceParams>['vjp'], tf: TfSpec, empty?: EmptyValue, host?: (x: Info, axes: number[]) => Int32Array | Float32Array) {
   return {
     name,
@@ -61,8 +58,8 @@ function reduction<const P extends readonly string[]>(name: string, op: string, 
     impl(k, [x], p: ReduceParams) {
       const axes = runtimeAxes(x, p);
       // An empty input without the kernel (tfjs-webgl's reductions raise on it): the identity, or an empty result.
-      if (empty && x.shape.includes(0)) return [k.run('Fill', {}, { shape: outShape(x, axes, p.keepDims), value: empty(x.dtype as DType), dtype: x.dtype }) as Info];
-      if (host && isHostBackend()) return [k.upload(host(x, axes), outShape(x, axes, p.keepDims), x.dtype as DType)];
+      if (empty && x.shape.includes(0)) return [k.run('Fill', {}, { shape: reducedDims(x, axes, p.keepDims), value: empty(x.dtype as DType), dtype: x.dtype }) as Info];
+      if (host && isHostBackend()) return [k.upload(host(x, axes), reducedDims(x, axes, p.keepDims), x.dtype as DType)];
       return [k.run(kernel, { x }, { axis: axes, keepDims: p.keepDims }) as Info];
     },
     vjp,

@@ -33,7 +33,7 @@ function runtimeAxes(x: Info, p: ReduceParams): number[] {
 }
 
 /** The dims of a reduction's result. */
-const reducedDims = (x: Info, axes: number[], keepDims: boolean): number[] => (keepDims ? x.shape.map((d, i) => (axes.includes(i) ? 1 : d)) : x.shape.filter((_, i) => !axes.includes(i)));
+export const reducedDims = (x: Info, axes: number[], keepDims: boolean): number[] => (keepDims ? x.shape.map((d, i) => (axes.includes(i) ? 1 : d)) : x.shape.filter((_, i) => !axes.includes(i)));
 
 /** Re-inserts reduced axes into a cotangent so it broadcasts against the input. */
 export function keepDimsLike(g: Tensor, x: Tensor, p: ReduceParams): Tensor {
@@ -163,7 +163,7 @@ export const intMean = {
   },
   impl(k, [x], p: ReduceParams) {
     const axes = runtimeAxes(x, p);
-    const shape = p.keepDims ? x.shape.map((d, i) => (axes.includes(i) ? 1 : d)) : x.shape.filter((_, i) => !axes.includes(i));
+    const shape = reducedDims(x, axes, p.keepDims);
     const count = axes.reduce((n, a) => n * x.shape[a], 1);
     if (x.shape.includes(0)) return [k.run('Fill', {}, { shape, value: 0, dtype: 'int32' }) as Info];
     if (isHostBackend()) return [k.upload(hostIntMean(readInfoSync(x) as Int32Array, x.shape, axes, count), shape, 'int32')];
