@@ -24,7 +24,7 @@ describeBrowser('playground (examples/browser) in Chromium', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    [browser, site] = await Promise.all([launch(), startSite('playground')]);
+    [browser, site] = await Promise.all([launch(), startSite('playground', { playground: true })]);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     await page.goto(`${site.url}/examples/browser/`);

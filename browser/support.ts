@@ -57,22 +57,29 @@ export interface Site {
 
 /**
  * Builds the browser bundle from the current sources into test-output/<name>/ and serves the
- * repository at `url`, with /packages/eagerflow/dist/ mapped to that fresh bundle and
- * /examples/browser/build/ to fresh playground chunks (editor, graph layout).
+ * repository at `url`, with /packages/eagerflow/dist/ mapped to that fresh bundle and, with
+ * `playground`, /examples/browser/build/ to fresh playground chunks (editor, graph layout): only the
+ * playground's pages load them.
  */
-export async function startSite(name: string): Promise<Site> {
+export async function startSite(name: string, { playground = false }: { playground?: boolean } = {}): Promise<Site> {
   const outdir = path.join(root, 'test-output', name, 'dist');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { buildBrowser } = require('../packages/eagerflow/browser/build.js') as { buildBrowser(dir: string): Promise<unknown> };
-  const chunks = path.join(root, 'test-output', name, 'playground-build');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { buildPlayground } = require('../scripts/build-playground.js') as { buildPlayground(dir: string): Promise<unknown> };
-  await Promise.all([buildBrowser(outdir), buildPlayground(chunks)]);
+  const mounts: Record<string, string> = { '/': root, '/packages/eagerflow/dist/': outdir };
+  const builds = [buildBrowser(outdir)];
+  if (playground) {
+    const chunks = path.join(root, 'test-output', name, 'playground-build');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { buildPlayground } = require('../scripts/build-playground.js') as { buildPlayground(dir: string): Promise<unknown> };
+    builds.push(buildPlayground(chunks));
+    mounts['/examples/browser/build/'] = chunks;
+  }
+  await Promise.all(builds);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startServer } = require('../scripts/static-server.js') as {
     startServer(mounts: Record<string, string>): Promise<Site>;
   };
-  return startServer({ '/': root, '/packages/eagerflow/dist/': outdir, '/examples/browser/build/': chunks });
+  return startServer(mounts);
 }
 
 /** Where screenshots and other artifacts go (ignored by git). */

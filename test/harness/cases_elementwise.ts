@@ -117,7 +117,7 @@ function binaryCases(s: BinarySpec): ForwardCase[] {
     c('broadcast outer', F([2, 1], ga), F([1, 3], gb)),
     c('scalar and matrix', F([], ga), F([2, 2], gb)),
     c('rank 3 and rank 1', F([2, 1, 2], ga), F([2], gb)),
-    { ...c('empty', F([0, 3], ga), F([3], gb)) },
+    c('empty', F([0, 3], ga), F([3], gb)),
     {
       prim: s.prim,
       api: s.api, tfOps: [s.tf],

@@ -3,6 +3,7 @@
 // or a value the graph computes (read when the op runs). Not differentiable (TF registers no gradient).
 import { loadLimits } from './reader';
 import { AVal, Info, Kernels, PRIMITIVES, Primitive, ReadScope, Tensor, argError, attr, backend, bind, outputRef, paramsRecord, registerPrimitive, tfOpOf } from '@eagerflow/core';
+import type { WriteScope } from '@eagerflow/core';
 
 const P = PRIMITIVES as unknown as Record<string, Primitive>;
 
@@ -25,6 +26,14 @@ interface NmsParams {
 }
 
 const describe = (ins: AVal[]): string => ins.map((a) => `${a.dtype} ${JSON.stringify(a.shape)}`).join(', ');
+
+/** A written node's input for param `name`: the dynamic input it came from, or a new constant of its value. */
+function paramInput(s: WriteScope, p: { readonly dynamic: readonly string[] }, ins: readonly string[], name: string, hint: string, dtype: 'int32' | 'float32'): string {
+  const k = p.dynamic.indexOf(name);
+  if (k >= 0) return ins[2 + k];
+  const v = paramsRecord(p)[name] as number;
+  return dtype === 'int32' ? s.ints(hint, [v], []) : s.constant(hint, { dtype: 'float32', shape: [], data: Float32Array.of(v) });
+}
 
 /** The params of one run: static ones, then the dynamic ones read from their tensors. */
 function valuesOf<T extends { readonly dynamic: readonly string[] }>(p: T, extra: readonly Info[]): T {
@@ -105,12 +114,7 @@ const nms: Primitive<NmsParams> = {
     write(s, n, ins) {
       const p = n.params as NmsParams;
       const op = Object.keys(VERSIONS).find((o) => VERSIONS[o] === p.version) as string;
-      const param = (name: string, hint: string, dtype: 'int32' | 'float32'): string => {
-        const k = p.dynamic.indexOf(name);
-        if (k >= 0) return ins[2 + k];
-        const v = paramsRecord(p)[name] as number;
-        return dtype === 'int32' ? s.ints(hint, [v], []) : s.constant(hint, { dtype: 'float32', shape: [], data: Float32Array.of(v) });
-      };
+      const param = (name: string, hint: string, dtype: 'int32' | 'float32'): string => paramInput(s, p, ins, name, hint, dtype);
       const inputs = [ins[0], ins[1], param('maxOutputSize', 'max_output_size', 'int32'), param('iouThreshold', 'iou_threshold', 'float32')];
       if (p.version >= 3) inputs.push(param('scoreThreshold', 'score_threshold', 'float32'));
       if (p.version === 5) inputs.push(param('softNmsSigma', 'soft_nms_sigma', 'float32'));
@@ -271,12 +275,7 @@ const combined: Primitive<CombinedParams> = {
     ops: [COMBINED],
     write(s, n, ins) {
       const p = n.params as CombinedParams;
-      const param = (name: string, hint: string, dtype: 'int32' | 'float32'): string => {
-        const k = p.dynamic.indexOf(name);
-        if (k >= 0) return ins[2 + k];
-        const v = paramsRecord(p)[name] as number;
-        return dtype === 'int32' ? s.ints(hint, [v], []) : s.constant(hint, { dtype: 'float32', shape: [], data: Float32Array.of(v) });
-      };
+      const param = (name: string, hint: string, dtype: 'int32' | 'float32'): string => paramInput(s, p, ins, name, hint, dtype);
       const inputs = [ins[0], ins[1], param('maxOutputSizePerClass', 'max_output_size_per_class', 'int32'), param('maxTotalSize', 'max_total_size', 'int32'), param('iouThreshold', 'iou_threshold', 'float32'), param('scoreThreshold', 'score_threshold', 'float32')];
       const name = s.add(COMBINED, COMBINED, inputs, { pad_per_class: attr.bool(p.padPerClass), clip_boxes: attr.bool(p.clipBoxes) });
       return n.outputs.map((_, k) => outputRef(name, k));

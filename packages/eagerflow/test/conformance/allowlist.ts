@@ -87,8 +87,12 @@ export const ALLOWLIST: readonly Allowed[] = [
   },
 ];
 
-export function allowedBy(d: Divergence): Allowed | undefined {
-  return [...ALLOWLIST, ...ALLOWLIST_20B, ...ALLOWLIST_20C, ...ALLOWLIST_11M].find(
+/** Every cpu (and wasm) allowlist entry: the issue allowlists together. */
+export const CPU_ALLOWLIST: readonly Allowed[] = [...ALLOWLIST, ...ALLOWLIST_20B, ...ALLOWLIST_20C, ...ALLOWLIST_11M];
+
+/** The entry of `list` that allows divergence `d`, if any. */
+export function allowedIn(list: readonly Allowed[], d: Divergence): Allowed | undefined {
+  return list.find(
     (a) =>
       (a.ops === '*' || a.ops.includes(d.op)) &&
       a.what.includes(d.what) &&
@@ -96,4 +100,8 @@ export function allowedBy(d: Divergence): Allowed | undefined {
       (a.cases === undefined || a.cases.includes(d.case)) &&
       (a.paths === undefined || a.paths.includes(d.path)),
   );
+}
+
+export function allowedBy(d: Divergence): Allowed | undefined {
+  return allowedIn(CPU_ALLOWLIST, d);
 }

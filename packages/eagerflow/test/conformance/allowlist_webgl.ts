@@ -1,6 +1,6 @@
 // webgl's departures from TensorFlow 2.21 beyond the cpu allowlist (browser/tf_fixtures.test.ts), each with its measured reason.
 // Measured in Debian Chromium with WebGL2 on SwiftShader (the test machine has no GPU); a hardware GPU may need fewer.
-import type { Allowed } from './allowlist';
+import { Allowed, allowedIn } from './allowlist';
 import type { Divergence, Tolerances } from './compare';
 import type { PathName } from './paths';
 
@@ -73,12 +73,5 @@ export const ALLOWLIST_WEBGL: readonly Allowed[] = [
 ];
 
 export function allowedOnWebgl(d: Divergence): Allowed | undefined {
-  return ALLOWLIST_WEBGL.find(
-    (a) =>
-      (a.ops === '*' || a.ops.includes(d.op)) &&
-      a.what.includes(d.what) &&
-      (a.tag === undefined || d.tags.includes(a.tag)) &&
-      (a.cases === undefined || a.cases.includes(d.case)) &&
-      (a.paths === undefined || a.paths.includes(d.path)),
-  );
+  return allowedIn(ALLOWLIST_WEBGL, d);
 }

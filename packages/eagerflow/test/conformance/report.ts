@@ -1,8 +1,5 @@
 // Builds docs/conformance.md from a run of the suite: per op, cases, paths and allowlisted departures.
-import { ALLOWLIST, Allowed } from './allowlist';
-import { ALLOWLIST_20B } from './allowlist_20b';
-import { ALLOWLIST_20C } from './allowlist_20c';
-import { ALLOWLIST_11M } from './allowlist_11m';
+import { Allowed, CPU_ALLOWLIST } from './allowlist';
 import { ALLOWLIST_WEBGL, WEBGL_PATHS, WEBGL_TOL } from './allowlist_webgl';
 import type { Divergence } from './compare';
 import { PATHS, PathName } from './paths';
@@ -58,7 +55,7 @@ export function buildReport(runs: OpRun[]): string {
     '',
     '| id | covers | reason |',
     '| --- | --- | --- |',
-    ...[...ALLOWLIST, ...ALLOWLIST_20B, ...ALLOWLIST_20C, ...ALLOWLIST_11M].map(row),
+    ...CPU_ALLOWLIST.map(row),
     '',
     '## Backends',
     '',

@@ -2,12 +2,13 @@
 // whose shapes only the run time knows computes from the actual shape, equals the eager result, and raises a clear
 // InvalidArgumentError for a shape TF rejects there; no path leaves tensors behind.
 import * as ef from 'eagerflow';
+import { unknownDims } from './paths';
 
 type Fn = (...xs: ef.Tensor[]) => ef.Tensor;
 
 /** f traced with every input of unknown rank (or unknown dims), called on xs; the trace is disposed. */
 function traced(f: Fn, xs: ef.Tensor[], rank: 'unknown rank' | 'unknown dims'): ef.Tensor {
-  const specs = xs.map((x) => new ef.TensorSpec(rank === 'unknown rank' ? null : (x.shape.asList() as number[]).map(() => null), x.dtype));
+  const specs = rank === 'unknown rank' ? xs.map((x) => new ef.TensorSpec(null, x.dtype)) : unknownDims(xs);
   const t = ef.trace(f, { inputSignature: specs });
   try {
     return (t as unknown as Fn)(...xs);
