@@ -3,42 +3,20 @@
 // MaxPool's Indices, AvgPoolGrad a ConvTranspose with a ones kernel over dy divided by each window's count.
 // All of them need static shapes (they write pads, output paddings and counts out).
 import type { SpecNode } from './graphdef_spec';
-import type { LowerScope, OnnxCodec, OnnxSpec } from './onnx_spec';
+import { codec, nhwc, one, padPairs, padsAttr, staticShape, toNchw, toNhwc, transpose, type ConvP, type Pads, type PoolP } from './onnx_lowerings';
+import type { LowerScope, OnnxSpec } from './onnx_spec';
 
-type Pads = 'SAME' | 'VALID' | readonly (readonly [number, number])[];
-interface ConvP { readonly strides: readonly number[]; readonly padding: Pads; readonly dataFormat: string; readonly dilations: readonly number[] }
 interface InputP extends ConvP { readonly inputShape: readonly (number | null)[] }
 interface FilterP extends ConvP { readonly filterShape: readonly (number | null)[] }
-interface PoolP { readonly ksize: readonly number[]; readonly strides: readonly number[]; readonly padding: 'SAME' | 'VALID'; readonly dataFormat: string }
 interface PoolGradP extends PoolP { readonly inputShape: readonly (number | null)[] }
 
-const one = (x: string[]): string => x[0];
-const NCHW = [0, 3, 1, 2];
-const NHWC = [0, 2, 3, 1];
-const transpose = (s: LowerScope, x: string, perm: readonly number[]): string => one(s.add('Transpose', [x], { perm: { ints: perm } }));
-
-/** The static shape of value `i`, or null. */
-function staticOf(s: LowerScope, i: number | undefined): number[] | null {
-  if (i === undefined) return null;
-  const d = s.aval(i).shape;
-  return d !== null && d.every((x) => x !== null) ? (d as number[]) : null;
-}
+/** The static shape of value `i` (null when absent). */
+const staticOf = (s: LowerScope, i: number | undefined): number[] | null => (i === undefined ? null : staticShape(s, i));
 
 /** A shape param merged with an optional `like` input (its run-time shape source), static or null. */
 function shapeOf(s: LowerScope, param: readonly (number | null)[], like: number | undefined): number[] | null {
   if (like !== undefined) return staticOf(s, like);
   return param.length > 0 && param.every((d) => d !== null && d >= 0) ? (param as number[]) : null;
-}
-
-/** TF's [before, after] pads of one spatial dim (SAME puts the extra pixel after). */
-function padsOf(padding: Pads, i: number, size: number, k: number, stride: number, dilation: number): [number, number] {
-  if (padding === 'VALID') return [0, 0];
-  if (padding === 'SAME') {
-    const total = Math.max((Math.ceil(size / stride) - 1) * stride + (k - 1) * dilation + 1 - size, 0);
-    return [Math.floor(total / 2), total - Math.floor(total / 2)];
-  }
-  const pairs = padding.length === 4 ? padding.slice(1, 3) : padding;
-  return [pairs[i][0], pairs[i][1]];
 }
 
 /** Static sizes of a 2-D NHWC conv/pool: input [N,H,W,C], kernel [kh,kw], output [N,Ho,Wo,Co]; pads per spatial dim. */
@@ -50,24 +28,20 @@ interface Geometry {
 }
 
 function geometry(p: { strides: readonly number[]; padding: Pads }, dil: readonly number[], input: number[], k: number[], out: number[]): Geometry {
-  const pads = [0, 1].map((i) => padsOf(p.padding, i, input[1 + i], k[i], p.strides[i], dil[i]));
+  const pairs = p.padding === 'VALID' ? [[0, 0], [0, 0]] : padPairs(p.padding, p.strides, dil, { input: [input[1], input[2]], kernel: k });
+  const pads = [0, 1].map((i): [number, number] => [pairs[i][0], pairs[i][1]]);
   return { input, out, k, pads };
 }
 
-const padAttr = (g: Geometry): { ints: number[] } => ({ ints: [g.pads[0][0], g.pads[1][0], g.pads[0][1], g.pads[1][1]] });
+const padAttr = (g: Geometry): { ints: number[] } => padsAttr(g.pads);
 
 /** ConvTranspose of NHWC `dy` with an OIHW-as-IOHW weight back to the conv's input size (output_padding makes up the rest). */
 function convTranspose(s: LowerScope, dy: string, w: string, g: Geometry, strides: readonly number[], dil: readonly number[], group: number): string {
   const outPad = [0, 1].map((i) => g.input[1 + i] - ((g.out[1 + i] - 1) * strides[i] + (g.k[i] - 1) * dil[i] + 1 - g.pads[i][0] - g.pads[i][1]));
-  const y = one(s.add('ConvTranspose', [transpose(s, dy, NCHW), w], { strides: { ints: strides }, dilations: { ints: dil }, pads: padAttr(g), output_padding: { ints: outPad }, group: { i: group } }));
-  return transpose(s, y, NHWC);
+  const y = one(s.add('ConvTranspose', [toNchw(s, dy), w], { strides: { ints: strides }, dilations: { ints: dil }, pads: padAttr(g), output_padding: { ints: outPad }, group: { i: group } }));
+  return toNhwc(s, y);
 }
 
-function codec<P>(lowerFn: (s: LowerScope, n: SpecNode<P>, ins: readonly string[]) => string[], accepts: (s: LowerScope, n: SpecNode<P>) => boolean): OnnxSpec {
-  return { lower: lowerFn, accepts } as OnnxCodec<P> as unknown as OnnxSpec;
-}
-
-const nhwc = (p: { dataFormat: string }): boolean => p.dataFormat === 'NHWC' || p.dataFormat === undefined;
 const allFloat = (s: LowerScope, n: SpecNode): boolean => n.inputs.slice(0, 2).every((i) => s.aval(i).dtype === 'float32');
 
 /** conv2d/depthwise input backprop: [dy, filter, like?] -> dx, as ConvTranspose (group C for depthwise). */
@@ -111,12 +85,12 @@ const maxPoolGrad: OnnxSpec = codec<PoolP>((s, n, [x, , dy]) => {
   const xs = staticOf(s, n.inputs[0]) as number[];
   const g = geometry(p, [1, 1], xs, [...p.ksize], staticOf(s, n.inputs[2]) as number[]);
   // Max pooling pads with -inf, so a padded tap is never the argmax; indices leave the padding out.
-  const [, idx] = s.add('MaxPool', [transpose(s, x, NCHW)], poolAttrs(p, g), 2);
+  const [, idx] = s.add('MaxPool', [toNchw(s, x)], poolAttrs(p, g), 2);
   const size = xs.reduce((a, b) => a * b, 1);
   const zeros = one(s.add('ConstantOfShape', [s.int64s([size])], { value: { t: { dtype: 'float32', shape: [1], data: Float32Array.of(0) } } }));
   const flat = (v: string): string => one(s.add('Reshape', [v, s.int64s([-1])]));
-  const summed = one(s.add('ScatterElements', [zeros, flat(idx), flat(transpose(s, dy, NCHW))], { axis: { i: 0 }, reduction: { s: 'add' } }));
-  return [transpose(s, one(s.add('Reshape', [summed, s.int64s([xs[0], xs[3], xs[1], xs[2]])])), NHWC)];
+  const summed = one(s.add('ScatterElements', [zeros, flat(idx), flat(toNchw(s, dy))], { axis: { i: 0 }, reduction: { s: 'add' } }));
+  return [toNhwc(s, one(s.add('Reshape', [summed, s.int64s([xs[0], xs[3], xs[1], xs[2]])])))];
 }, (s, n) => n.inputs.every((i) => s.aval(i).dtype === 'float32') && nhwc(n.params) && staticOf(s, n.inputs[0]) !== null && staticOf(s, n.inputs[2]) !== null);
 
 /** avg_pool_grad [dy, like?] -> dx: dy / (valid taps of its window), spread back by a ConvTranspose with a ones kernel (group C). */

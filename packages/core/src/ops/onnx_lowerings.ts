@@ -11,12 +11,13 @@ const FIB: readonly DType[] = ['float32', 'int32', 'bool'];
 const I64_MAX = 9007199254740991;
 
 const rankOf = (s: LowerScope, i: number): number | null => s.aval(i).shape?.length ?? null;
-const staticShape = (s: LowerScope, i: number): number[] | null => {
+/** The static shape of value `i`, or null. */
+export const staticShape = (s: LowerScope, i: number): number[] | null => {
   const d = s.aval(i).shape;
   return d !== null && d.every((x) => x !== null) ? (d as number[]) : null;
 };
 const firstIn = (dtypes: readonly DType[]) => (s: LowerScope, n: SpecNode): boolean => dtypes.includes(s.aval(n.inputs[0]).dtype);
-const one = (x: string[]): string => x[0];
+export const one = (x: string[]): string => x[0];
 /** float32 operands, or int32 ones divided by a captured constant without zeros. */
 const floatOrIntByConst = (s: LowerScope, n: SpecNode): boolean => {
   const t = s.aval(n.inputs[0]).dtype;
@@ -25,7 +26,7 @@ const floatOrIntByConst = (s: LowerScope, n: SpecNode): boolean => {
   return c !== null && c.every((v) => v !== 0);
 };
 
-function codec<P>(lowerFn: (s: LowerScope, n: SpecNode<P>, ins: readonly string[]) => string[], accepts: (s: LowerScope, n: SpecNode<P>) => boolean): OnnxSpec {
+export function codec<P>(lowerFn: (s: LowerScope, n: SpecNode<P>, ins: readonly string[]) => string[], accepts: (s: LowerScope, n: SpecNode<P>) => boolean): OnnxSpec {
   return { lower: lowerFn, accepts } as OnnxCodec<P> as unknown as OnnxSpec;
 }
 
@@ -34,31 +35,52 @@ interface AxisP { readonly axis: number }
 interface PermP { readonly perm: readonly number[] | null }
 interface MatMulP { readonly transposeA: boolean; readonly transposeB: boolean }
 interface SliceP { readonly begin: readonly number[]; readonly size: readonly number[] }
-interface ConvP { readonly strides: readonly number[]; readonly padding: 'SAME' | 'VALID' | readonly (readonly [number, number])[]; readonly dataFormat: string; readonly dilations: readonly number[] }
-interface PoolP { readonly ksize: readonly number[]; readonly strides: readonly number[]; readonly padding: 'SAME' | 'VALID'; readonly dataFormat: string }
+/** TF's conv padding: SAME, VALID or explicit [before, after] pairs (four: NHWC's, or one per spatial dim). */
+export type Pads = 'SAME' | 'VALID' | readonly (readonly [number, number])[];
+export interface ConvP { readonly strides: readonly number[]; readonly padding: Pads; readonly dataFormat: string; readonly dilations: readonly number[] }
+export interface PoolP { readonly ksize: readonly number[]; readonly strides: readonly number[]; readonly padding: 'SAME' | 'VALID'; readonly dataFormat: string }
 
+/** A Transpose of `x` by `perm`. */
+export const transpose = (s: LowerScope, x: string, perm: readonly number[]): string => one(s.add('Transpose', [x], { perm: { ints: perm } }));
 /** TF's NHWC <-> ONNX's NCHW (2-D spatial). */
-const toNchw = (s: LowerScope, x: string): string => one(s.add('Transpose', [x], { perm: { ints: [0, 3, 1, 2] } }));
-const toNhwc = (s: LowerScope, x: string): string => one(s.add('Transpose', [x], { perm: { ints: [0, 2, 3, 1] } }));
+export const toNchw = (s: LowerScope, x: string): string => transpose(s, x, [0, 3, 1, 2]);
+export const toNhwc = (s: LowerScope, x: string): string => transpose(s, x, [0, 2, 3, 1]);
 
-/** TF's padding as ONNX attrs: SAME puts the extra pixel at the end (SAME_UPPER), explicit pairs become pads. */
-function padAttrs(p: ConvP | PoolP, sizes?: { readonly input: number[]; readonly kernel: number[] }): Record<string, { s: string } | { ints: number[] }> {
-  const dil = (p as ConvP).dilations ?? [];
-  if (p.padding === 'SAME' && dil.some((d) => d !== 1)) {
-    // ONNX Runtime refuses auto_pad SAME with dilations: TF's SAME pads written out (needs static sizes).
-    const { input, kernel } = sizes as { input: number[]; kernel: number[] };
-    const total = input.map((n, i) => Math.max((Math.ceil(n / p.strides[i]) - 1) * p.strides[i] + (kernel[i] - 1) * dil[i] + 1 - n, 0));
-    return { pads: { ints: [...total.map((t) => Math.floor(t / 2)), ...total.map((t) => t - Math.floor(t / 2))] } };
+/** Static spatial sizes for TF's SAME pads: the input's (no batch, no channels) and the kernel's. */
+interface PadSizes { readonly input: readonly number[]; readonly kernel: readonly number[] }
+
+/**
+ * TF's [before, after] pads per spatial dim, for SAME (from the static sizes; the extra pixel goes after) or
+ * explicit pairs (as given; of four, NHWC's, the middle two).
+ */
+export function padPairs(padding: Exclude<Pads, 'VALID'>, strides: readonly number[], dilations: readonly number[], sizes?: PadSizes): [number, number][] {
+  if (padding === 'SAME') {
+    const { input, kernel } = sizes as PadSizes;
+    return input.map((n, i) => {
+      const total = Math.max((Math.ceil(n / strides[i]) - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - n, 0);
+      return [Math.floor(total / 2), total - Math.floor(total / 2)];
+    });
   }
-  if (p.padding === 'SAME') return { auto_pad: { s: 'SAME_UPPER' } };
-  if (p.padding === 'VALID') return { auto_pad: { s: 'VALID' } };
-  const all = p.padding as readonly (readonly [number, number])[];
-  const pairs = all.length === 4 ? all.slice(1, 3) : all;
-  return { pads: { ints: [...pairs.map((q) => q[0]), ...pairs.map((q) => q[1])] } };
+  const pairs = padding.length === 4 ? padding.slice(1, 3) : padding;
+  return pairs.map((q) => [q[0], q[1]]);
 }
 
-const nhwc2d = (s: LowerScope, n: SpecNode<{ dataFormat: string }>): boolean =>
-  s.aval(n.inputs[0]).dtype === 'float32' && rankOf(s, n.inputs[0]) === 4 && (n.params.dataFormat === 'NHWC' || n.params.dataFormat === undefined);
+/** ONNX's `pads` attr of [before, after] pairs: all befores, then all afters. */
+export const padsAttr = (pairs: readonly (readonly [number, number])[]): { ints: number[] } => ({ ints: [...pairs.map((q) => q[0]), ...pairs.map((q) => q[1])] });
+
+/** TF's padding as ONNX attrs: SAME puts the extra pixel at the end (SAME_UPPER), explicit pairs become pads. */
+function padAttrs(p: ConvP | PoolP, sizes?: PadSizes): Record<string, { s: string } | { ints: number[] }> {
+  const dil = (p as ConvP).dilations ?? [];
+  // ONNX Runtime refuses auto_pad SAME with dilations: TF's SAME pads written out (needs static sizes).
+  if (p.padding === 'SAME' && dil.some((d) => d !== 1)) return { pads: padsAttr(padPairs(p.padding, p.strides, dil, sizes)) };
+  if (p.padding === 'SAME') return { auto_pad: { s: 'SAME_UPPER' } };
+  if (p.padding === 'VALID') return { auto_pad: { s: 'VALID' } };
+  return { pads: padsAttr(padPairs(p.padding, p.strides, dil)) };
+}
+
+/** Channels-last data format (TF's default when unset). */
+export const nhwc = (p: { dataFormat: string }): boolean => p.dataFormat === 'NHWC' || p.dataFormat === undefined;
+const nhwc2d = (s: LowerScope, n: SpecNode<{ dataFormat: string }>): boolean => s.aval(n.inputs[0]).dtype === 'float32' && rankOf(s, n.inputs[0]) === 4 && nhwc(n.params);
 /** Convs: NHWC, and static spatial sizes when SAME padding is dilated. */
 const convAccepts = (s: LowerScope, n: SpecNode<ConvP>): boolean =>
   nhwc2d(s, n) && staticShape(s, n.inputs[1]) !== null && (n.params.padding !== 'SAME' || n.params.dilations.every((d) => d === 1) || staticShape(s, n.inputs[0]) !== null);
@@ -133,7 +155,7 @@ export const lower = {
   biasAdd: codec<{ readonly dataFormat: string }>((s, _n, [x, b]) => s.add('Add', [x, b]), (s, n) => FI.includes(s.aval(n.inputs[0]).dtype) && !n.params.dataFormat.startsWith('NC')),
   /** conv2d NHWC x HWIO -> Conv on NCHW x OIHW. */
   conv2d: codec<ConvP>((s, n, [x, f]) => {
-    const w = one(s.add('Transpose', [f], { perm: { ints: [3, 2, 0, 1] } }));
+    const w = transpose(s, f, [3, 2, 0, 1]);
     const y = one(s.add('Conv', [toNchw(s, x), w], { strides: { ints: n.params.strides }, dilations: { ints: n.params.dilations }, ...padAttrs(n.params, convSizes(s, n)) }));
     return [toNhwc(s, y)];
   }, convAccepts),
@@ -141,7 +163,7 @@ export const lower = {
   depthwiseConv2d: codec<ConvP>((s, n, [x, f]) => {
     const [h, w, c, m] = staticShape(s, n.inputs[1]) as number[];
     const r = one(s.add('Reshape', [f, s.int64s([h, w, 1, c * m])]));
-    const wt = one(s.add('Transpose', [r], { perm: { ints: [3, 2, 0, 1] } }));
+    const wt = transpose(s, r, [3, 2, 0, 1]);
     const y = one(s.add('Conv', [toNchw(s, x), wt], { group: { i: c }, strides: { ints: n.params.strides }, dilations: { ints: n.params.dilations }, ...padAttrs(n.params, convSizes(s, n)) }));
     return [toNhwc(s, y)];
   }, convAccepts),
