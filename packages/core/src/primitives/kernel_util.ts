@@ -28,6 +28,13 @@ export class Scratch {
     return r;
   }
 
+  /** Host data as a tracked intermediate. */
+  upload(values: Float32Array | Int32Array, shape: readonly number[], dtype: DType): Info {
+    const r = this.k.upload(values, [...shape], dtype);
+    this.temps.push(r);
+    return r;
+  }
+
   /** `x` broadcast to `shape` (itself when it already has it). */
   to(x: Info, shape: readonly number[]): Info {
     if (sameShape(x.shape, shape)) return x;

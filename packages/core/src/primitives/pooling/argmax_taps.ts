@@ -1,6 +1,12 @@
 // MaxPoolGrad's scatter-to-argmax without ScatterNd, for webgl: tfjs-webgl's ScatterNd shader loops over every
 // update for each output element (O(input x output): a 29x29x128 max pool's gradient took 80 s in SwiftShader).
 import type { Info, Kernels } from '../../backend/backend';
+import { withScratch } from '../kernel_util';
+
+/** TF's SAME padding before the input along one dim (the extra pixel goes after); 0 for VALID. */
+export function padBefore(inp: number, k: number, s: number, out: number, same: boolean): number {
+  return same ? Math.floor(Math.max((out - 1) * s + k - inp, 0) / 2) : 0;
+}
 
 /**
  * dy summed into each window's argmax (`idx`: MaxPoolWithArgmax's flat NHWC indices, batch included) of the
@@ -15,8 +21,7 @@ export function tapsToArgmax(k: Kernels, x: Info, dy: Info, idx: Info, ksize: re
   const [kh, kw] = ksize;
   const [sh, sw] = strides;
   const T = kh * kw;
-  const before = (out: number, s: number, kk: number, inp: number): number => (padding === 'SAME' ? Math.floor(Math.max((out - 1) * s + kk - inp, 0) / 2) : 0);
-  const [pt, pl] = [before(Oh, sh, kh, H), before(Ow, sw, kw, W)];
+  const [pt, pl] = [padBefore(H, kh, sh, Oh, padding === 'SAME'), padBefore(W, kw, sw, Ow, padding === 'SAME')];
   const M = N * Oh * Ow;
   const taps = new Int32Array(M * C * T);
   let at = 0;
@@ -37,20 +42,13 @@ export function tapsToArgmax(k: Kernels, x: Info, dy: Info, idx: Info, ksize: re
   }
   const filter = new Float32Array(T * C * T);
   for (let t = 0; t < T; t++) for (let c = 0; c < C; c++) filter[(t * C + c) * T + t] = 1;
-  const temps: Info[] = [];
-  const run = (name: string, ins: Record<string, Info>, attrs: Record<string, unknown> = {}): Info => {
-    const r = k.run(name, ins, attrs) as Info;
-    temps.push(r);
-    return r;
-  };
-  const tapIdx = k.upload(taps, [M, C, T], 'int32');
-  const f = k.upload(filter, [kh, kw, C, T], 'float32');
-  temps.push(tapIdx, f);
-  const hit = run('Equal', { a: run('Reshape', { x: idx }, { shape: [M, C, 1] }), b: tapIdx });
-  const spread = run('Tile', { x: run('Reshape', { x: dy }, { shape: [M, C, 1] }) }, { reps: [1, 1, T] });
-  const kept = run('Select', { condition: hit, t: spread, e: run('Fill', {}, { shape: [M, C, T], value: 0, dtype: dy.dtype }) });
-  const perTap = run('Reshape', { x: kept }, { shape: [N, Oh, Ow, C * T] });
-  const out = k.run('DepthwiseConv2dNativeBackpropInput', { dy: perTap, filter: f }, { strides: [sh, sw], dilations: [1, 1], pad: padding.toLowerCase(), dimRoundingMode: undefined, inputShape: [N, H, W, C] }) as Info;
-  for (const t of temps) k.free(t);
-  return out;
+  return withScratch(k, (s) => {
+    const tapIdx = s.upload(taps, [M, C, T], 'int32');
+    const f = s.upload(filter, [kh, kw, C, T], 'float32');
+    const hit = s.run('Equal', { a: s.run('Reshape', { x: idx }, { shape: [M, C, 1] }), b: tapIdx });
+    const spread = s.run('Tile', { x: s.run('Reshape', { x: dy }, { shape: [M, C, 1] }) }, { reps: [1, 1, T] });
+    const kept = s.run('Select', { condition: hit, t: spread, e: s.run('Fill', {}, { shape: [M, C, T], value: 0, dtype: dy.dtype }) });
+    const perTap = s.run('Reshape', { x: kept }, { shape: [N, Oh, Ow, C * T] });
+    return s.run('DepthwiseConv2dNativeBackpropInput', { dy: perTap, filter: f }, { strides: [sh, sw], dilations: [1, 1], pad: padding.toLowerCase(), dimRoundingMode: undefined, inputShape: [N, H, W, C] });
+  });
 }

@@ -9,7 +9,7 @@ import { Attrs, ReadScope, SpecNode, WriteScope, attr, typeAttrOf } from '../../
 import { tensorOfShapeNode, writeShapeOf } from '../transformation/reshape';
 import { argError, checkArity, checkDTypes } from '../check';
 import { channelsLast, fullList, lastShape, outSize, shapeSource, spatialAxes } from '../convolution/conv_util';
-import { tapsToArgmax } from './argmax_taps';
+import { padBefore, tapsToArgmax } from './argmax_taps';
 
 export interface PoolParams {
   readonly ksize: readonly number[];
@@ -60,7 +60,7 @@ const kattrs = (p: PoolParams): Record<string, unknown> => ({ filterSize: [...p.
 
 /** Valid (unpadded) taps of each output position along one dim. */
 function validCounts(inp: number, k: number, s: number, out: number, same: boolean): number[] {
-  const before = same ? Math.floor(Math.max((out - 1) * s + k - inp, 0) / 2) : 0;
+  const before = padBefore(inp, k, s, out, same);
   return Array.from({ length: out }, (_, o) => Math.min(o * s - before + k, inp) - Math.max(o * s - before, 0));
 }
 
