@@ -3,11 +3,9 @@
 // every size read from the run-time shapes. Sizes a label must share are checked when the graph runs (TF's Einsum
 // kernel raises there), so no dim of size 1 broadcasts silently.
 import type { Tensor } from '../values/tensor';
-import { bind } from './bind';
-import type { Primitive } from './primitive';
 import * as o from './ops';
-import * as RM from '../primitives/reduction/more';
 import { positionsAlong } from './runtime_shape';
+import { prod1, zerosOfLength } from './runtime_util';
 
 /** The private labels of ellipsis dims (composites_einsum's ELL). */
 const ELL = '0123456789';
@@ -17,11 +15,10 @@ export interface DynOperand {
   labels: string[];
 }
 
-const prodOf = (v: Tensor): Tensor => bind(RM.prod as Primitive, [v], { axes: null, keepDims: false })[0];
 const dimAt = (t: Tensor, i: number): Tensor => o.slice(o.shapeOf(t), [i], [1]);
 /** A zero scalar that raises when the graph runs unless the [1] sizes a and b are equal (slices of an a-vector to b and back). */
 function equalGuard(a: Tensor, b: Tensor): Tensor {
-  const zeros = o.padDynOf(o.fill([0], 0, 'int32'), o.stack([o.ints([0]), a], 1));
+  const zeros = zerosOfLength(a);
   return o.reduceSum(o.sliceDynOf(o.sliceDynOf(zeros, o.ints([0]), b), o.ints([0]), a));
 }
 function tr(t: Tensor, perm: number[]): Tensor {
@@ -54,7 +51,7 @@ export function einsumDyn(operands: DynOperand[], out: string[]): Tensor {
     });
   }
   const sizes = (ls: string[]): Tensor => (ls.length === 0 ? o.fill([0], 0, 'int32') : o.concat(ls.map((c) => size.get(c) as Tensor), 0));
-  const n = (ls: string[]): Tensor => o.reshape(prodOf(sizes(ls)), [1]);
+  const n = (ls: string[]): Tensor => prod1(sizes(ls));
   let result: Tensor;
   // Ellipsis dims broadcast (1 against n, as numpy's): the general path's multiplies do that; the matmul needs equal sizes.
   if (items.length === 2 && !items.some(({ labels }) => labels.some((c) => ELL.includes(c)))) {

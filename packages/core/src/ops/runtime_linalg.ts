@@ -4,6 +4,7 @@
 import type { Tensor } from '../values/tensor';
 import * as o from './ops';
 import { positionsAlong } from './runtime_shape';
+import { rankOf } from './runtime_util';
 
 /** Whether the last `count` dims are all known (then the static composites apply). */
 export function knownTail(x: Tensor, count: number): boolean {
@@ -26,7 +27,7 @@ export function bandPartDyn(t: Tensor, numLower: number, numUpper: number): Tens
 /** The shape vector and the index of its last entry (rank - 1), both read at run time when the rank is unknown. */
 function lastIndex(x: Tensor): { shp: Tensor; last: Tensor } {
   const shp = o.shapeOf(x);
-  return { shp, last: x.rank === null ? o.sub(o.reduceSum(o.onesLike(shp), null, true), 1) : o.ints([x.rank - 1]) };
+  return { shp, last: x.rank === null ? o.sub(rankOf(shp), 1) : o.ints([x.rank - 1]) };
 }
 
 /** shape(x) with its last entry replaced by `v` ([1] int32), at run time. */
