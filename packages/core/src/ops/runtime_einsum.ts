@@ -7,8 +7,8 @@ import * as o from './ops';
 import { positionsAlong } from './runtime_shape';
 import { prod1, zerosOfLength } from './runtime_util';
 
-/** The private labels of ellipsis dims (composites_einsum's ELL). */
-const ELL = '0123456789';
+/** Ellipsis dims get these private labels (right-aligned), so they broadcast like numpy's. */
+export const ELL = '0123456789';
 
 export interface DynOperand {
   t: Tensor;
@@ -21,8 +21,22 @@ function equalGuard(a: Tensor, b: Tensor): Tensor {
   const zeros = zerosOfLength(a);
   return o.reduceSum(o.sliceDynOf(o.sliceDynOf(zeros, o.ints([0]), b), o.ints([0]), a));
 }
-function tr(t: Tensor, perm: number[]): Tensor {
+/** Transposes only for a real permutation: tfjs-webgl's transpose shader fails to compile for identity perms of rank 1. */
+export function tr(t: Tensor, perm: number[]): Tensor {
   return perm.every((p, i) => p === i) ? t : o.transpose(t, perm);
+}
+
+/**
+ * The labels of two operands split for one batched matmul: in both and kept (batch), in both and summed (con), in one
+ * only (fa, fb). The matmul applies when every one-operand label is kept (`fits`).
+ */
+export function matmulLabels(lx: string[], ly: string[], out: string[]): { both: string[]; batch: string[]; con: string[]; fa: string[]; fb: string[]; fits: boolean } {
+  const both = lx.filter((c) => ly.includes(c));
+  const batch = both.filter((c) => out.includes(c));
+  const con = both.filter((c) => !out.includes(c));
+  const fa = lx.filter((c) => !ly.includes(c));
+  const fb = ly.filter((c) => !lx.includes(c));
+  return { both, batch, con, fa, fb, fits: [...fa, ...fb].every((c) => out.includes(c)) };
 }
 
 /** The diagonal over every repeated label ('ii' -> 'i'): a select (off the diagonal -0, so a sum keeps a -0 diagonal's sign). */
@@ -56,12 +70,8 @@ export function einsumDyn(operands: DynOperand[], out: string[]): Tensor {
   // Ellipsis dims broadcast (1 against n, as numpy's): the general path's multiplies do that; the matmul needs equal sizes.
   if (items.length === 2 && !items.some(({ labels }) => labels.some((c) => ELL.includes(c)))) {
     const [{ t: x, labels: lx }, { t: y, labels: ly }] = items;
-    const both = lx.filter((c) => ly.includes(c));
-    const batch = both.filter((c) => out.includes(c));
-    const con = both.filter((c) => !out.includes(c));
-    const fa = lx.filter((c) => !ly.includes(c));
-    const fb = ly.filter((c) => !lx.includes(c));
-    if ([...fa, ...fb].every((c) => out.includes(c))) {
+    const { batch, con, fa, fb, fits } = matmulLabels(lx, ly, out);
+    if (fits) {
       const a = o.reshapeDynOf(tr(x, [...batch, ...fa, ...con].map((c) => lx.indexOf(c))), o.concat([n(batch), n(fa), n(con)], 0));
       const b = o.reshapeDynOf(tr(y, [...batch, ...con, ...fb].map((c) => ly.indexOf(c))), o.concat([n(batch), n(con), n(fb)], 0));
       const prodLabels = [...batch, ...fa, ...fb];
