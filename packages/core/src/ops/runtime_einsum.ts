@@ -5,7 +5,7 @@
 import type { Tensor } from '../values/tensor';
 import * as o from './ops';
 import { positionsAlong } from './runtime_shape';
-import { prod1, zerosOfLength } from './runtime_util';
+import { negZerosLike, prod1, zerosOfLength } from './runtime_util';
 
 /** Ellipsis dims get these private labels (right-aligned), so they broadcast like numpy's. */
 export const ELL = '0123456789';
@@ -45,7 +45,7 @@ function dedupeDyn(t: Tensor, labels: string[], guards: Tensor[]): DynOperand {
     const p = labels.indexOf(labels[q]);
     if (p === q) continue;
     guards.push(equalGuard(dimAt(t, p), dimAt(t, q)));
-    const off = o.mul(o.zerosLike(t), t.dtype === 'int32' ? 0 : -1);
+    const off = negZerosLike(t);
     const r = o.reduceSum(o.where(o.equal(positionsAlong(t, p), positionsAlong(t, q)), t, off), [q]);
     return dedupeDyn(r, labels.filter((_, i) => i !== q), guards);
   }

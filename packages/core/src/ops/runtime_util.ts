@@ -1,5 +1,5 @@
-// Small int32 shape-vector helpers shared by the run-time composites (runtime_*.ts). A leaf module (ops and
-// primitives only), so every runtime_* file can import it without a cycle.
+// Small int32 shape-vector helpers shared by the run-time composites (runtime_*.ts), and the -0 fill of the diagonal
+// selects. A leaf module (ops and primitives only), so every runtime_* file can import it without a cycle.
 import type { Tensor } from '../values/tensor';
 import { bind } from './bind';
 import type { Primitive } from './primitive';
@@ -21,3 +21,6 @@ export const zerosOfLength = (len: Tensor): Tensor => o.padDynOf(o.fill([0], 0, 
 
 /** floor(a / b) of an int32 tensor by an integer constant. */
 export const floordivBy = (a: Tensor, b: number): Tensor => bind(AR.floordiv as Primitive, [a, o.ints([b])], {})[0];
+
+/** Zeros like t, -0 for every dtype but int32: the off-diagonal fill of a diagonal select, so a sum keeps a -0 diagonal's sign. */
+export const negZerosLike = (t: Tensor): Tensor => o.mul(o.zerosLike(t), t.dtype === 'int32' ? 0 : -1);
