@@ -5,16 +5,9 @@ import { tidy } from '../backend/memory';
 import type { Tensor } from '../values/tensor';
 import * as o from './ops';
 import { argError } from '../primitives/check';
-import { einsumDyn } from './runtime_einsum';
+import { ELL, einsumDyn, matmulLabels, tr } from './runtime_einsum';
 
 const OP = 'einsum';
-/** Ellipsis dims get these private labels (right-aligned), so they broadcast like numpy's. */
-const ELL = '0123456789';
-
-/** Transposes only for a real permutation: tfjs-webgl's transpose shader fails to compile for identity perms of rank 1. */
-function tr(t: Tensor, perm: number[]): Tensor {
-  return perm.every((p, i) => p === i) ? t : o.transpose(t, perm);
-}
 
 function bad(what: string, got: string, expected: string, fix: string): Error {
   return argError(OP, what, got, expected, fix);
@@ -84,12 +77,8 @@ function einsumRunTime(ts: Tensor[], subs: string[], rhs: string | undefined, eq
 
 /** Two operands whose labels are all batch (both, kept), contracted (both, summed) or free (one, kept): one batched matmul. */
 function viaMatmul([x, lx, dx]: Item, [y, ly, dy]: Item, out: string[]): Tensor | null {
-  const both = lx.filter((c) => ly.includes(c));
-  const batch = both.filter((c) => out.includes(c));
-  const con = both.filter((c) => !out.includes(c));
-  const fa = lx.filter((c) => !ly.includes(c));
-  const fb = ly.filter((c) => !lx.includes(c));
-  if ([...fa, ...fb].some((c) => !out.includes(c)) || both.some((c) => dx[lx.indexOf(c)] !== dy[ly.indexOf(c)])) return null;
+  const { both, batch, con, fa, fb, fits } = matmulLabels(lx, ly, out);
+  if (!fits || both.some((c) => dx[lx.indexOf(c)] !== dy[ly.indexOf(c)])) return null;
   const n = (ls: string[], l: string[], d: number[]): number => ls.reduce((s, c) => s * d[l.indexOf(c)], 1);
   const a = o.reshape(tr(x, [...batch, ...fa, ...con].map((c) => lx.indexOf(c))), [n(batch, lx, dx), n(fa, lx, dx), n(con, lx, dx)]);
   const b = o.reshape(tr(y, [...batch, ...con, ...fb].map((c) => ly.indexOf(c))), [n(batch, lx, dx), n(con, lx, dx), n(fb, ly, dy)]);
@@ -112,13 +101,13 @@ export function einsum(equation: string, ...operands: TensorLike[]): Tensor {
   if (rest.length > 0) throw bad("the equation has more than one '->'", `'${equation}'`, "one '->' at most", 'Fix the equation.');
   if (subs.length !== operands.length) throw bad('the number of operands does not match the equation', `${operands.length} operands for '${equation}'`, `${subs.length}`, 'Pass one tensor per comma-separated input.');
   return tidy(() => {
-    const ts = operands.map((x) => convert(OP, x).t);
-    const dt = ts[0].dtype;
+    const ts0 = operands.map((x) => convert(OP, x).t);
+    const dt = ts0[0].dtype;
+    const ts = ts0.map((t) => (t.dtype === dt ? t : convert(OP, t, dt).t));
     // Dims (or, without an ellipsis, ranks) known only at run time: the same lowering with run-time sizes.
-    if (ts.some((t) => t.dims === null || t.dims.some((v) => v === null))) return einsumRunTime(ts.map((t) => (t.dtype === dt ? t : convert(OP, t, dt).t)), subs, rhs, equation);
+    if (ts.some((t) => t.dims === null || t.dims.some((v) => v === null))) return einsumRunTime(ts, subs, rhs, equation);
     const raw: string[][] = [];
-    const items: Item[] = ts.map((t0, i) => {
-      const t = t0.dtype === dt ? t0 : convert(OP, t0, dt).t;
+    const items: Item[] = ts.map((t, i) => {
       const d = t.dims as number[];
       const labels = labelsOf(subs[i], d.length, equation);
       raw.push(labels);

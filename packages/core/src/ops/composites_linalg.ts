@@ -9,6 +9,7 @@ import { describe } from '../values/dtype';
 import * as o from './ops';
 import { tensordotDyn } from './runtime_shape';
 import { bandPartDyn, crossDyn, diagDyn, diagPartDyn, knownTail, setDiagDyn } from './runtime_linalg';
+import { negZerosLike } from './runtime_util';
 import * as UNA from '../primitives/basic_math/unary';
 import { argError } from '../primitives/check';
 import { einsum } from './composites_einsum';
@@ -54,7 +55,7 @@ function diagPart(x: TensorLike): Tensor {
     const sq = m === k && n === k ? t : o.slice(t, [...new Array<number>((t.rank as number) - 2).fill(0), 0, 0], [...new Array<number>((t.rank as number) - 2).fill(-1), k, k]);
     // Off the diagonal -0 (the sum keeps a -0 diagonal's sign), and a select, not a product by a 0/1 mask: the
     // gradient's structural zeros are then +0, as TF's MatrixDiagPart gradient (MatrixDiag's zero fill) writes them.
-    return o.reduceSum(o.where(eye(k, k, null, 'bool'), sq, o.mul(o.zerosLike(sq), t.dtype === 'int32' ? 0 : -1)), -1);
+    return o.reduceSum(o.where(eye(k, k, null, 'bool'), sq, negZerosLike(sq)), -1);
   });
 }
 

@@ -13,7 +13,8 @@ import { argError, unimplemented } from '../errors/error_toolkit';
 import * as LIN from '../primitives/matrices/linalg';
 import { qr as qrRecord } from '../primitives/matrices/qr';
 import { LINALG_COMPOSITES } from './composites_linalg';
-import { positionsAlong } from './runtime_shape';
+import { onDiagonal } from './runtime_linalg';
+import { rankOf } from './runtime_util';
 
 const boolOpt = (op: string, name: string, v: unknown, def: boolean): boolean => {
   if (v === undefined) return def;
@@ -98,9 +99,9 @@ function lstsq(matrix: TensorLike, rhs: TensorLike, l2Regularizer = 0, options: 
  * cotangent). Twice the work of TF's one branch, in this traced-with-unknown-dims case only.
  */
 function lstsqRunTime(a: Tensor, b: Tensor, l2: number): Tensor {
-  const eyeLike = (g: Tensor): Tensor => o.cast(o.equal(positionsAlong(g, -2), positionsAlong(g, -1)), 'float32');
+  const eyeLike = (g: Tensor): Tensor => o.cast(onDiagonal(g), 'float32');
   const shp = o.shapeOf(a);
-  const r = o.reduceSum(o.onesLike(shp), null, true);
+  const r = rankOf(shp);
   const [rows, cols] = [o.sliceDynOf(shp, o.sub(r, 2), o.ints([1])), o.sliceDynOf(shp, o.sub(r, 1), o.ints([1]))];
   const [over, under] = [o.greaterEqual(rows, cols), o.less(rows, cols)];
   const gram = (g: Tensor, used: Tensor): Tensor => {

@@ -3,16 +3,8 @@
 // the tensor is reshaped around the moved axes to a known rank (run-time products of the untouched groups), transposed,
 // and reshaped back. Out-of-range axes raise when the graph runs: the run-time slices of the shape check their bounds.
 import type { Tensor } from '../values/tensor';
-import { bind } from './bind';
-import type { Primitive } from './primitive';
 import * as o from './ops';
-import * as RM from '../primitives/reduction/more';
-
-/** The product of a run-time int32 vector as a [1] vector (1 for an empty one). */
-const prod1 = (v: Tensor): Tensor => o.reshape(bind(RM.prod as Primitive, [v], { axes: null, keepDims: false })[0], [1]);
-
-/** The rank of x as a [1] int32 vector, read at run time. */
-const rankOf = (shp: Tensor): Tensor => o.reduceSum(o.onesLike(shp), null, true);
+import { prod1, rankOf } from './runtime_util';
 
 /** x with the axis at run-time position `p` ([1] int32) moved to the end; a slice at p raises when it is out of range. */
 function axisToEndAt(x: Tensor, p: Tensor): { moved: Tensor; head: Tensor; d: Tensor; tail: Tensor } {
@@ -82,8 +74,9 @@ export function swapHeightWidthDyn(x: Tensor): Tensor {
  */
 export function lastDimExactly(x: Tensor, n: number): Tensor {
   const shp = o.shapeOf(x);
-  const lead = o.sliceDynOf(shp, o.ints([0]), o.sub(rankOf(shp), 1));
-  const last = o.sliceDynOf(shp, o.sub(rankOf(shp), 1), o.ints([1]));
+  const r1 = o.sub(rankOf(shp), 1);
+  const lead = o.sliceDynOf(shp, o.ints([0]), r1);
+  const last = o.sliceDynOf(shp, r1, o.ints([1]));
   const guard = o.reduceSum(o.sliceDynOf(o.ints(new Array<number>(n).fill(0)), o.ints([0]), last), null, true);
   return o.sliceDynOf(x, o.mul(shp, 0), o.concat([lead, o.add(o.ints([n]), guard)], 0));
 }
@@ -97,6 +90,7 @@ export function pixelCountDyn(x: Tensor): Tensor {
 /** x checked to have rank >= 2 when the graph runs (a slice of its shape at rank - 2 raises below). */
 export function atLeastRank2Dyn(x: Tensor): Tensor {
   const shp = o.shapeOf(x);
-  const lead = o.sliceDynOf(shp, o.ints([0]), o.sub(rankOf(shp), 2));
-  return o.reshapeDynOf(x, o.concat([lead, o.sliceDynOf(shp, o.sub(rankOf(shp), 2), o.ints([2]))], 0));
+  const r2 = o.sub(rankOf(shp), 2);
+  const lead = o.sliceDynOf(shp, o.ints([0]), r2);
+  return o.reshapeDynOf(x, o.concat([lead, o.sliceDynOf(shp, r2, o.ints([2]))], 0));
 }

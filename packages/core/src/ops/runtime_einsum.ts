@@ -3,29 +3,40 @@
 // every size read from the run-time shapes. Sizes a label must share are checked when the graph runs (TF's Einsum
 // kernel raises there), so no dim of size 1 broadcasts silently.
 import type { Tensor } from '../values/tensor';
-import { bind } from './bind';
-import type { Primitive } from './primitive';
 import * as o from './ops';
-import * as RM from '../primitives/reduction/more';
 import { positionsAlong } from './runtime_shape';
+import { negZerosLike, prod1, zerosOfLength } from './runtime_util';
 
-/** The private labels of ellipsis dims (composites_einsum's ELL). */
-const ELL = '0123456789';
+/** Ellipsis dims get these private labels (right-aligned), so they broadcast like numpy's. */
+export const ELL = '0123456789';
 
 export interface DynOperand {
   t: Tensor;
   labels: string[];
 }
 
-const prodOf = (v: Tensor): Tensor => bind(RM.prod as Primitive, [v], { axes: null, keepDims: false })[0];
 const dimAt = (t: Tensor, i: number): Tensor => o.slice(o.shapeOf(t), [i], [1]);
 /** A zero scalar that raises when the graph runs unless the [1] sizes a and b are equal (slices of an a-vector to b and back). */
 function equalGuard(a: Tensor, b: Tensor): Tensor {
-  const zeros = o.padDynOf(o.fill([0], 0, 'int32'), o.stack([o.ints([0]), a], 1));
+  const zeros = zerosOfLength(a);
   return o.reduceSum(o.sliceDynOf(o.sliceDynOf(zeros, o.ints([0]), b), o.ints([0]), a));
 }
-function tr(t: Tensor, perm: number[]): Tensor {
+/** Transposes only for a real permutation: tfjs-webgl's transpose shader fails to compile for identity perms of rank 1. */
+export function tr(t: Tensor, perm: number[]): Tensor {
   return perm.every((p, i) => p === i) ? t : o.transpose(t, perm);
+}
+
+/**
+ * The labels of two operands split for one batched matmul: in both and kept (batch), in both and summed (con), in one
+ * only (fa, fb). The matmul applies when every one-operand label is kept (`fits`).
+ */
+export function matmulLabels(lx: string[], ly: string[], out: string[]): { both: string[]; batch: string[]; con: string[]; fa: string[]; fb: string[]; fits: boolean } {
+  const both = lx.filter((c) => ly.includes(c));
+  const batch = both.filter((c) => out.includes(c));
+  const con = both.filter((c) => !out.includes(c));
+  const fa = lx.filter((c) => !ly.includes(c));
+  const fb = ly.filter((c) => !lx.includes(c));
+  return { both, batch, con, fa, fb, fits: [...fa, ...fb].every((c) => out.includes(c)) };
 }
 
 /** The diagonal over every repeated label ('ii' -> 'i'): a select (off the diagonal -0, so a sum keeps a -0 diagonal's sign). */
@@ -34,7 +45,7 @@ function dedupeDyn(t: Tensor, labels: string[], guards: Tensor[]): DynOperand {
     const p = labels.indexOf(labels[q]);
     if (p === q) continue;
     guards.push(equalGuard(dimAt(t, p), dimAt(t, q)));
-    const off = o.mul(o.zerosLike(t), t.dtype === 'int32' ? 0 : -1);
+    const off = negZerosLike(t);
     const r = o.reduceSum(o.where(o.equal(positionsAlong(t, p), positionsAlong(t, q)), t, off), [q]);
     return dedupeDyn(r, labels.filter((_, i) => i !== q), guards);
   }
@@ -54,17 +65,13 @@ export function einsumDyn(operands: DynOperand[], out: string[]): Tensor {
     });
   }
   const sizes = (ls: string[]): Tensor => (ls.length === 0 ? o.fill([0], 0, 'int32') : o.concat(ls.map((c) => size.get(c) as Tensor), 0));
-  const n = (ls: string[]): Tensor => o.reshape(prodOf(sizes(ls)), [1]);
+  const n = (ls: string[]): Tensor => prod1(sizes(ls));
   let result: Tensor;
   // Ellipsis dims broadcast (1 against n, as numpy's): the general path's multiplies do that; the matmul needs equal sizes.
   if (items.length === 2 && !items.some(({ labels }) => labels.some((c) => ELL.includes(c)))) {
     const [{ t: x, labels: lx }, { t: y, labels: ly }] = items;
-    const both = lx.filter((c) => ly.includes(c));
-    const batch = both.filter((c) => out.includes(c));
-    const con = both.filter((c) => !out.includes(c));
-    const fa = lx.filter((c) => !ly.includes(c));
-    const fb = ly.filter((c) => !lx.includes(c));
-    if ([...fa, ...fb].every((c) => out.includes(c))) {
+    const { batch, con, fa, fb, fits } = matmulLabels(lx, ly, out);
+    if (fits) {
       const a = o.reshapeDynOf(tr(x, [...batch, ...fa, ...con].map((c) => lx.indexOf(c))), o.concat([n(batch), n(fa), n(con)], 0));
       const b = o.reshapeDynOf(tr(y, [...batch, ...con, ...fb].map((c) => ly.indexOf(c))), o.concat([n(batch), n(con), n(fb)], 0));
       const prodLabels = [...batch, ...fa, ...fb];

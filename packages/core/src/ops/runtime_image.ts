@@ -3,15 +3,13 @@
 // small, as TF's run-time asserts in crop_to_bounding_box / pad_to_bounding_box do.
 import type { Tensor } from '../values/tensor';
 import * as o from './ops';
-import { bind } from './bind';
-import type { Primitive } from './primitive';
-import * as AR from '../primitives/arithmetic/more';
-import { positionsAlong } from './runtime_shape';
+import { positionsTo } from './runtime_shape';
+import { floordivBy, rankOf } from './runtime_util';
 
 /** The run-time shape split as [leading batch dims], [H, W] ([n] int32 vectors) of a checked image or batch. */
 function parts(x: Tensor): { lead: Tensor; hw: Tensor } {
   const shp = o.shapeOf(x);
-  const r3 = o.sub(o.reduceSum(o.onesLike(shp), null, true), 3);
+  const r3 = o.sub(rankOf(shp), 3);
   return { lead: o.sliceDynOf(shp, o.ints([0]), r3), hw: o.sliceDynOf(shp, r3, o.ints([2])) };
 }
 
@@ -48,9 +46,7 @@ export function centralCropDyn(x: Tensor, f: number): Tensor {
   return window(x, at(start, 0), at(start, 1), at(size, 0), at(size, 1));
 }
 
-const ceilDiv = (a: Tensor, s: number): Tensor => bind(AR.floordiv as Primitive, [o.add(a, s - 1), o.ints([s])], {})[0];
-/** 0..n-1 for a run-time n ([1] int32). */
-const positions = (n: Tensor): Tensor => positionsAlong(o.padDynOf(o.fill([0], 0, 'int32'), o.stack([o.ints([0]), n], 1)), 0);
+const ceilDiv = (a: Tensor, s: number): Tensor => floordivBy(o.add(a, s - 1), s);
 
 /**
  * extractPatches of an image batch [B, H, W, C] with dims (or the rank, checked to be 4 then) known only at run time:
@@ -65,13 +61,13 @@ export function extractPatchesDyn(x: Tensor, k: [number, number], s: [number, nu
   const outOf = (n: Tensor, i: number): Tensor => (same ? ceilDiv(n, s[i]) : o.maximum(ceilDiv(o.sub(n, e[i] - 1), s[i]), 0));
   const [oh, ow] = [outOf(h, 0), outOf(w, 1)];
   const span = (on: Tensor, i: number): Tensor => o.add(o.mul(o.sub(on, 1), s[i]), e[i]);
-  const before = (n: Tensor, on: Tensor, i: number): Tensor => (same ? bind(AR.floordiv as Primitive, [o.maximum(o.sub(span(on, i), n), 0), o.ints([2])], {})[0] : o.ints([0]));
+  const before = (n: Tensor, on: Tensor, i: number): Tensor => (same ? floordivBy(o.maximum(o.sub(span(on, i), n), 0), 2) : o.ints([0]));
   const [pt, pl] = [before(h, oh, 0), before(w, ow, 1)];
   const [hp, wp] = [o.maximum(o.add(h, pt), span(oh, 0)), o.maximum(o.add(w, pl), span(ow, 1))];
   const zero = o.ints([0, 0]);
   const padded = o.padDynOf(t, o.stack([zero, o.concat([pt, o.sub(o.sub(hp, h), pt)], 0), o.concat([pl, o.sub(o.sub(wp, w), pl)], 0), zero]));
-  const rows = o.reshape(o.mul(positions(oh), s[0]), [-1, 1, 1, 1]);
-  const cols = o.reshape(o.mul(positions(ow), s[1]), [1, -1, 1, 1]);
+  const rows = o.reshape(o.mul(positionsTo(oh), s[0]), [-1, 1, 1, 1]);
+  const cols = o.reshape(o.mul(positionsTo(ow), s[1]), [1, -1, 1, 1]);
   const a = o.reshape(o.ints(Array.from({ length: k[0] }, (_, i) => i * r[0])), [1, 1, k[0], 1]);
   const b = o.reshape(o.ints(Array.from({ length: k[1] }, (_, i) => i * r[1])), [1, 1, 1, k[1]]);
   const idx = o.reshape(o.add(o.add(o.mul(o.add(rows, a), o.reshape(wp, [])), cols), b), [-1]);

@@ -4,6 +4,7 @@
 import type { Tensor } from '../values/tensor';
 import * as o from './ops';
 import { positionsAlong } from './runtime_shape';
+import { negZerosLike, rankOf } from './runtime_util';
 
 /** Whether the last `count` dims are all known (then the static composites apply). */
 export function knownTail(x: Tensor, count: number): boolean {
@@ -13,6 +14,9 @@ export function knownTail(x: Tensor, count: number): boolean {
 
 /** i - j over the innermost matrices of x (int32, x's run-time shape). */
 const rowMinusCol = (x: Tensor): Tensor => o.sub(positionsAlong(x, -2), positionsAlong(x, -1));
+
+/** Whether each entry of x's innermost matrices is on the main diagonal (bool, x's run-time shape). */
+export const onDiagonal = (x: Tensor): Tensor => o.equal(positionsAlong(x, -2), positionsAlong(x, -1));
 
 /** bandPart: keeps i - j <= numLower and j - i <= numUpper (negative: no limit). */
 export function bandPartDyn(t: Tensor, numLower: number, numUpper: number): Tensor {
@@ -26,7 +30,7 @@ export function bandPartDyn(t: Tensor, numLower: number, numUpper: number): Tens
 /** The shape vector and the index of its last entry (rank - 1), both read at run time when the rank is unknown. */
 function lastIndex(x: Tensor): { shp: Tensor; last: Tensor } {
   const shp = o.shapeOf(x);
-  return { shp, last: x.rank === null ? o.sub(o.reduceSum(o.onesLike(shp), null, true), 1) : o.ints([x.rank - 1]) };
+  return { shp, last: x.rank === null ? o.sub(rankOf(shp), 1) : o.ints([x.rank - 1]) };
 }
 
 /** shape(x) with its last entry replaced by `v` ([1] int32), at run time. */
@@ -44,8 +48,7 @@ function minMN(x: Tensor): Tensor {
 
 /** diagPart: [..., M, N] -> [..., min(M, N)]. Off-diagonal entries count as -0, so a -0 diagonal keeps its sign. */
 export function diagPartDyn(t: Tensor): Tensor {
-  const onDiag = o.equal(positionsAlong(t, -2), positionsAlong(t, -1));
-  const rows = o.reduceSum(o.where(onDiag, t, o.mul(o.zerosLike(t), t.dtype === 'int32' ? 0 : -1)), -1);
+  const rows = o.reduceSum(o.where(onDiagonal(t), t, negZerosLike(t)), -1);
   // rows is [..., M]; the diagonal is its first min(M, N) entries.
   return o.sliceDynOf(rows, o.mul(o.shapeOf(rows), 0), withLast(rows, minMN(t)));
 }
@@ -53,7 +56,7 @@ export function diagPartDyn(t: Tensor): Tensor {
 /** diag: [..., K] -> [..., K, K] with +0 off the diagonal (TF's MatrixDiag fill). */
 export function diagDyn(d: Tensor): Tensor {
   const grid = o.mul(o.expandDims(d, -1), o.onesLike(o.expandDims(d, -2)));
-  return o.where(o.equal(positionsAlong(grid, -2), positionsAlong(grid, -1)), grid, o.zerosLike(grid));
+  return o.where(onDiagonal(grid), grid, o.zerosLike(grid));
 }
 
 /**
@@ -68,7 +71,7 @@ export function setDiagDyn(t: Tensor, d: Tensor): Tensor {
   // Pad the last axis by M - K at the end (zeros elsewhere): [..., M].
   const pads = o.stack([o.mul(o.shapeOf(d), 0), o.sub(withLast(d, m), o.shapeOf(d))], 1);
   const spread = o.expandDims(o.padDynOf(checked, pads), -1);
-  return o.where(o.equal(positionsAlong(t, -2), positionsAlong(t, -1)), o.mul(spread, o.onesLike(t)), t);
+  return o.where(onDiagonal(t), o.mul(spread, o.onesLike(t)), t);
 }
 
 /**

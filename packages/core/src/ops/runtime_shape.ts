@@ -9,6 +9,7 @@ import * as RM from '../primitives/reduction/more';
 import * as AR from '../primitives/arithmetic/more';
 import * as TR from '../primitives/transformation/more';
 import { axesToEndDyn } from './runtime_axes';
+import { floordivBy, prodOf, rankOf, zerosOfLength } from './runtime_util';
 
 /**
  * The int32 positions 0..n-1 along `axis`, in x's (run-time) shape: an exclusive cumsum of ones. Stands in
@@ -43,13 +44,13 @@ export function rollDyn(x: Tensor, shift: number, axis: number): Tensor {
   return o.concat([tail, head], axis);
 }
 
-/** Zeros of run-time length `len` ([1] int32), as int32: a vector only the run time can size (zeros padded). */
-const zerosOfLength = (len: Tensor): Tensor => o.padDynOf(o.fill([0], 0, 'int32'), o.stack([o.ints([0]), len], 1));
+/** 0, 1, ..., n - 1 for a run-time n ([1] int32). */
+export const positionsTo = (n: Tensor): Tensor => positionsAlong(zerosOfLength(n), 0);
 
 /** The int32 indices 0, 0, ..., 1, 1, ...: each of n positions `count` times (n read at run time). */
 function repeatedPositions(n: Tensor, count: number): Tensor {
-  const pos = positionsAlong(zerosOfLength(o.reshape(o.mul(n, count), [1])), 0);
-  return count === 0 ? pos : bind(AR.floordiv as Primitive, [pos, o.ints([count])], {})[0];
+  const pos = positionsTo(o.reshape(o.mul(n, count), [1]));
+  return count === 0 ? pos : floordivBy(pos, count);
 }
 
 /**
@@ -82,7 +83,6 @@ export function repeatEachDyn(x: Tensor, counts: readonly number[], axis: number
   return o.gather(checked, o.ints(counts.flatMap((c, i) => new Array<number>(c).fill(i))), axis);
 }
 
-const prodOf = (v: Tensor): Tensor => bind(RM.prod as Primitive, [v], { axes: null, keepDims: false })[0];
 const take = (sh: Tensor, idx: readonly number[]): Tensor => o.gather(sh, o.ints(idx), 0);
 const span = (a: number, b: number): number[] => Array.from({ length: Math.max(0, b - a) }, (_, i) => a + i);
 
@@ -99,7 +99,7 @@ export function tensordotDyn(op: string, x: Tensor, y: Tensor, axes: number | [n
   if (typeof axes === 'number') {
     if (!Number.isInteger(axes) || axes < 0 || (rx !== null && axes > rx) || (ry !== null && axes > ry)) throw argError(op, 'axes must be an integer within both ranks', describe(axes), 'a count <= both ranks', 'Pass how many dims to contract.');
     if (rx === null || ry === null) {
-      const cut = rx !== null ? o.ints([rx - axes]) : o.sub(o.reduceSum(o.onesLike(shx), null, true), axes);
+      const cut = rx !== null ? o.ints([rx - axes]) : o.sub(rankOf(shx), axes);
       const [headX, tailX] = [o.sliceDynOf(shx, o.ints([0]), cut), o.sliceDynOf(shx, cut, o.ints([-1]))];
       const [headY, tailY] = [o.sliceDynOf(shy, o.ints([0]), o.ints([axes])), o.sliceDynOf(shy, o.ints([axes]), o.ints([-1]))];
       const am = o.reshapeDynOf(x, o.stack([prodOf(headX), prodOf(tailX)]));
@@ -145,6 +145,6 @@ export function sameShapeAtRunTime(a: Tensor, b: Tensor): [Tensor, Tensor] {
 /** The last dim of x as a [1] int32 vector read at run time (x of any rank >= 1, known or not). */
 export function lastDim(x: Tensor): Tensor {
   const shp = o.shapeOf(x);
-  const last = x.rank === null ? o.sub(o.reduceSum(o.onesLike(shp), null, true), 1) : o.ints([x.rank - 1]);
+  const last = x.rank === null ? o.sub(rankOf(shp), 1) : o.ints([x.rank - 1]);
   return o.sliceDynOf(shp, last, o.ints([1]));
 }

@@ -2,20 +2,12 @@
 // frame / overlap_and_add build them: the counts (frames, segments, output length) are int32 arithmetic on the
 // run-time shape, the tensor is reshaped to a known rank around the framed axis, and the run-time slices check ranks.
 import type { Tensor } from '../values/tensor';
-import { bind } from './bind';
-import type { Primitive } from './primitive';
 import * as o from './ops';
-import * as AR from '../primitives/arithmetic/more';
-import * as RM from '../primitives/reduction/more';
-import { positionsAlong } from './runtime_shape';
+import { positionsTo } from './runtime_shape';
+import { floordivBy, prod1, rankOf } from './runtime_util';
 
-const floordiv = (a: Tensor, b: number): Tensor => bind(AR.floordiv as Primitive, [a, o.ints([b])], {})[0];
-const prod1 = (v: Tensor): Tensor => o.reshape(bind(RM.prod as Primitive, [v], { axes: null, keepDims: false })[0], [1]);
-const rankOf = (shp: Tensor): Tensor => o.reduceSum(o.onesLike(shp), null, true);
 /** A run-time count as a vector of static shape [1] (so the shape vectors built from it have a static length: known ranks). */
 const one = (v: Tensor): Tensor => o.reshape(v, [1]);
-/** 0, 1, ..., n - 1 for a run-time n ([1] int32). */
-const positions = (n: Tensor): Tensor => positionsAlong(o.padDynOf(o.fill([0], 0, 'int32'), o.stack([o.ints([0]), n], 1)), 0);
 
 /** frame(x, frameLength, frameStep, padEnd, padValue, axis) with the framed axis's length (or the rank) read at run time. */
 export function frameDyn(x: Tensor, frameLength: number, frameStep: number, padEnd: boolean, padValue: number, axis: number): Tensor {
@@ -29,7 +21,7 @@ export function frameDyn(x: Tensor, frameLength: number, frameStep: number, padE
   const head = a !== null && r !== null ? o.slice(shp, [0], [a]) : o.sliceDynOf(shp, o.ints([0]), p);
   const tail = a !== null && r !== null ? o.slice(shp, [a + 1], [r - a - 1]) : o.sliceDynOf(shp, o.add(p, 1), o.ints([-1]));
   const x3 = o.reshapeDynOf(x, o.concat([prod1(head), len, prod1(tail)], 0));
-  const frames = one(padEnd ? floordiv(o.add(len, frameStep - 1), frameStep) : o.maximum(o.add(floordiv(o.sub(len, frameLength), frameStep), 1), 0));
+  const frames = one(padEnd ? floordivBy(o.add(len, frameStep - 1), frameStep) : o.maximum(o.add(floordivBy(o.sub(len, frameLength), frameStep), 1), 0));
   // The samples the frames read, (frames - 1) * step + length (none without frames); padEnd pads up to them with padValue.
   const need = o.mul(o.add(o.mul(o.sub(frames, 1), frameStep), frameLength), o.cast(o.greater(frames, 0), 'int32'));
   let padded = x3;
@@ -39,7 +31,7 @@ export function frameDyn(x: Tensor, frameLength: number, frameStep: number, padE
     const block = o.add(o.padDynOf(empty, o.stack([o.ints([0, 0, 0]), o.concat([o.ints([0]), extra, o.ints([0])], 0)], 1)), padValue);
     padded = o.concat([x3, block], 1);
   }
-  const idx = o.add(o.expandDims(o.mul(positions(frames), frameStep), 1), o.expandDims(positions(o.ints([frameLength])), 0));
+  const idx = o.add(o.expandDims(o.mul(positionsTo(frames), frameStep), 1), o.expandDims(positionsTo(o.ints([frameLength])), 0));
   const taken = o.gather(padded, idx, 1);
   return o.reshapeDynOf(taken, o.concat([head, frames, o.ints([frameLength]), tail], 0));
 }
@@ -53,7 +45,7 @@ export function overlapAndAddDyn(x: Tensor, frameStep: number): Tensor {
   const frames = one(o.sliceDynOf(last2, o.ints([0]), o.ints([1])));
   const len = one(o.sliceDynOf(last2, o.ints([1]), o.ints([1])));
   const out = o.mul(o.add(o.mul(o.sub(frames, 1), frameStep), len), o.cast(o.greater(frames, 0), 'int32'));
-  const seg = floordiv(o.add(len, frameStep - 1), frameStep);
+  const seg = floordivBy(o.add(len, frameStep - 1), frameStep);
   const rows = o.add(frames, seg);
   const step = o.ints([frameStep]);
   const b = o.padDynOf(o.reshapeDynOf(x, o.concat([o.ints([-1]), frames, len], 0)), o.stack([o.ints([0, 0, 0]), o.concat([o.ints([0]), seg, o.sub(o.mul(seg, frameStep), len)], 0)], 1));
