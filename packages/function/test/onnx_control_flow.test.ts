@@ -3,8 +3,7 @@
 // a body with an op without a lowering keeps the whole loop a JS step (strict mode names the op); exported
 // models with If/Loop run in onnxruntime-node; gradients through compiled cond/while equal uncompiled ones.
 import * as ef from 'eagerflow';
-import { spawnSync } from 'node:child_process';
-import * as path from 'node:path';
+import { runOnnxModels } from './onnx_child';
 
 const quiet = ef.retraceConfig.warn;
 beforeAll(() => (ef.retraceConfig.warn = () => undefined));
@@ -219,13 +218,32 @@ test('exported models with If and Loop run in onnxruntime-node with equal result
     f.dispose();
     return { model, feeds, eager };
   });
-  const child = spawnSync(process.execPath, [path.join(__dirname, 'run_onnx_models.cjs')], { input: JSON.stringify(jobs.map(({ model, feeds }) => ({ model, feeds }))), encoding: 'utf8' });
-  expect(child.stderr).toBe('');
-  const results = JSON.parse(child.stdout) as { outputs?: Record<string, { data: number[] }>; error?: string }[];
+  const results = runOnnxModels(jobs);
   results.forEach((r, k) => {
     expect(r.error).toBeUndefined();
     jobs[k].eager.forEach((want, j) => expect(r.outputs?.[`out${j}`].data).toEqual(want.map((v) => expect.closeTo(v, 4))));
   });
+});
+
+test("a Loop's condition, lowered before the loop and again in its body, writes each captured constant once", () => {
+  // 1,000 distinct weights the condition captures: their bytes appear once in the model, not once per lowering.
+  const w = ef.constant(Float32Array.from({ length: 1000 }, (_, i) => 1 + i / 997));
+  const f = ef.trace((x: ef.Tensor) =>
+    ef.whileLoop(
+      (v: ef.Tensor) => ef.less(ef.reduceSum(ef.multiply(v, w)), 5e5),
+      (v: ef.Tensor) => [ef.multiply(v, 2)],
+      [x],
+    )[0] as ef.Tensor,
+  );
+  const x = ef.ones([1000]);
+  f(x).dispose();
+  const model = Buffer.from(ef.toOnnx(f));
+  const bytes = Buffer.from(w.dataSync().buffer);
+  let count = 0;
+  for (let at = model.indexOf(bytes); at >= 0; at = model.indexOf(bytes, at + 1)) count++;
+  expect(count).toBe(1);
+  [w, x].forEach((t) => t.dispose());
+  f.dispose();
 });
 
 describe('gradients through compiled cond and whileLoop', () => {

@@ -1,5 +1,5 @@
 // One generic ONNX writer: nodes of a traced graph (a segment, or the whole graph) -> a ModelProto, read off the records' lowerings.
-import { AVal, DType, Dims, VarParams, LowerScope, ONNX_TYPE, OnnxAttr, OnnxAttrs, OnnxDecl, OnnxSpec, backend, internalError, isOnnxCodec, isStateful, onnxAccepts, paramsRecord } from '@eagerflow/core';
+import { AVal, DType, Dims, Info, VarParams, LowerScope, ONNX_TYPE, OnnxAttr, OnnxAttrs, OnnxDecl, OnnxSpec, backend, internalError, isOnnxCodec, isStateful, onnxAccepts, paramsRecord } from '@eagerflow/core';
 import { Graph, Node, isGraph } from '../graph';
 import { runLimitsOf } from '../run_limits';
 import { ATTR_TYPE, F, Msg } from './proto';
@@ -18,6 +18,8 @@ export interface Part {
 interface ModelState {
   k: number;
   readonly inits: Msg[];
+  /** The initializer of each captured constant already written: a graph lowered twice (while's cond) shares them. */
+  readonly consts: Map<Info, string>;
 }
 
 /** The scope the records' lowerings write into, collecting NodeProtos (of one graph or subgraph) and initializers. */
@@ -26,7 +28,7 @@ export class Scope implements LowerScope {
     readonly g: Graph,
     readonly opset: number,
     readonly nodes: Msg[] = [],
-    private readonly model: ModelState = { k: 0, inits: [] },
+    private readonly model: ModelState = { k: 0, inits: [], consts: new Map() },
   ) {}
 
   get inits(): Msg[] {
@@ -61,6 +63,18 @@ export class Scope implements LowerScope {
     const name = this.fresh('i64');
     const data = new BigInt64Array(values.map((v) => BigInt(Math.trunc(v))));
     this.inits.push(tensorProto(name, 7, shape, new Uint8Array(data.buffer)));
+    return name;
+  }
+
+  /** The initializer holding captured constant `i` (written once per model). */
+  constName(i: number): string {
+    const v = this.g.values[i];
+    if (v.kind !== 'const' || v.constant === undefined) throw internalError('onnx', `value ${i} is neither an input nor a constant of the part`);
+    const known = this.model.consts.get(v.constant);
+    if (known !== undefined) return known;
+    const name = this.fresh('const');
+    this.inits.push(constProto(name, v.dtype, v.constant.shape, hostArray(v.dtype, backend.readInfoSync(v.constant))));
+    this.model.consts.set(v.constant, name);
     return name;
   }
 
@@ -121,17 +135,21 @@ export function lowers(s: LowerScope, n: Node): boolean {
   return onnxAccepts(spec, s, n);
 }
 
+/** The first node of a body graph that keeps it from lowering: stateful (variables, callbacks) or without an accepting lowering. */
+function firstBlocked(g: Graph, opset: number): Node | undefined {
+  const probe = probeScope(g, opset);
+  return g.nodes.find((n) => isStateful(n.prim, n.params) || !lowers(probe, n));
+}
+
 /** Whether every node of a body graph lowers, none is stateful (variables, callbacks), and no run limits apply. */
 export function graphLowers(g: Graph, opset = DEFAULT_OPSET): boolean {
-  const probe = probeScope(g, opset);
-  return !runLimitsOf.has(g) && g.nodes.every((n) => !isStateful(n.prim, n.params) && lowers(probe, n));
+  return !runLimitsOf.has(g) && firstBlocked(g, opset) === undefined;
 }
 
 /** The innermost node that keeps `n` from lowering (an op inside a cond branch or loop body), for error messages. */
 export function blocker(n: Node, opset = DEFAULT_OPSET): Node {
   for (const sub of Object.values(n.params).filter(isGraph)) {
-    const probe = probeScope(sub, opset);
-    const inner = sub.nodes.find((m) => isStateful(m.prim, m.params) || !lowers(probe, m));
+    const inner = firstBlocked(sub, opset);
     if (inner !== undefined) return blocker(inner, opset);
   }
   return n;
@@ -163,14 +181,10 @@ const toInts = (v: unknown): number[] => (Array.isArray(v) ? (v as number[]) : [
 
 /** Lowers `nodes` of `s.g` into `s`, `names` holding the ONNX names of values already known; constants become initializers. */
 function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>): (v: number) => string {
-  const g = s.g;
   const nameOf = (v: number): string => {
     const known = names.get(v);
     if (known !== undefined) return known;
-    const val = g.values[v];
-    if (val.kind !== 'const' || val.constant === undefined) throw internalError('onnx', `value ${v} is neither an input nor a constant of the part`);
-    const name = s.fresh('const');
-    s.inits.push(constProto(name, val.dtype, val.constant.shape, hostArray(val.dtype, backend.readInfoSync(val.constant))));
+    const name = s.constName(v);
     names.set(v, name);
     return name;
   };

@@ -1,5 +1,5 @@
 // jitCompile's executor lowering: runs of nodes with ONNX lowerings become one compiled segment (an ONNX Runtime session) each.
-import { AVal, Info, Kernels, Primitive, backend, isStateful, unimplemented } from '@eagerflow/core';
+import { AVal, DType, Info, Kernels, Primitive, backend, isStateful, unimplemented } from '@eagerflow/core';
 import { Graph, Node, isGraph } from '../graph';
 import { unfuseEpilogues } from '../passes_epilogue';
 import { hostLoopBeatsOrt } from '../fuse';
@@ -21,16 +21,33 @@ interface SegmentParams {
 
 /** The browser path: the same model on onnxruntime-web, asynchronously (the executor awaits it in callAsync). */
 async function runWeb(k: Kernels, ins: Info[], p: SegmentParams): Promise<Info[]> {
-  const what = `jitCompile '${p.src.graph.name}'`;
-  p.state.web ??= WebSession.create(buildModel(p.src.graph, p.part), what).catch((e: unknown) => {
+  p.state.web ??= WebSession.create(buildModel(p.src.graph, p.part), `jitCompile '${p.src.graph.name}'`).catch((e: unknown) => {
     p.state.web = null;
     throw e;
   });
   const session = await p.state.web;
+  const res = await session.run(feedsOf(ins, p, (dtype, data, dims) => session.tensor(ORT_TYPE[dtype], data, dims)));
+  return adoptOutputs(k, res, p);
+}
+
+/** The segment's inputs as ORT tensors `in0`, `in1`, ... over their host data (no copy), made by `make`. */
+function feedsOf(ins: readonly Info[], p: SegmentParams, make: (dtype: DType, data: Float32Array, dims: readonly number[]) => OrtTensor): Record<string, OrtTensor> {
   const feeds: Record<string, OrtTensor> = {};
-  ins.forEach((x, j) => (feeds[`in${j}`] = session.tensor(ORT_TYPE[p.src.graph.values[p.part.inputs[j]].dtype], backend.readInfoSync(x) as Float32Array, x.shape)));
-  const res = await session.run(feeds);
-  return p.outAvals.map((a, j) => k.upload(res[`out${j}`].data as Float32Array, res[`out${j}`].dims.slice(), a.dtype));
+  for (let j = 0; j < ins.length; j++) {
+    const x = ins[j];
+    feeds[`in${j}`] = make(p.src.graph.values[p.part.inputs[j]].dtype, backend.readInfoSync(x) as Float32Array, x.shape);
+  }
+  return feeds;
+}
+
+/** The session's outputs `out0`, `out1`, ... as backend values (their data as it is). */
+function adoptOutputs(k: Kernels, res: Record<string, OrtTensor>, p: SegmentParams): Info[] {
+  const out: Info[] = [];
+  for (let j = 0; j < p.outAvals.length; j++) {
+    const r = res[`out${j}`];
+    out.push(k.upload(r.data as Float32Array, r.dims.slice(), p.outAvals[j].dtype));
+  }
+  return out;
 }
 
 const outNames = (n: number): string[] => Array.from({ length: n }, (_, k) => `out${k}`);
@@ -45,18 +62,7 @@ const onnxSegment: Primitive<SegmentParams> = {
     // onnxruntime-web runs asynchronously: a Promise the executor awaits (callAsync; synchronous calls run uncompiled there).
     if (ortIsAsync()) return runWeb(k, ins, p) as unknown as Info[];
     const session = (p.state.session ??= new Session(buildModel(p.src.graph, p.part), outNames(p.part.outputs.length), `jitCompile '${p.src.graph.name}'`, heavy(p.src.graph, p.part)));
-    const feeds: Record<string, ReturnType<typeof ortTensor>> = {};
-    for (let j = 0; j < ins.length; j++) {
-      const x = ins[j];
-      feeds[`in${j}`] = ortTensor(p.src.graph.values[p.part.inputs[j]].dtype, backend.readInfoSync(x) as Float32Array, x.shape);
-    }
-    const res = session.run(feeds);
-    const out: Info[] = [];
-    for (let j = 0; j < p.outAvals.length; j++) {
-      const r = res[`out${j}`];
-      out.push(k.upload(r.data as Float32Array, r.dims.slice(), p.outAvals[j].dtype));
-    }
-    return out;
+    return adoptOutputs(k, session.run(feedsOf(ins, p, ortTensor)), p);
   },
   vjp: null,
   saves: 'none',
@@ -136,8 +142,7 @@ export function segmentGraph(traced: Graph, mode: JitMode): Graph {
 function strictError(g: Graph, n: Node): Error {
   const inner = blocker(n);
   const where = inner === n ? '' : ` (inside '${n.prim.name}', which becomes ONNX ${n.prim.name === 'cond' ? 'If' : 'Loop'} only when every op of its bodies lowers)`;
-  const src = inner === n ? g : null;
-  const dtypes = src === null ? '' : ` on ${n.inputs.map((i) => g.values[i].dtype).join(', ') || 'no inputs'}`;
+  const dtypes = inner !== n ? '' : ` on ${n.inputs.map((i) => g.values[i].dtype).join(', ') || 'no inputs'}`;
   return unimplemented(`jitCompile '${g.name}'`, `op '${inner.prim.name}'${where} has no ONNX lowering for these inputs`, `'${inner.prim.name}'${dtypes}`, 'ops with ONNX lowerings (docs/compile.md)', "Use jitCompile: true to run it as a JS step between compiled segments, or trace without jitCompile.", inner.prim.name);
 }
 
