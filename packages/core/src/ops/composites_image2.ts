@@ -154,14 +154,14 @@ function extractPatches(images: TensorLike, sizes: number[], strides: number[], 
   const pad = typeof padding === 'string' ? padding.toUpperCase() : padding;
   if (pad !== 'SAME' && pad !== 'VALID') throw argError(op, 'unsupported padding', describe(padding), "'SAME' or 'VALID'", "Pass 'SAME' or 'VALID'.");
   return tidy(() => {
-    const d = convert(op, images, 'float32').t.dims;
+    const x = convert(op, images, 'float32').t;
+    const d = x.dims;
     // Unknown dims or rank: TF's run-time output size, padding and patch indices (runtime_image).
     if (d === null || (d.length === 4 && d.some((v) => v === null))) {
-      const x = convert(op, images, 'float32').t;
       if (x.dtype !== 'float32') throw argError(op, 'images must be float32', x.dtype, 'float32', "Cast first: ef.cast(images, 'float32').");
       return extractPatchesDyn(x, [kh, kw], [sh, sw], [rh, rw], pad === 'SAME');
     }
-    const { t, h, w, c } = staticImage(op, images);
+    const { t, h, w, c } = staticImage(op, x);
     const [eh, ew] = [(kh - 1) * rh + 1, (kw - 1) * rw + 1];
     const out = (n: number, e: number, s: number): number => (pad === 'VALID' ? Math.max(0, Math.ceil((n - e + 1) / s)) : Math.ceil(n / s));
     const [oh, ow] = [out(h, eh, sh), out(w, ew, sw)];

@@ -115,11 +115,11 @@ function frame(signal: TensorLike, frameLength: number, frameStep: number, optio
     const d = x.dims;
     if (!Number.isInteger(axis)) throw argError(op, 'axis must be an integer', describe(axis), 'an integer axis', 'Pass e.g. -1.');
     // An unknown rank or framed length: TF's run-time frame (counts from the run-time shape; runtime_signal).
-    if (d === null || (axis >= -d.length && axis < d.length && d[axis < 0 ? axis + d.length : axis] === null)) return frameDyn(x, frameLength, frameStep, padEnd, padValue, axis);
-    if (!Number.isInteger(axis) || axis < -d.length || axis >= d.length) throw argError(op, 'axis out of range', describe(axis), `an axis in [${-d.length}, ${d.length})`, 'Pass e.g. -1.');
+    if (d === null) return frameDyn(x, frameLength, frameStep, padEnd, padValue, axis);
+    if (axis < -d.length || axis >= d.length) throw argError(op, 'axis out of range', describe(axis), `an axis in [${-d.length}, ${d.length})`, 'Pass e.g. -1.');
     const a = axis < 0 ? axis + d.length : axis;
     const len = d[a];
-    if (len === null) throw argError(op, 'the framed axis must be known', dimsToString(d), 'a static size on that axis', 'Give the traced input a TensorSpec with that dim set.');
+    if (len === null) return frameDyn(x, frameLength, frameStep, padEnd, padValue, axis);
     const frames = padEnd ? Math.ceil(len / frameStep) : Math.max(0, 1 + Math.floor((len - frameLength) / frameStep));
     const need = frames === 0 ? 0 : (frames - 1) * frameStep + frameLength;
     const padded = padEnd && need > len ? o.pad(x, d.map((_, i) => (i === a ? [0, need - len] : [0, 0]) as [number, number]), 'CONSTANT', padValue) : x;
