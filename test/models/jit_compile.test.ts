@@ -3,8 +3,7 @@
 // the uncompiled loaded function (and tfjs-converter), and the exported model run by onnxruntime-node's
 // public API (a plain Node process, like the op-table export test) must give the same outputs.
 import * as ef from 'eagerflow';
-import { spawnSync } from 'node:child_process';
-import * as path from 'node:path';
+import { runOnnxModels } from '../../packages/function/test/onnx_child';
 import * as tf from '@tensorflow/tfjs-core';
 import { A, Const, F, I, artifacts, asList, converterRun, inputFor, loadConverter, modelPath, node, relativeError, seeded } from './helpers';
 
@@ -21,13 +20,7 @@ function compiledParts(g: ef.LoadedFunction): { segments: number; jsSteps: strin
 
 /** Runs ONNX models through onnxruntime-node's public API in a plain Node process (Jest's realm rejects its typed arrays). */
 function runOnnx(jobs: { model: Uint8Array; feeds: Record<string, Feed> }[]): { dims: number[]; data: number[] }[][] {
-  const child = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'packages', 'function', 'test', 'run_onnx_models.cjs')], {
-    input: JSON.stringify(jobs.map((j) => ({ model: Buffer.from(j.model).toString('base64'), feeds: j.feeds }))),
-    maxBuffer: 1 << 28,
-    encoding: 'utf8',
-  });
-  expect(child.stderr).toBe('');
-  const results = JSON.parse(child.stdout) as { outputs?: Record<string, { dims: number[]; data: number[] }>; error?: string }[];
+  const results = runOnnxModels(jobs.map((j) => ({ model: Buffer.from(j.model).toString('base64'), feeds: j.feeds })));
   return results.map((r) => {
     expect(r.error).toBeUndefined();
     const outs = r.outputs as Record<string, { dims: number[]; data: number[] }>;

@@ -2,8 +2,8 @@
 // ef.toOnnx, run by onnxruntime-node's public API, and must equal EagerFlow's eager result.
 // EF_ONNX_ALL=1 exports every row.
 import * as ef from 'eagerflow';
-import { spawnSync } from 'node:child_process';
-import * as path from 'node:path';
+import { runOnnxModels } from './onnx_child';
+import type { OnnxResult } from './onnx_child';
 import { Rng, forwardCases, hashSeed, makeArgs, makeRefs, outputsOf, runsOn } from '../../../test/harness';
 import type { ForwardCase } from '../../../test/harness';
 
@@ -26,10 +26,7 @@ interface Job {
   readonly feeds: Record<string, { type: string; dims: number[]; data: (number | string)[] }>;
   readonly eager: { dims: number[]; data: number[] }[];
 }
-interface Result {
-  outputs?: Record<string, { dims: number[]; data: (number | string)[] }>;
-  error?: string;
-}
+type Result = OnnxResult<number | string>;
 
 /** Traces and exports a row; the eager outputs are what ONNX Runtime must reproduce. */
 function exportRow(c: ForwardCase, refused: string[]): Job | null {
@@ -94,13 +91,7 @@ test('exported ONNX models of the op-table rows run on onnxruntime-node with eag
   else expect(refused).toEqual([]);
   expect(ef.memory().numTensors).toBe(before);
   // One plain Node process runs every model through the public API (see run_onnx_models.cjs).
-  const child = spawnSync(process.execPath, [path.join(__dirname, 'run_onnx_models.cjs')], {
-    input: JSON.stringify(jobs.map((j) => ({ model: j.model, feeds: j.feeds }))),
-    maxBuffer: 1 << 28,
-    encoding: 'utf8',
-  });
-  expect(child.stderr).toBe('');
-  const results = JSON.parse(child.stdout) as Result[];
+  const results: Result[] = runOnnxModels<number | string>(jobs);
   expect(results.length).toBe(jobs.length);
   jobs.forEach((j, k) => {
     const bad = compare(j, results[k]);
