@@ -11,7 +11,10 @@ const root = path.resolve(__dirname, '..');
 const fixtures = path.join(__dirname, 'consumer');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const TSC = { current: require.resolve('typescript/bin/tsc'), floor: path.join(__dirname, 'ts-floor', 'node_modules', 'typescript', 'bin', 'tsc') };
-const WORKSPACES = { '@eagerflow/core': 'core', '@eagerflow/function': 'function', '@eagerflow/callbacks': 'callbacks', '@eagerflow/saving': 'saving', eagerflow: 'eagerflow' };
+/** npm name -> folder under packages/, for every workspace of the root package.json. */
+const WORKSPACES = Object.fromEntries(
+  require('../package.json').workspaces.map((w) => [require(path.join(root, w, 'package.json')).name, path.basename(w)]),
+);
 const MAX_UNPACKED = 4 * 1024 * 1024;
 const QUIET = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 

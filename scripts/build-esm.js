@@ -6,7 +6,8 @@ const path = require('node:path');
 const { transformSync } = require('esbuild');
 
 const root = path.resolve(__dirname, '..');
-const PACKAGES = ['core', 'function', 'callbacks', 'saving', 'eagerflow'];
+// The workspaces in build order (the root package.json lists them so).
+const PACKAGES = require('../package.json').workspaces.map((w) => path.basename(w));
 // Same semantics as tsc and the Jest transform: ES2022, define-semantics class fields, standard decorators.
 const tsconfigRaw = { compilerOptions: { experimentalDecorators: false, useDefineForClassFields: true, verbatimModuleSyntax: false } };
 // Relative specifiers ('./x', '../x', '..') in `from '...'`, `import '...'`, `import('...')` (also declarations' import types) and `export ... from '...'`.

@@ -6,7 +6,7 @@ const path = require('node:path');
 const { execFileSync, spawnSync } = require('node:child_process');
 
 const root = path.resolve(__dirname, '..');
-const WORKSPACES = ['core', 'function', 'callbacks', 'saving', 'eagerflow'];
+const WORKSPACES = require('../package.json').workspaces.map((w) => path.basename(w));
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?$/;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
