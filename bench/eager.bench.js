@@ -3,7 +3,7 @@
 
 const ef = require('eagerflow');
 const tf = require('@tensorflow/tfjs-core');
-const { measure, ratioLine, record } = require('./harness');
+const { measure, ratioRow } = require('./harness');
 
 if (ef.internal.backend.tfjs.engine() !== tf.engine()) {
   throw new Error('eager.bench: eagerflow and @tensorflow/tfjs-core resolve to different engines; the comparison would be meaningless.');
@@ -27,6 +27,5 @@ if (tf.memory().numTensors !== before) throw new Error('eager.bench: the timed l
 const f = (t) => `${t.cpu.toFixed(2)} us cpu / ${t.wall.toFixed(2)} us wall`;
 console.log(`eager add 2x2 per op: ef ${f(us.ef)}; tf.add ${f(us.tfjs)}; engine.runKernel floor ${f(us.runKernel)}`);
 console.log(`eager-add-2x2 (info): wall-time ratio ef/tf ${(us.ef.wall / us.tfjs.wall).toFixed(2)}x; ef.add / engine.runKernel cpu time ${(us.ef.cpu / us.runKernel.cpu).toFixed(2)}x`);
-const ok = ratioLine('eager-add-2x2', 'ef.add / tf.add cpu time', us.ef.cpu / us.tfjs.cpu, 1.25);
-record({ group: 'eager dispatch (2x2)', name: 'eager-add-2x2', backend: 'cpu', ef: us.ef.cpu, tfjs: us.tfjs.cpu, ratio: us.ef.cpu / us.tfjs.cpu, target: 1.25 });
+const ok = ratioRow('ef.add / tf.add cpu time', { group: 'eager dispatch (2x2)', name: 'eager-add-2x2', backend: 'cpu', ef: us.ef.cpu, tfjs: us.tfjs.cpu, ratio: us.ef.cpu / us.tfjs.cpu, target: 1.25 });
 process.exitCode = ok || process.env.BENCH_STRICT !== '1' ? 0 : 1;

@@ -63,4 +63,14 @@ function record(row) {
   console.log(`BENCH-ROW ${JSON.stringify(row)}`);
 }
 
-module.exports = { median, measure, compare, ratioLine, record };
+/**
+ * A ratio with a target, printed as its `name: what = N.NNx (target <= T)` line and recorded for results.md:
+ * `row` is record's row with its name, ratio and target. Returns whether the target is met.
+ */
+function ratioRow(what, row) {
+  const ok = ratioLine(row.name, what, row.ratio, row.target);
+  record(row);
+  return ok;
+}
+
+module.exports = { median, measure, compare, ratioLine, record, ratioRow };

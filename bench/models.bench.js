@@ -7,7 +7,7 @@ const path = require('node:path');
 const ef = require('eagerflow');
 const tf = require('@tensorflow/tfjs-core');
 const tfc = require('@tensorflow/tfjs-converter');
-const { measure, ratioLine, record } = require('./harness');
+const { measure, ratioRow } = require('./harness');
 
 if (ef.internal.backend.tfjs.engine() !== tf.engine()) {
   throw new Error('models.bench: eagerflow and @tensorflow/tfjs-core resolve to different engines; the comparison would be meaningless.');
@@ -59,8 +59,7 @@ async function main() {
     if (tf.memory().numTensors !== before) throw new Error(`models.bench: ${name} leaked tensors in the timed loop.`);
     rows.push(`${name} [${shape.join(',')}]: ef ${(us.ef.cpu / 1000).toFixed(2)} ms, tfjs-converter ${(us.tfjs.cpu / 1000).toFixed(2)} ms (CPU time per call)`);
     console.log(rows[rows.length - 1]);
-    oks.push(ratioLine(`model-${name}`, 'ef / tfjs-converter cpu time', us.ef.cpu / us.tfjs.cpu, 1.0));
-    record({ group: 'real models (tfjs-converter graphs)', name: `model-${name}`, backend: 'cpu', ef: us.ef.cpu, converter: us.tfjs.cpu, ratio: us.ef.cpu / us.tfjs.cpu, target: 1.0 });
+    oks.push(ratioRow('ef / tfjs-converter cpu time', { group: 'real models (tfjs-converter graphs)', name: `model-${name}`, backend: 'cpu', ef: us.ef.cpu, converter: us.tfjs.cpu, ratio: us.ef.cpu / us.tfjs.cpu, target: 1.0 }));
     x.dispose();
     tx.dispose();
     g.dispose();

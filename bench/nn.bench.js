@@ -4,7 +4,7 @@
 
 const ef = require('eagerflow');
 const tf = require('@tensorflow/tfjs-core');
-const { measure, ratioLine, record } = require('./harness');
+const { measure, ratioRow } = require('./harness');
 
 if (ef.internal.backend.tfjs.engine() !== tf.engine()) {
   throw new Error('nn.bench: eagerflow and @tensorflow/tfjs-core resolve to different engines; the comparison would be meaningless.');
@@ -33,8 +33,7 @@ const oks = [];
 for (const [name, [efFn, tfFn]] of Object.entries(PAIRS)) {
   const us = measure({ ef: efFn, tfjs: tfFn }, { batch: 500, rounds: 21, warmup: 8 });
   console.log(`eager ${name}: ef ${us.ef.cpu.toFixed(2)} us, tfjs ${us.tfjs.cpu.toFixed(2)} us (CPU time)`);
-  oks.push(ratioLine(`eager-nn-${name}`, 'ef / tfjs cpu time', us.ef.cpu / us.tfjs.cpu, 1.25));
-  record({ group: 'eager nn ops (small tensors)', name: `eager-nn-${name}`, backend: 'cpu', ef: us.ef.cpu, tfjs: us.tfjs.cpu, ratio: us.ef.cpu / us.tfjs.cpu, target: 1.25 });
+  oks.push(ratioRow('ef / tfjs cpu time', { group: 'eager nn ops (small tensors)', name: `eager-nn-${name}`, backend: 'cpu', ef: us.ef.cpu, tfjs: us.tfjs.cpu, ratio: us.ef.cpu / us.tfjs.cpu, target: 1.25 }));
 }
 if (tf.memory().numTensors !== before) throw new Error('nn.bench: the timed eager loops leaked tensors.');
 
@@ -102,8 +101,7 @@ console.log(`traced activation chain (48 ops, [${N}]): ${chain.traced.cpu.toFixe
 // interleaved medians. Nearly all of the traced call is the transcendental math (exp in elu/selu/softplus,
 // log in softplus, tanh: ~24 calls per element), which tfjs eager pays too (the hand-written loop printed
 // next shows it).
-oks.push(ratioLine('trace-chain-nn-activations', 'traced / tfjs eager CPU time', chain.traced.cpu / chain.tfjs.cpu, 0.3));
-record({ group: 'traced chains', name: 'trace-chain-nn-activations', backend: 'cpu', ef: chain.traced.cpu, tfjs: chain.tfjs.cpu, ratio: chain.traced.cpu / chain.tfjs.cpu, target: 0.3 });
+oks.push(ratioRow('traced / tfjs eager CPU time', { group: 'traced chains', name: 'trace-chain-nn-activations', backend: 'cpu', ef: chain.traced.cpu, tfjs: chain.tfjs.cpu, ratio: chain.traced.cpu / chain.tfjs.cpu, target: 0.3 }));
 console.log(`  floor: the same arithmetic in a hand-written one-element-at-a-time loop = ${chain.byHand.cpu.toFixed(1)} us/call, ${(chain.byHand.cpu / chain.tfjs.cpu).toFixed(2)}x of tfjs eager; traced / hand-written = ${(chain.traced.cpu / chain.byHand.cpu).toFixed(2)}x`);
 
 // Fused epilogues (the epilogue pass): a traced conv2d + bias + relu and a traced dense layer (matmul + bias + relu)
@@ -146,10 +144,8 @@ for (const [name, e] of Object.entries(EPILOGUES)) {
   if (tf.memory().numTensors !== beforeE) throw new Error(`nn.bench: the timed ${name} loops leaked tensors.`);
   console.log(`${name}: traced (fused node) ${m.traced.cpu.toFixed(0)} us, tfjs eager unfused ${m.unfused.cpu.toFixed(0)} us, tf.fused ${m.fused.cpu.toFixed(0)} us; ef eager unfused ${m.efEager.cpu.toFixed(0)} us (CPU time per call)`);
   const short = name.split(' ')[0];
-  oks.push(ratioLine(`fused-epilogue-${short}`, 'traced / tfjs eager unfused CPU time', m.traced.cpu / m.unfused.cpu, 1.1));
-  oks.push(ratioLine(`fused-epilogue-${short}-vs-tf.fused`, 'traced / tf.fused CPU time', m.traced.cpu / m.fused.cpu, 1.25));
-  record({ group: 'fused epilogues (traced) vs tfjs eager unfused', name: `fused-epilogue-${short}`, backend: 'cpu', ef: m.traced.cpu, tfjs: m.unfused.cpu, ratio: m.traced.cpu / m.unfused.cpu, target: 1.1 });
-  record({ group: 'fused epilogues (traced) vs tf.fused', name: `fused-epilogue-${short}-vs-tf.fused`, backend: 'cpu', ef: m.traced.cpu, tfjs: m.fused.cpu, ratio: m.traced.cpu / m.fused.cpu, target: 1.25 });
+  oks.push(ratioRow('traced / tfjs eager unfused CPU time', { group: 'fused epilogues (traced) vs tfjs eager unfused', name: `fused-epilogue-${short}`, backend: 'cpu', ef: m.traced.cpu, tfjs: m.unfused.cpu, ratio: m.traced.cpu / m.unfused.cpu, target: 1.1 }));
+  oks.push(ratioRow('traced / tf.fused CPU time', { group: 'fused epilogues (traced) vs tf.fused', name: `fused-epilogue-${short}-vs-tf.fused`, backend: 'cpu', ef: m.traced.cpu, tfjs: m.fused.cpu, ratio: m.traced.cpu / m.fused.cpu, target: 1.25 }));
 }
 
 process.exitCode = oks.every(Boolean) || process.env.BENCH_STRICT !== '1' ? 0 : 1;

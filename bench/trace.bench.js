@@ -3,7 +3,7 @@
 
 const ef = require('eagerflow');
 const tf = require('@tensorflow/tfjs-core');
-const { measure, ratioLine, record } = require('./harness');
+const { measure, ratioLine, ratioRow } = require('./harness');
 
 // 48 cheap elementwise ops on [256]: (multiply, add, relu) x 16, constants made once.
 const N = 256;
@@ -45,9 +45,8 @@ const tracing = measure({ trace48: () => ef.trace((v) => chainEf(v)).getConcrete
 const us = (v) => `${v.toFixed(1)} us`;
 console.log(`traced 48-op chain: ${us(chain.traced.cpu)}/call, tfjs eager ${us(chain.tfjs.cpu)}/call (CPU time; wall ${us(chain.traced.wall)} vs ${us(chain.tfjs.wall)})`);
 console.log(`one-op call: traced ${us(call.tracedOneOp.cpu)}, eager ${us(call.eagerOneOp.cpu)} (CPU time)`);
-const ok1 = ratioLine('trace-chain-48', 'traced / tfjs eager CPU time', chain.traced.cpu / chain.tfjs.cpu, 0.05);
+const ok1 = ratioRow('traced / tfjs eager CPU time', { group: 'traced chains', name: 'trace-chain-48', backend: 'cpu', ef: chain.traced.cpu, tfjs: chain.tfjs.cpu, ratio: chain.traced.cpu / chain.tfjs.cpu, target: 0.05 });
 const ok2 = ratioLine('trace-call-1op', 'traced one-op call / eager op CPU time', call.tracedOneOp.cpu / call.eagerOneOp.cpu, 1.2);
-record({ group: 'traced chains', name: 'trace-chain-48', backend: 'cpu', ef: chain.traced.cpu, tfjs: chain.tfjs.cpu, ratio: chain.traced.cpu / chain.tfjs.cpu, target: 0.05 });
 const perOp = tracing.trace48.cpu / 48;
 const ok3 = perOp <= 30;
 console.log(`trace-cost: tracing = ${perOp.toFixed(1)} us/op CPU time, wall ${(tracing.trace48.wall / 48).toFixed(1)} us/op (target <= 30.0)${ok3 ? '' : '  OVER TARGET'}`);
