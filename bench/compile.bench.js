@@ -6,7 +6,7 @@ const ef = require('eagerflow');
 const { binding } = require('onnxruntime-node/dist/binding');
 const ort = require('onnxruntime-node');
 const os = require('node:os');
-const { measure, ratioLine, record } = require('./harness');
+const { MODELS_DIR, converterArtifacts, measure, ratioLine, record } = require('./harness');
 
 function rawSession(model) {
   require('onnxruntime-node/dist/binding').initOrt();
@@ -139,7 +139,6 @@ const { spawnSync } = require('node:child_process');
 const tf = require('@tensorflow/tfjs-core');
 const tfc = require('@tensorflow/tfjs-converter');
 
-const MODELS = path.join(__dirname, '..', 'node_modules', '@vladmandic', 'human', 'models');
 
 /** A TensorFlow Python: EF_TF_PYTHON, /work/main/.venv-tf or ./.venv-tf; null when none is there. */
 function tensorFlowPython() {
@@ -175,15 +174,9 @@ function rawTfjs(fn, inputs, opts) {
   return measure({ tfjs: () => tf.tidy(() => fn(...ts)).dispose() }, opts).tfjs.wall;
 }
 
-function converterArtifacts(name) {
-  const json = JSON.parse(fs.readFileSync(path.join(MODELS, `${name}.json`), 'utf8'));
-  const data = Buffer.concat(json.weightsManifest.flatMap((g) => g.paths.map((p) => fs.readFileSync(path.join(MODELS, p)))));
-  return { ...json, weightSpecs: json.weightsManifest.flatMap((g) => g.weights), weightData: data.buffer.slice(data.byteOffset, data.byteOffset + data.length) };
-}
-
 /** An imported model: ef jitCompile vs tfjs-converter on tfjs-cpu, a raw session on its ef.toOnnx export, and TF. */
 async function importedModel(name, xm, tfRows) {
-  const file = path.join(MODELS, `${name}.json`);
+  const file = path.join(MODELS_DIR, `${name}.json`);
   const plain = await ef.loadFunction(file);
   const jitFn = await ef.loadFunction(file, { jitCompile: true });
   const converter = await tfc.loadGraphModel(tf.io.fromMemory(converterArtifacts(name)));
@@ -231,7 +224,7 @@ async function sideBySide() {
   const input = path.join(require('node:os').tmpdir(), `ef-compile-bench-${process.pid}.f32`);
   const xIn = ef.random.uniform([1, 256, 256, 3], { seed: 7 });
   fs.writeFileSync(input, Buffer.from(xIn.dataSync().buffer));
-  const tfRows = runTensorFlow([[path.join(MODELS, 'blazeface.json'), input]]);
+  const tfRows = runTensorFlow([[path.join(MODELS_DIR, 'blazeface.json'), input]]);
   fs.rmSync(input, { force: true });
   const heavy = [
     ['matmul 256x256', matmulRun, (a, b) => tf.matMul(a, b), 'matmul256'],

@@ -8,9 +8,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const ef = require('eagerflow');
-const { median } = require('./harness');
+const { MODELS_DIR, median } = require('./harness');
 
-const DIR = path.join(__dirname, '..', 'node_modules', '@vladmandic', 'human', 'models');
 
 function input(g, name) {
   const sig = g.inputSignature[0];
@@ -33,10 +32,10 @@ function timeIt(fn, n) {
 }
 
 async function main() {
-  const names = process.argv.length > 2 ? process.argv.slice(2) : fs.readdirSync(DIR).filter((f) => f.endsWith('.json') && f !== 'models.json').map((f) => f.slice(0, -5));
+  const names = process.argv.length > 2 ? process.argv.slice(2) : fs.readdirSync(MODELS_DIR).filter((f) => f.endsWith('.json') && f !== 'models.json').map((f) => f.slice(0, -5));
   console.log('| model | compiled | rel. error | ef `jitCompile` | ef on tfjs-cpu |\n| --- | --- | --- | --- | --- |');
   for (const name of names) {
-    const file = path.join(DIR, `${name}.json`);
+    const file = path.join(MODELS_DIR, `${name}.json`);
     const plain = await ef.loadFunction(file);
     const jit = await ef.loadFunction(file, { jitCompile: true });
     // Top-level nodes only (bodies of control-flow nodes print indented deeper).

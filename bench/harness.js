@@ -73,4 +73,16 @@ function ratioRow(what, row) {
   return ok;
 }
 
-module.exports = { median, measure, compare, ratioLine, record, ratioRow };
+/** The real TensorFlow graph models @vladmandic/human ships (tfjs-converter model.json + weight shards). */
+const MODELS_DIR = require('node:path').join(__dirname, '..', 'node_modules', '@vladmandic', 'human', 'models');
+
+/** tfjs-converter's view of model `name`: its model.json plus its weights, in memory. */
+function converterArtifacts(name) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const json = JSON.parse(fs.readFileSync(path.join(MODELS_DIR, `${name}.json`), 'utf8'));
+  const data = Buffer.concat(json.weightsManifest.flatMap((g) => g.paths.map((p) => fs.readFileSync(path.join(MODELS_DIR, p)))));
+  return { ...json, weightSpecs: json.weightsManifest.flatMap((g) => g.weights), weightData: data.buffer.slice(data.byteOffset, data.byteOffset + data.length) };
+}
+
+module.exports = { median, measure, compare, ratioLine, record, ratioRow, MODELS_DIR, converterArtifacts };

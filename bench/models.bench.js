@@ -2,26 +2,16 @@
 // GraphModel.execute in one process on the same cpu backend; per-model times and the ratio (target <= 1.0x).
 'use strict';
 
-const fs = require('node:fs');
 const path = require('node:path');
 const ef = require('eagerflow');
 const tf = require('@tensorflow/tfjs-core');
 const tfc = require('@tensorflow/tfjs-converter');
-const { measure, ratioRow } = require('./harness');
+const { MODELS_DIR, converterArtifacts: artifacts, measure, ratioRow } = require('./harness');
 
 if (ef.internal.backend.tfjs.engine() !== tf.engine()) {
   throw new Error('models.bench: eagerflow and @tensorflow/tfjs-core resolve to different engines; the comparison would be meaningless.');
 }
 
-const DIR = path.join(__dirname, '..', 'node_modules', '@vladmandic', 'human', 'models');
-
-/** The converter's view of the same files: model.json plus its weights, in memory. */
-function artifacts(name) {
-  const json = JSON.parse(fs.readFileSync(path.join(DIR, `${name}.json`), 'utf8'));
-  const bins = json.weightsManifest.flatMap((g) => g.paths.map((p) => fs.readFileSync(path.join(DIR, p))));
-  const data = Buffer.concat(bins);
-  return { ...json, weightSpecs: json.weightsManifest.flatMap((g) => g.weights), weightData: data.buffer.slice(data.byteOffset, data.byteOffset + data.length) };
-}
 
 /** Seeded uniform [0, 1) values (mulberry32), so every run times the same input. */
 function seeded(n, seed) {
@@ -40,7 +30,7 @@ async function main() {
   const oks = [];
   const rows = [];
   for (const name of ['blazeface', 'emotion', 'facemesh']) {
-    const g = await ef.loadFunction(path.join(DIR, `${name}.json`));
+    const g = await ef.loadFunction(path.join(MODELS_DIR, `${name}.json`));
     const model = await tfc.loadGraphModel(tf.io.fromMemory(artifacts(name)));
     const shape = g.inputSignature[0].shape.dims.map((d) => d ?? 1);
     const x = ef.constant(seeded(shape.reduce((p, d) => p * d, 1), 7), 'float32', shape);
