@@ -1,6 +1,6 @@
 // The case rows as the browser conformance page runs them (bundled by browser/rows.ts): eager, traced and gradient results as plain JSON.
 import * as ef from 'eagerflow';
-import { Backend, ForwardCase, Out, gradInputs, isTensor, leaves, makeArgs, makeRefs, refLeaves } from './case';
+import { Backend, ForwardCase, Out, gradInputs, isTensor, leaves, loweredRows, makeArgs, makeRefs, refLeaves } from './case';
 import { map } from './ref';
 import { Rng, hashSeed } from './rng';
 import { forwardCases } from './rows';
@@ -153,14 +153,7 @@ export interface CompiledRowResult {
 
 /** Rows whose primitive lowers to ONNX: the first `perPrim` of each (traced rows only). */
 export function compiledRows(perPrim: number): ForwardCase[] {
-  const lowered = new Set(Object.values(ef.internal.PRIMITIVES as Record<string, { name: string; onnx?: unknown }>).filter((p) => p.onnx !== undefined).map((p) => p.name));
-  const seen = new Map<string, number>();
-  return rows.filter((c) => {
-    if (!lowered.has(c.prim) || c.eagerOnly || c.variables) return false;
-    const k = seen.get(c.prim) ?? 0;
-    seen.set(c.prim, k + 1);
-    return k < perPrim;
-  });
+  return loweredRows(rows, perPrim, (c) => !c.eagerOnly && !c.variables);
 }
 
 /** One row traced with jitCompile and called with `await f.callAsync(...)` (onnxruntime-web in a page). */

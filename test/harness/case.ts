@@ -266,3 +266,18 @@ export function gradInputs(c: ForwardCase, expected: RefOut): number[] {
   if (c.grad !== undefined) return c.grad;
   return c.inputs.map((s, i) => ((s.dtype ?? 'float32') === 'float32' ? i : -1)).filter((i) => i >= 0);
 }
+
+/**
+ * The first `perPrim` cases `keep` accepts of each primitive with an ONNX lowering (the jitCompile and export
+ * suites run a few rows per lowered primitive; Infinity runs them all).
+ */
+export function loweredRows(cases: readonly ForwardCase[], perPrim: number, keep: (c: ForwardCase) => boolean = () => true): ForwardCase[] {
+  const lowered = new Set(Object.values(ef.internal.PRIMITIVES as Record<string, { name: string; onnx?: unknown }>).filter((p) => p.onnx !== undefined).map((p) => p.name));
+  const seen = new Map<string, number>();
+  return cases.filter((c) => {
+    if (!lowered.has(c.prim) || !keep(c)) return false;
+    const k = seen.get(c.prim) ?? 0;
+    seen.set(c.prim, k + 1);
+    return k < perPrim;
+  });
+}

@@ -1,20 +1,14 @@
 // jitCompile and ONNX export against the op-table rows: every forward case whose primitive has an ONNX
 // lowering runs compiled (ONNX Runtime) and must equal the float64 reference, with no leaks.
 import * as ef from 'eagerflow';
-import { forwardCases, forwardSuite } from '../../../test/harness';
+import { forwardCases, forwardSuite, loweredRows } from '../../../test/harness';
 import type { Mode } from '../../../test/harness/modes';
 import { Msg } from '../src/onnx/proto';
 
 const lowered = new Set(Object.values(ef.internal.PRIMITIVES as Record<string, { name: string; onnx?: unknown }>).filter((p) => p.onnx !== undefined).map((p) => p.name));
 // One row per lowered primitive keeps the suite fast (each run builds a session); the whole
 // table runs with EF_ONNX_ALL=1 (534 rows passed when this was written).
-const perPrim = new Map<string, number>();
-const rows = forwardCases.filter((c) => {
-  if (!lowered.has(c.prim)) return false;
-  const k = perPrim.get(c.prim) ?? 0;
-  perPrim.set(c.prim, k + 1);
-  return process.env.EF_ONNX_ALL === '1' || k < 1;
-});
+const rows = loweredRows(forwardCases, process.env.EF_ONNX_ALL === '1' ? Infinity : 1);
 
 /** One compiled trace per row, shared by the harness's runs (one session per row); disposed at the end. */
 const traces = new Map<unknown, ReturnType<typeof ef.trace>>();

@@ -4,21 +4,14 @@
 import * as ef from 'eagerflow';
 import { runOnnxModels } from './onnx_child';
 import type { OnnxResult } from './onnx_child';
-import { Rng, forwardCases, hashSeed, makeArgs, makeRefs, outputsOf, runsOn } from '../../../test/harness';
+import { Rng, forwardCases, hashSeed, loweredRows, makeArgs, makeRefs, outputsOf, runsOn } from '../../../test/harness';
 import type { ForwardCase } from '../../../test/harness';
 
 const quiet = ef.retraceConfig.warn;
 beforeAll(() => (ef.retraceConfig.warn = () => undefined));
 afterAll(() => (ef.retraceConfig.warn = quiet));
 
-const lowered = new Set(Object.values(ef.internal.PRIMITIVES as Record<string, { name: string; onnx?: unknown }>).filter((p) => p.onnx !== undefined).map((p) => p.name));
-const perPrim = new Map<string, number>();
-const rows = forwardCases.filter((c) => {
-  if (!lowered.has(c.prim) || c.eagerOnly || c.variables || !runsOn(c, 'cpu')) return false;
-  const k = perPrim.get(c.prim) ?? 0;
-  perPrim.set(c.prim, k + 1);
-  return process.env.EF_ONNX_ALL === '1' || k < 1;
-});
+const rows = loweredRows(forwardCases, process.env.EF_ONNX_ALL === '1' ? Infinity : 1, (c) => !c.eagerOnly && !c.variables && runsOn(c, 'cpu'));
 
 interface Job {
   readonly c: ForwardCase;
