@@ -27,7 +27,7 @@ function imageOf(op: string, x: TensorLike, floatOnly = false): { t: Tensor; r: 
   const c = convert(op, x, 'float32').t;
   const r = c.rank;
   const t = r === null ? imageRank3or4Dyn(c) : c;
-  if (r !== 3 && r !== 4 && r !== null) throw argError(op, 'images must be rank 3 ([height, width, channels]) or rank 4 ([batch, height, width, channels])', r === null ? 'unknown rank' : `shape ${dimsToString(t.dims)}`, 'rank 3 or 4', 'Reshape the input to HWC or NHWC.');
+  if (r !== 3 && r !== 4 && r !== null) throw argError(op, 'images must be rank 3 ([height, width, channels]) or rank 4 ([batch, height, width, channels])', `shape ${dimsToString(t.dims)}`, 'rank 3 or 4', 'Reshape the input to HWC or NHWC.');
   if (floatOnly && t.dtype !== 'float32') throw argError(op, 'images must be float32', t.dtype, 'float32', "Convert first, e.g. ef.divide(ef.cast(images, 'float32'), 255).");
   return { t, r };
 }
@@ -71,8 +71,13 @@ function flipUpDown(image: TensorLike): Tensor {
 function transposeImage(image: TensorLike): Tensor {
   return tidy(() => {
     const { t, r } = imageOf('image.transpose', image);
-    return r === null ? swapHeightWidthDyn(t) : o.transpose(t, r === 3 ? [1, 0, 2] : [0, 2, 1, 3]);
+    return swapHW(t, r);
   });
+}
+
+/** Height and width swapped (of an image of rank r; null: the rank only the run time knows). */
+function swapHW(t: Tensor, r: 3 | 4 | null): Tensor {
+  return r === null ? swapHeightWidthDyn(t) : o.transpose(t, r === 3 ? [1, 0, 2] : [0, 2, 1, 3]);
 }
 
 /**
@@ -85,7 +90,7 @@ function rot90(image: TensorLike, k = 1): Tensor {
   return tidy(() => {
     const { t, r } = imageOf(op, image);
     const [h, w] = [-3, -2];
-    const swap = (v: Tensor): Tensor => (r === null ? swapHeightWidthDyn(v) : o.transpose(v, r === 3 ? [1, 0, 2] : [0, 2, 1, 3]));
+    const swap = (v: Tensor): Tensor => swapHW(v, r);
     switch (((k % 4) + 4) % 4) {
       case 1:
         return swap(reverse(t, w));
