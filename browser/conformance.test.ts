@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import * as ef from 'eagerflow';
 import { Tolerance, differences } from './compare';
-import { Site, describeBrowser, launch, startSite, root } from './support';
+import { Site, describeBrowser, launch, root, siteUrl, startSite } from './support';
 import { buildRows } from './rows';
 import { ROW_MODES, RowResult, rowRunsIn, rows, runRows } from '../test/harness/browser_rows';
 import { WEBGPU_ROWS, runsOn, toleranceOf } from '../test/harness/case';
@@ -125,7 +125,7 @@ describeBrowser('conformance: webgl and webgpu vs cpu in Chromium', () => {
     // The harness's case rows: bundled against the page's ef, run on both backends there and on cpu here.
     const rowsFile = path.join(root, 'test-output', 'conformance', 'rows', 'rows.js');
     await buildRows(rowsFile);
-    await page.addScriptTag({ url: `${site.url}/${path.relative(root, rowsFile).split(path.sep).join('/')}` });
+    await page.addScriptTag({ url: siteUrl(site, rowsFile) });
     const pageRows = (b: string, opts: { modes?: string[]; read?: string } = {}): Promise<Record<string, RowResult>> =>
       page.evaluate(([b, opts]) => (window as unknown as RowGlobals).efRows.runRows(b as string, opts as { modes?: string[]; read?: string }), [b, opts] as const);
     rowResults.cpu = await timed('rows cpu', () => pageRows('cpu'));

@@ -3,7 +3,7 @@
 // callAsync, equals the same row traced without jitCompile in the page.
 import type { Browser, Page } from 'playwright-core';
 import { Tolerance, differences } from './compare';
-import { Site, describeBrowser, launch, startSite, root } from './support';
+import { Site, describeBrowser, launch, root, siteUrl, startSite } from './support';
 import { buildRows } from './rows';
 import * as path from 'node:path';
 import type { CompiledRowResult } from '../test/harness/browser_rows';
@@ -68,7 +68,7 @@ describeBrowser('jitCompile on onnxruntime-web in Chromium', () => {
     }, `${site.url}/node_modules/onnxruntime-web/dist/`);
     const rowsFile = path.join(root, 'test-output', 'onnx', 'rows', 'rows.js');
     await buildRows(rowsFile);
-    await page.addScriptTag({ url: `${site.url}/${path.relative(root, rowsFile).split(path.sep).join('/')}` });
+    await page.addScriptTag({ url: siteUrl(site, rowsFile) });
     rows = await page.evaluate(() => (window as unknown as RowGlobals).efRows.runCompiledRows(1));
   }, 300_000);
 

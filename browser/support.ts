@@ -75,10 +75,18 @@ export async function startSite(name: string, { playground = false }: { playgrou
     mounts['/examples/browser/build/'] = chunks;
   }
   await Promise.all(builds);
+  return serve(mounts);
+}
+
+/** The URL of repository file `file` on `site` (served from the repository root). */
+export function siteUrl(site: Site, file: string): string {
+  return `${site.url}/${path.relative(root, file).split(path.sep).join('/')}`;
+}
+
+/** Serves `mounts` (URL prefix -> directory) with the repository's static server. */
+export function serve(mounts: Record<string, string>): Promise<Site> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { startServer } = require('../scripts/static-server.js') as {
-    startServer(mounts: Record<string, string>): Promise<Site>;
-  };
+  const { startServer } = require('../scripts/static-server.js') as { startServer(mounts: Record<string, string>): Promise<Site> };
   return startServer(mounts);
 }
 

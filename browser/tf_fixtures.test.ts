@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
-import { Site, describeBrowser, launch, root, startSite } from './support';
+import { Site, describeBrowser, launch, root, siteUrl, startSite } from './support';
 import { pageEf } from './rows';
 import { allowedBy } from '../packages/eagerflow/test/conformance/allowlist';
 import { ALLOWLIST_WEBGL, WEBGL_PATHS, WEBGL_TOL, allowedOnWebgl } from '../packages/eagerflow/test/conformance/allowlist_webgl';
@@ -38,7 +38,7 @@ describeBrowser('TensorFlow 2.21 fixtures on webgl in Chromium', () => {
     page = await browser.newPage();
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     await page.goto(`${site.url}/browser/conformance.html`);
-    await page.addScriptTag({ url: `${site.url}/${path.relative(root, bundle).split(path.sep).join('/')}` });
+    await page.addScriptTag({ url: siteUrl(site, bundle) });
     await page.evaluate(() => (window as unknown as PageGlobals).ef.setBackend('webgl'));
     const t0 = Date.now();
     for (let i = 0; i < ops.length; i += BATCH) {

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Tolerance, differences } from './compare';
-import { Site, describeBrowser, launch, startSite, root } from './support';
+import { Site, describeBrowser, launch, root, siteUrl, startSite } from './support';
 import { buildRows } from './rows';
 import type { RowResult } from '../test/harness/browser_rows';
 
@@ -42,7 +42,7 @@ describeBrowser('wasm backend in Chromium', () => {
     });
     const rowsFile = path.join(root, 'test-output', 'wasm', 'rows', 'rows.js');
     await buildRows(rowsFile);
-    await page.addScriptTag({ url: `${site.url}/${path.relative(root, rowsFile).split(path.sep).join('/')}` });
+    await page.addScriptTag({ url: siteUrl(site, rowsFile) });
     type RowGlobals = { efRows: { runRows(b: string): Promise<Record<string, RowResult>> } };
     rows.cpu = await page.evaluate(() => (window as unknown as RowGlobals).efRows.runRows('cpu'));
     rows.wasm = await page.evaluate(() => (window as unknown as RowGlobals).efRows.runRows('wasm'));

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { Site, describeBrowser, launch, root, startSite } from './support';
+import { Site, describeBrowser, launch, root, serve, startSite } from './support';
 
 type Ef = typeof import('eagerflow');
 
@@ -22,9 +22,7 @@ describeBrowser('the WebGL add-on of the script bundle in Chromium', () => {
     fs.mkdirSync(lone, { recursive: true });
     fs.copyFileSync(path.join(root, 'test-output', 'webgl-addon', 'dist', 'eagerflow.js'), path.join(lone, 'eagerflow.js'));
     fs.writeFileSync(path.join(lone, 'index.html'), '<!doctype html><script src="eagerflow.js"></script>');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { startServer } = require('../scripts/static-server.js') as { startServer(mounts: Record<string, string>): Promise<Site> };
-    bare = await startServer({ '/': lone });
+    bare = await serve({ '/': lone });
     page = await browser.newPage();
     page.on('request', (r) => void fetched.push(new URL(r.url()).pathname));
     await page.goto(`${site.url}/browser/conformance.html`);
