@@ -68,6 +68,8 @@ export type { SavedFunctionArtifacts, LoadOptions, LoadedFunction, SaveOptions, 
 
 // The training kit (issue 14): Keras optimizers, schedules, initializers, losses and checkpoints.
 export { optimizers, initializers, losses, train } from './training';
+// TF's model files (issue 29): tf.Module.
+export { Module } from '@eagerflow/saving';
 
 // Input pipelines (issue 13): tf.data on @tensorflow/tfjs-data.
 import * as data from './data';

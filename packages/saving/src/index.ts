@@ -29,3 +29,9 @@ export type { HostCallbackBridge, HostCallbackInfo, HostCallbackLoad } from './h
 export function installSaving(): void {
   installGraphDefWriter((cf) => toGraphDef(cf));
 }
+export { Module, isTracedFunction } from './module';
+export { latestCheckpoint, readCheckpointState, writeCheckpointState, restoreCheckpoint, writeCheckpoint, checkpointTensors, CheckpointReader, RestoreStatus } from './tf_checkpoint';
+export type { TrackableHook } from './tf_checkpoint';
+export { syncFs } from './node_files';
+export { readBundleIndex, readBundleTensor, writeBundle, shardFile } from './tensor_bundle';
+export type { BundleTensor, BundleIndex, BundleEntry } from './tensor_bundle';

@@ -131,7 +131,7 @@ class BlockBuilder {
   private bytes: number[] = [];
   private restarts: number[] = [0];
   private count = 0;
-  private lastKey = new Uint8Array(0);
+  private lastKey: Uint8Array = new Uint8Array(0);
   constructor(private readonly interval: number) {}
 
   get size(): number {
