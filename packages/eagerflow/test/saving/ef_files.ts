@@ -1,0 +1,52 @@
+// What EagerFlow writes for TF 2.21 to read (scripts/tf-files/tf_reads_ef.py): the same objects every time, so the
+// committed files under packages/saving/test/fixtures/ef_files/ are checked to be what the writers produce today.
+import * as fs from 'fs';
+import * as path from 'path';
+import * as crypto from 'crypto';
+import * as ef from 'eagerflow';
+
+export const EF_FILES = path.join(__dirname, '..', '..', '..', 'saving', 'test', 'fixtures', 'ef_files');
+
+class Dense extends ef.Module {
+  w: ef.Variable;
+  b: ef.Variable;
+  constructor(w: number[][], b: number[], name: string) {
+    super({ name });
+    this.w = new ef.Variable(w);
+    this.b = new ef.Variable(b);
+  }
+}
+
+/** Mirrored by tf_reads_ef.py's Net: nested modules, a list, a dict, float32/int32/bool/string, a non-trainable variable. */
+class Net extends ef.Module {
+  layers = [new Dense([[1, 2], [3, 4], [5, 6]], [0.5, -0.5], 'd0'), new Dense([[1], [-1]], [2], 'd1')];
+  extras = { count: new ef.Variable(7, { dtype: 'int32' }), flag: new ef.Variable([true, false]) };
+  label = new ef.Variable('héllo');
+  frozen = new ef.Variable([0.25, 0.75], { trainable: false });
+}
+
+/** Writes every EagerFlow-made file into `dir`. */
+export async function writeEfFiles(dir: string): Promise<void> {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const net = new Net();
+  const step = new ef.Variable(3, { dtype: 'int32' });
+  const ckpt = new ef.train.Checkpoint({ model: net, step });
+  ckpt.save(path.join(dir, 'ckpt', 'ckpt'));
+  net.extras.count.assign(ef.constant(8, 'int32'));
+  ckpt.save(path.join(dir, 'ckpt', 'ckpt'));
+}
+
+/** SHA-256 of every file under `dir` (relative path -> hex), except TF's results. */
+export function hashes(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string): void => {
+    for (const f of fs.readdirSync(d).sort()) {
+      const p = path.join(d, f);
+      if (fs.statSync(p).isDirectory()) walk(p);
+      else if (f !== 'tf_results.json') out[path.relative(dir, p)] = crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex');
+    }
+  };
+  walk(dir);
+  return out;
+}
