@@ -29,3 +29,6 @@ export type { HostCallbackBridge, HostCallbackInfo, HostCallbackLoad } from './h
 export function installSaving(): void {
   installGraphDefWriter((cf) => toGraphDef(cf));
 }
+export { encodeRecord, encodeRecords, readRecords, RecordUnframer, RECORD_HEADER_BYTES, RECORD_FOOTER_BYTES } from './io/tfrecord_framing';
+export type { RecordUnframerOptions } from './io/tfrecord_framing';
+export { crc32c, maskCrc, unmaskCrc, maskedCrc32c } from './proto/crc32c';
