@@ -26,7 +26,7 @@ export class FailedPreconditionError extends OpError {}
 export class NotFoundError extends OpError {}
 export class InternalError extends OpError {}
 export class ResourceExhaustedError extends OpError {}
-/** A file's bytes are corrupted or truncated (a CRC mismatch, a record cut short): TensorFlow's `tf.errors.DataLossError`. */
+/** Unrecoverable data loss or corruption: a truncated or corrupted file (TensorFlow's `tf.errors.DataLossError`). */
 export class DataLossError extends OpError {}
 
 const ERROR_NAMES = new Map<object, string>([
