@@ -18,6 +18,12 @@ export { knownOps, readerTable } from './spec_io';
 export { loadLimits } from './reader';
 export { installHostCallbackBridge } from './host';
 export type { HostCallbackBridge, HostCallbackInfo, HostCallbackLoad } from './host';
+export { tfProto, tfProtoEnum, decodeTfProto, encodeTfProto } from './proto/tf_protos';
+export { graphDefToProto } from './proto/graphdef_proto';
+export { EventFileWriter, encodeEvent } from './events/event_file';
+export type { EventFileOptions } from './events/event_file';
+export { scalarValue, histogramValue, histogramBuckets, imageValue, textValue, audioValue, encodeWav, floatToUint8 } from './events/summary_values';
+export type { SummaryValue, SummaryArray } from './events/summary_values';
 
 /**
  * Wires saving into @eagerflow/function: ConcreteFunction.toGraphDef writes with this package's writer. The
