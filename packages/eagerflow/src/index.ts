@@ -75,3 +75,11 @@ export { Module } from '@eagerflow/saving';
 import * as data from './data';
 /** Input pipelines: `ef.data.Dataset` (tf.data) on @tensorflow/tfjs-data. */
 export { data };
+
+// TensorBoard summaries and Keras utilities (issue 30).
+import * as summary from './summary';
+import * as utils from './utils';
+/** TensorBoard summaries (tf.summary): event files with scalars, histograms, images, text, audio and graphs. */
+export { summary };
+/** Keras-style utilities (tf.keras.utils): `Progbar`. */
+export { utils };

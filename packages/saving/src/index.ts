@@ -18,6 +18,12 @@ export { knownOps, readerTable } from './spec_io';
 export { loadLimits } from './reader';
 export { installHostCallbackBridge } from './host';
 export type { HostCallbackBridge, HostCallbackInfo, HostCallbackLoad } from './host';
+export { tfProto, tfProtoEnum, decodeTfProto, encodeTfProto } from './proto/tf_protos';
+export { graphDefToProto } from './proto/graphdef_proto';
+export { EventFileWriter, encodeEvent } from './events/event_file';
+export type { EventFileOptions } from './events/event_file';
+export { scalarValue, histogramValue, histogramBuckets, imageValue, textValue, audioValue, encodeWav, floatToUint8 } from './events/summary_values';
+export type { SummaryValue, SummaryArray } from './events/summary_values';
 
 /**
  * Wires saving into @eagerflow/function: ConcreteFunction.toGraphDef writes with this package's writer. The
@@ -35,3 +41,6 @@ export type { TrackableHook } from './tf_checkpoint';
 export { syncFs } from './node_files';
 export { readBundleIndex, readBundleTensor, writeBundle, shardFile } from './tensor_bundle';
 export type { BundleTensor, BundleIndex, BundleEntry } from './tensor_bundle';
+export { encodeRecord, encodeRecords, readRecords, RecordUnframer, RECORD_HEADER_BYTES, RECORD_FOOTER_BYTES } from './io/tfrecord_framing';
+export type { RecordUnframerOptions } from './io/tfrecord_framing';
+export { crc32c, maskCrc, unmaskCrc, maskedCrc32c } from './proto/crc32c';
