@@ -74,6 +74,72 @@ def _ckpt():
     return sorted(reader.get_variable_to_shape_map())
 
 
+def cli(*args):
+    exe = os.path.join(os.path.dirname(sys.executable), 'saved_model_cli')
+    r = subprocess.run([exe, *args], capture_output=True, text=True, timeout=300, env={**os.environ, 'TF_CPP_MIN_LOG_LEVEL': '3'})
+    assert r.returncode == 0, r.stderr[-3000:]
+    return r.stdout
+
+
+@check('SavedModel (Module, one signature): tf.saved_model.load, signature and restored function results, variables')
+def _affine():
+    d = os.path.join(DIR, 'sm_affine')
+    loaded = tf.saved_model.load(d)
+    w = np.array([[1, -1], [0.5, 2], [0, 1]], np.float32)
+    b = np.array([0.1, -0.2], np.float32)
+    x = np.array([[1, 2, 3], [-1, 0, 4]], np.float32)
+    want = np.maximum(x @ w + b, 0)
+    out = loaded.signatures['serving_default'](x=tf.constant(x))
+    assert list(out) == ['output_0'], list(out)
+    np.testing.assert_allclose(out['output_0'].numpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(loaded.call(tf.constant(x)).numpy(), want, rtol=1e-6)
+    np.testing.assert_array_equal(loaded.w.numpy(), w)
+    # The variables are live: assigning changes the signature's result.
+    loaded.b.assign([0.0, 0.0])
+    np.testing.assert_allclose(loaded.signatures['serving_default'](x=tf.constant(x))['output_0'].numpy(), np.maximum(x @ w, 0), rtol=1e-6)
+    return {'output_0': out['output_0'].numpy().tolist()}
+
+
+@check('saved_model_cli show --all lists serving_default, tensorflow/serving/predict, TF input/output names')
+def _show():
+    text = cli('show', '--all', '--dir', os.path.join(DIR, 'sm_affine'))
+    for want in ["signature_def['serving_default']:", "inputs['x'] tensor_info:", "outputs['output_0'] tensor_info:", 'Method name is: tensorflow/serving/predict', 'name: serving_default_x:0', 'shape: (-1, 3)']:
+        assert want in text, (want, text)
+    return text.splitlines()
+
+
+@check('saved_model_cli run (the TF1 session loader that TF Serving uses: saver restore, signature tensors)')
+def _run():
+    text = cli('run', '--dir', os.path.join(DIR, 'sm_affine'), '--tag_set', 'serve', '--signature_def', 'serving_default', '--input_exprs', 'x=[[1,2,3],[-1,0,4]]')
+    assert 'output_0' in text, text
+    nums = [float(t) for t in text.replace('[', ' ').replace(']', ' ').split() if t.replace('.', '', 1).replace('-', '', 1).replace('e', '', 1).isdigit()]
+    np.testing.assert_allclose(nums[-4:], [2.1, 5.8, 0.0, 4.8], rtol=1e-5)
+    return text.splitlines()[-6:]
+
+
+@check('SavedModel (two signatures + a loop signature, a non-signature function, a stateful counter)')
+def _multi():
+    d = os.path.join(DIR, 'sm_multi')
+    loaded = tf.saved_model.load(d)
+    assert sorted(loaded.signatures) == ['loop', 'scale', 'serving_default'], sorted(loaded.signatures)
+    a = tf.constant([1.0, 2.0])
+    b = tf.constant([3.0, -1.0])
+    r1 = loaded.signatures['serving_default'](a=a, b=b)
+    r2 = loaded.signatures['serving_default'](a=a, b=b)
+    assert sorted(r1) == ['calls', 'prod', 'sum'], sorted(r1)
+    np.testing.assert_allclose(r1['sum'].numpy(), [4, 1])
+    np.testing.assert_allclose(r1['prod'].numpy(), [9, -6])
+    assert int(r1['calls'].numpy()) == 1 and int(r2['calls'].numpy()) == 2, (r1['calls'], r2['calls'])
+    assert int(loaded.count.numpy()) == 2
+    np.testing.assert_allclose(loaded.signatures['scale'](x=a)['output_0'].numpy(), [3, 6])
+    np.testing.assert_allclose(loaded.helper(tf.constant([1.0, 2.0])).numpy(), [-2, 1])
+    acc = np.array([1.0, 2.0], np.float32)
+    for _ in range(4):
+        acc = acc * 0.5 if acc.sum() > 10 else acc * 2 + 1
+    np.testing.assert_allclose(loaded.signatures['loop'](x=a, n=tf.constant(4))['output_0'].numpy(), acc)
+    return {'loop': acc.tolist()}
+
+
 def main():
     hashes = {}
     for base, _, files in os.walk(DIR):

@@ -70,6 +70,7 @@ export type { SavedFunctionArtifacts, LoadOptions, LoadedFunction, SaveOptions, 
 export { optimizers, initializers, losses, train } from './training';
 // TF's model files (issue 29): tf.Module.
 export { Module } from '@eagerflow/saving';
+export * as savedModel from './saved_model';
 
 // Input pipelines (issue 13): tf.data on @tensorflow/tfjs-data.
 import * as data from './data';

@@ -25,6 +25,29 @@ class Net extends ef.Module {
   frozen = new ef.Variable([0.25, 0.75], { trainable: false });
 }
 
+/** A Module with two variables and a signature (mirrors write_tf_files.py's Affine). */
+class Affine extends ef.Module {
+  w = new ef.Variable([[1, -1], [0.5, 2], [0, 1]], { name: 'w' });
+  b = new ef.Variable([0.1, -0.2], { name: 'b' });
+  call = ef.trace((x: ef.Tensor) => ef.relu(ef.add(ef.matmul(x, this.w), this.b)), { inputSignature: [new ef.TensorSpec([null, 3], 'float32', 'x')] });
+}
+
+/** Two signatures (one returning an object), a non-signature function, a stateful counter and a while loop. */
+class Multi extends ef.Module {
+  k = new ef.Variable(3, { name: 'k' });
+  count = new ef.Variable(0, { dtype: 'int32', name: 'count' });
+  scale = ef.trace((x: ef.Tensor) => ef.multiply(x, this.k), { inputSignature: [new ef.TensorSpec([null], 'float32', 'x')] });
+  combine = ef.trace((a: ef.Tensor, b: ef.Tensor) => {
+    this.count.assignAdd(1);
+    return { sum: ef.add(a, b), prod: ef.multiply(ef.multiply(a, b), this.k), calls: this.count.value() };
+  }, { inputSignature: [new ef.TensorSpec([null], 'float32', 'a'), new ef.TensorSpec([null], 'float32', 'b')] });
+  helper = ef.trace((x: ef.Tensor) => ef.subtract(ef.square(x), this.k), { inputSignature: [new ef.TensorSpec([2], 'float32', 'x')] });
+  loop = ef.trace((x: ef.Tensor, n: ef.Tensor) => {
+    const [, acc] = ef.whileLoop((i: ef.Tensor) => ef.less(i, n), (i: ef.Tensor, acc: ef.Tensor) => [ef.add(i, 1), ef.cond(ef.greater(ef.reduceSum(acc), 10), () => ef.multiply(acc, 0.5), () => ef.add(ef.multiply(acc, 2), 1))], [ef.constant(0, 'int32'), x]) as ef.Tensor[];
+    return acc;
+  }, { inputSignature: [new ef.TensorSpec([null], 'float32', 'x'), new ef.TensorSpec([], 'int32', 'n')] });
+}
+
 /** Writes every EagerFlow-made file into `dir`. */
 export async function writeEfFiles(dir: string): Promise<void> {
   fs.rmSync(dir, { recursive: true, force: true });
@@ -35,6 +58,10 @@ export async function writeEfFiles(dir: string): Promise<void> {
   ckpt.save(path.join(dir, 'ckpt', 'ckpt'));
   net.extras.count.assign(ef.constant(8, 'int32'));
   ckpt.save(path.join(dir, 'ckpt', 'ckpt'));
+  const affine = new Affine();
+  await ef.savedModel.save(affine, path.join(dir, 'sm_affine'), { signatures: affine.call });
+  const multi = new Multi();
+  await ef.savedModel.save(multi, path.join(dir, 'sm_multi'), { signatures: { serving_default: multi.combine, scale: multi.scale, loop: multi.loop } });
 }
 
 /** SHA-256 of every file under `dir` (relative path -> hex), except TF's results. */
