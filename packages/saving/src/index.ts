@@ -16,6 +16,10 @@ export { registerOp } from './graph_model';
 export type { CustomOp, ModelSource } from './graph_model';
 export { knownOps, readerTable } from './spec_io';
 export { loadLimits } from './reader';
+export { readTfGraph, signatureFunction, libraryFunction } from './graph_functions';
+export type { TfGraph, GraphTensorSpec, GraphFunctionOptions } from './graph_functions';
+export { graphDefFromProto } from './graphdef_proto';
+export type { GraphDefJson } from './graphdef_proto';
 export { installHostCallbackBridge } from './host';
 export type { HostCallbackBridge, HostCallbackInfo, HostCallbackLoad } from './host';
 
