@@ -3,6 +3,7 @@ import { PRIMITIVES, Primitive, Tensor, TfImport, bind, softmax } from '@eagerfl
 import { DETECT_IMPORT_ROWS } from './import_detect';
 import { FUSED_IMPORT_ROWS } from './import_fused';
 import { LIST_IMPORT_ROWS } from './import_lists';
+import { CALL_IMPORT_ROWS } from './import_calls';
 // The NMS family (NonMaxSuppressionV2..V5, CombinedNonMaxSuppression) registers its records.
 import './import_nms';
 
@@ -45,4 +46,6 @@ export const IMPORT_ROWS: readonly TfImport[] = [
   // Pack/Split, and TensorList*/TensorArray*V3 on dense tensors (import_detect.ts, import_lists.ts).
   ...DETECT_IMPORT_ROWS,
   ...LIST_IMPORT_ROWS,
+  // Function calls, resource-variable helpers and TF1 reference variables (import_calls.ts).
+  ...CALL_IMPORT_ROWS,
 ];

@@ -1,0 +1,139 @@
+// TF 2.21 graphs as SavedModels hold them (scripts/tf-golden/graph_functions.py): the serving signature's main graph
+// with StatefulPartitionedCall into the function library, resource variables (reads, assign/assign_add/assign_sub),
+// While/If with TensorLists, the newly imported ops, and a TF1 graph with reference variables and
+// PlaceholderWithDefault. Each runs through readTfGraph + signatureFunction (imported), called directly and inside
+// ef.trace (traced), and must match TF's outputs, TF's gradients (inputs and variables) and TF's variable updates.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as ef from 'eagerflow';
+
+type T = ef.Tensor;
+const DIR = path.join(__dirname, 'fixtures', 'tf_graphs');
+type Nested = number | boolean | Nested[];
+interface Fixture {
+  inputs: Record<string, { name: string; dtype: string; shape: number[] }>;
+  outputs: Record<string, { name: string }>;
+  variables: Record<string, { dtype: 'float32' | 'int32'; shape: number[]; values: Nested }>;
+  feeds: Record<string, Nested>;
+  expect: Record<string, Nested>;
+  lossWeights?: Record<string, Nested>;
+  grads?: Record<string, Nested | null>;
+  variablesAfter: Record<string, Nested>;
+  ops: string[];
+}
+
+const fixture = (name: string): { graph: ef.internal.TfGraph; fx: Fixture } => ({
+  graph: ef.internal.readTfGraph(new Uint8Array(fs.readFileSync(path.join(DIR, `${name}.pb`)))),
+  fx: JSON.parse(fs.readFileSync(path.join(DIR, `${name}.json`), 'utf8')) as Fixture,
+});
+
+const flat = (x: Nested): number[] => (Array.isArray(x) ? x.flatMap(flat) : [Number(x)]);
+
+function close(got: T | null, want: Nested, what: string, tol = 1e-5): void {
+  expect(got).not.toBeNull();
+  const g = Array.from((got as T).dataSync() as ArrayLike<number>);
+  const w = flat(want);
+  expect([what, g.length]).toEqual([what, w.length]);
+  const scale = Math.max(1, ...w.map(Math.abs));
+  const err = Math.max(0, ...g.map((v, i) => Math.abs(v - w[i])));
+  if (err > tol * scale) throw new Error(`${what}: max error ${err} (scale ${scale})\n got  ${g.slice(0, 8)}\n want ${w.slice(0, 8)}`);
+}
+
+function variablesOf(fx: Fixture): Record<string, ef.Variable> {
+  return Object.fromEntries(Object.entries(fx.variables).map(([k, v]) => [k, new ef.Variable(ef.constant(flat(v.values), v.dtype, v.shape), { name: k })]));
+}
+
+const signature = (fx: Fixture) => ({
+  inputs: Object.fromEntries(Object.entries(fx.inputs).map(([k, v]) => [k, { name: v.name }])),
+  outputs: fx.outputs,
+});
+
+/** One call under a tape: outputs, gradients of sum(out * weights) to the inputs and the float variables. */
+function runOnce(f: (feeds: Record<string, T>) => Record<string, T>, fx: Fixture, vars: Record<string, ef.Variable>) {
+  const feeds = Object.fromEntries(Object.entries(fx.feeds).map(([k, v]) => [k, ef.constant(flat(v), 'float32', fx.inputs[k]?.shape.map((d, i) => (d >= 0 ? d : shapeOf(v)[i])) ?? shapeOf(v))]));
+  const tape = new ef.GradientTape({ persistent: true });
+  let outs: Record<string, T> = {};
+  const loss = tape.record(() => {
+    Object.values(feeds).forEach((x) => tape.watch(x));
+    outs = f(feeds);
+    const terms = Object.entries(fx.lossWeights ?? {}).map(([k, w]) => ef.reduceSum(ef.multiply(outs[k], ef.constant(flat(w), 'float32', outs[k].dims as number[]))));
+    return terms.length ? terms.reduce((a, b) => ef.add(a, b)) : ef.constant(0);
+  });
+  const grads: Record<string, T | null> = {};
+  for (const k of Object.keys(fx.grads ?? {})) grads[k] = tape.gradient(loss, (feeds[k] ?? vars[k]) as T) as T | null;
+  return { outs, grads };
+}
+
+function shapeOf(x: Nested): number[] {
+  return Array.isArray(x) ? [x.length, ...(x.length ? shapeOf(x[0]) : [])] : [];
+}
+
+const V2 = ['dense', 'counter', 'branch'];
+
+describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
+  test.each(V2)('%s: imported signature == TF (outputs, gradients, variable updates)', (name) => {
+    const { graph, fx } = fixture(name);
+    const vars = variablesOf(fx);
+    const f = ef.internal.signatureFunction(graph, signature(fx), { variables: vars, outputs: 'dict' });
+    const { outs, grads } = runOnce((feeds) => f(feeds) as Record<string, T>, fx, vars);
+    for (const [k, want] of Object.entries(fx.expect)) close(outs[k], want, `${name} output ${k}`);
+    for (const [k, want] of Object.entries(fx.grads ?? {})) {
+      if (want === null) expect([k, grads[k]]).toEqual([k, null]);
+      else close(grads[k], want, `${name} gradient of ${k}`);
+    }
+    for (const [k, want] of Object.entries(fx.variablesAfter)) close(vars[k].value(), want, `${name} variable ${k} after the call`);
+    f.dispose();
+    // The caller's variables stay alive.
+    expect(Object.values(vars).every((v) => v.value().dims !== null)).toBe(true);
+  });
+
+  test.each(V2)('%s: called inside ef.trace == TF', (name) => {
+    const { graph, fx } = fixture(name);
+    const vars = variablesOf(fx);
+    const f = ef.internal.signatureFunction(graph, signature(fx), { variables: vars, outputs: 'dict' });
+    const keys = Object.keys(fx.inputs);
+    const outKeys = Object.keys(fx.expect);
+    const traced = ef.trace((...xs: T[]) => {
+      const o = f(Object.fromEntries(keys.map((k, i) => [k, xs[i]]))) as Record<string, T>;
+      return outKeys.map((k) => o[k]);
+    });
+    const { outs, grads } = runOnce((feeds) => {
+      const ys = traced(...keys.map((k) => feeds[k])) as T[];
+      return Object.fromEntries(outKeys.map((k, i) => [k, ys[i]]));
+    }, fx, vars);
+    for (const [k, want] of Object.entries(fx.expect)) close(outs[k], want, `${name} traced output ${k}`);
+    for (const [k, want] of Object.entries(fx.grads ?? {})) if (want !== null && k in fx.inputs) close(grads[k], want, `${name} traced gradient of ${k}`);
+  });
+
+  test('the library FunctionDef of a signature runs alone, its captures bound to the variables', () => {
+    const { graph, fx } = fixture('dense');
+    const vars = variablesOf(fx);
+    const fname = [...graph.library.keys()].find((k) => k.startsWith('__inference_serve_')) as string;
+    const f = ef.internal.libraryFunction(graph, fname, { captures: [vars.w, vars.b] });
+    expect(f.inputSignature.map(String)).toEqual(["TensorSpec(shape=(None, 3), dtype=tf.float32, name='x')"]);
+    close(f(ef.constant(flat(fx.feeds.x), 'float32', [2, 3])) as T, fx.expect.y, 'dense via the FunctionDef');
+  });
+
+  test('TF1 graph: VariableV2 with AssignAdd, PlaceholderWithDefault defaults, an extra Placeholder as a named input', () => {
+    const { graph, fx } = fixture('v1_refvars');
+    const v = new ef.Variable(ef.constant(flat(fx.variables.v.values), 'float32', [2]), { name: 'v' });
+    const f = ef.internal.signatureFunction(graph, { inputs: { x: { name: 'x:0' }, extra: { name: 'extra:0' } }, outputs: fx.outputs }, { variables: { v }, outputs: 'dict' });
+    const out = f({ x: ef.constant(flat(fx.feeds.x), 'float32', [3, 2]), extra: ef.constant(flat(fx.feeds.extra), 'float32', [2]) }) as Record<string, T>;
+    close(out.y, fx.expect.y, 'v1 y');
+    close(out.z, fx.expect.z, 'v1 z');
+    close(v.value(), fx.variablesAfter.v, 'v1 variable after the call');
+    // Without the extra feed, fetching z names the Placeholder it needs.
+    expect(() => ef.internal.signatureFunction(graph, { inputs: { x: { name: 'x:0' } }, outputs: fx.outputs }, { variables: { v } })).toThrow(/Placeholder.*'extra'/);
+  });
+
+  test('a missing variable, ops without a kernel and a wrong run-time shape fail clearly, without leaks', () => {
+    const { graph, fx } = fixture('dense');
+    const before = ef.memory().numTensors;
+    expect(() => ef.internal.signatureFunction(graph, signature(fx), { variables: {} })).toThrow(/variable 'b' has no initial value|variable 'w' has no initial value/);
+    expect(ef.memory().numTensors).toBe(before);
+    const vars = variablesOf(fx);
+    const f = ef.internal.signatureFunction(graph, signature(fx), { variables: vars });
+    expect(() => f(ef.zeros([2, 5]))).toThrow(/does not match the signature/);
+    f.dispose();
+  });
+});
