@@ -9,7 +9,7 @@ import type { AttrValue, FunctionDef, NodeDef } from './format';
 import { TF_DTYPE, shapeJson } from './format';
 import { writeConcrete } from './graphdef';
 import { HOST_CALLBACK_PRIMITIVE, hostCallbacks } from './host';
-import { TF_OP_OUTPUTS } from './proto/tf_op_outputs';
+import { TF_OUTPUT_ARGS } from './proto/tf_output_args';
 import { ConstValue } from './weights';
 
 export const SAVED_MODEL_API = 'savedModel.save';
@@ -59,18 +59,21 @@ function inlineConsts(nodes: NodeDef[], values: Map<string, ConstValue>): void {
 
 /** The output arguments of a node's op with their lengths: [[argName, count], ...]. */
 function outputArgs(n: NodeDef): [string, number][] {
-  const spec = TF_OP_OUTPUTS[n.op];
-  if (spec === undefined) throw bad(`op '${n.op}' (node '${n.name}') is not a TensorFlow op`, n.op, 'ops of TF 2.21', 'Express the computation with ops that have a TensorFlow mapping.');
-  if (spec === '') return [];
-  return spec.split(',').map((a) => {
-    const star = a.indexOf('*');
-    const at = a.indexOf('@');
-    const a2 = (n.attr ?? {}) as Record<string, AttrValue & { list?: { type?: string[] } }>;
-    if (star >= 0) return [a.slice(0, star), Number(a2[a.slice(star + 1)]?.i ?? 0)];
-    if (at >= 0) return [a.slice(0, at), a2[a.slice(at + 1)]?.list?.type?.length ?? 0];
-    return [a, 1];
+  const spec = TF_OUTPUT_ARGS[n.op];
+  if (spec === undefined) {
+    if (n.op === 'NoOp' || NO_OUTPUTS.has(n.op)) return [];
+    throw bad(`op '${n.op}' (node '${n.name}') is not a TensorFlow op`, n.op, 'ops of TF 2.21', 'Express the computation with ops that have a TensorFlow mapping.');
+  }
+  const attrs = (n.attr ?? {}) as Record<string, AttrValue & { list?: { type?: string[] } }>;
+  return spec.map((a): [string, number] => {
+    if (typeof a === 'string') return [a, 1];
+    const at = attrs[a[1]];
+    return [a[0], at?.i !== undefined ? Number(at.i) : (at?.list?.type?.length ?? 0)];
   });
 }
+
+/** Ops without outputs that the writer emits (their outputs are never referenced). */
+const NO_OUTPUTS = new Set(['AssignVariableOp', 'AssignAddVariableOp', 'AssignSubVariableOp', 'SaveV2']);
 
 /** Rewrites GraphDef-style inputs (`node`, `node:k`) of function nodes to FunctionDef style (`node:arg:k`, `argname`). */
 function functionRefs(nodes: NodeDef[], args: Map<string, string>): (ref: string) => string {
