@@ -50,3 +50,5 @@ export type { RecordUnframerOptions } from './io/tfrecord_framing';
 export { crc32c, maskCrc, unmaskCrc, maskedCrc32c } from './proto/crc32c';
 export { saveSavedModel } from './saved_model_writer';
 export type { SavedModelSaveOptions } from './saved_model_writer';
+export { loadSavedModel } from './saved_model_loader';
+export type { LoadedSavedModel, LoadedSignature } from './saved_model_loader';
