@@ -140,6 +140,23 @@ def _multi():
     return {'loop': acc.tolist()}
 
 
+@check("docs/saving.md's worked example: TF's SavedModel fine-tuned in EagerFlow, loaded and run by TF with EagerFlow's variables")
+def _finetuned():
+    with open(os.path.join(DIR, 'finetuned.json')) as f:
+        ef = json.load(f)
+    d = os.path.join(DIR, 'sm_finetuned')
+    loaded = tf.saved_model.load(d)
+    np.testing.assert_array_equal(loaded.w.numpy(), np.array(ef['w'], np.float32))
+    np.testing.assert_array_equal(loaded.b.numpy(), np.array(ef['b'], np.float32))
+    x = np.array(ef['x'], np.float32)
+    out = loaded.signatures['serving_default'](x=tf.constant(x))['output_0'].numpy()
+    np.testing.assert_allclose(out, np.array(ef['y'], np.float32), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(out, np.maximum(x @ np.array(ef['w'], np.float32) + np.array(ef['b'], np.float32), 0), rtol=1e-5, atol=1e-6)
+    text = cli('run', '--dir', d, '--tag_set', 'serve', '--signature_def', 'serving_default', '--input_exprs', 'x=' + json.dumps(ef['x']))
+    assert 'output_0' in text, text
+    return {'output_0': out.tolist()}
+
+
 def main():
     hashes = {}
     for base, _, files in os.walk(DIR):

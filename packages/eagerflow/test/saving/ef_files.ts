@@ -62,6 +62,31 @@ export async function writeEfFiles(dir: string): Promise<void> {
   await ef.savedModel.save(affine, path.join(dir, 'sm_affine'), { signatures: affine.call });
   const multi = new Multi();
   await ef.savedModel.save(multi, path.join(dir, 'sm_multi'), { signatures: { serving_default: multi.combine, scale: multi.scale, loop: multi.loop } });
+  await fineTuned(dir);
+}
+
+/** docs/saving.md's worked example: TF's SavedModel loaded, fine-tuned with Adam, saved again (TF then serves it). */
+async function fineTuned(dir: string): Promise<void> {
+  const m = await ef.savedModel.load(path.join(__dirname, '..', '..', '..', 'saving', 'test', 'fixtures', 'tf_files', 'sm_module'));
+  const call = m.__call__ as (x: ef.Tensor) => ef.Tensor;
+  const opt = new ef.optimizers.Adam({ learningRate: 0.05 });
+  const x = ef.constant([[1, 2, 3], [4, 5, 6], [-1, 0, 1]]);
+  const y = ef.constant([[1, 0], [2, 1], [0, 3]]);
+  for (let step = 0; step < 20; step++) {
+    const tape = new ef.GradientTape();
+    const loss = tape.record(() => ef.reduceMean(ef.square(ef.subtract(call(x), y))));
+    const grads = tape.gradient(loss, m.trainableVariables) as ef.Tensor[];
+    opt.applyGradients(grads.map((g, i) => [g, m.trainableVariables[i]] as [ef.Tensor, ef.Variable]));
+  }
+  class Tuned extends ef.Module {
+    w = m.w as ef.Variable;
+    b = m.b as ef.Variable;
+    call = ef.trace((x: ef.Tensor) => ef.relu(ef.add(ef.matmul(x, this.w), this.b)), { inputSignature: [new ef.TensorSpec([null, 3], 'float32', 'x')] });
+  }
+  const tuned = new Tuned();
+  await ef.savedModel.save(tuned, path.join(dir, 'sm_finetuned'), { signatures: tuned.call });
+  const arr = (v: ef.Variable): unknown => v.value().arraySync();
+  fs.writeFileSync(path.join(dir, 'finetuned.json'), `${JSON.stringify({ w: arr(tuned.w), b: arr(tuned.b), x: x.arraySync(), y: tuned.call(x).arraySync() })}\n`);
 }
 
 /** SHA-256 of every file under `dir` (relative path -> hex), except TF's results. */
