@@ -157,6 +157,27 @@ def _finetuned():
     return {'output_0': out.tolist()}
 
 
+@check('SavedModel of a traced function alone: the root is callable, serving_default')
+def _function():
+    loaded = tf.saved_model.load(os.path.join(DIR, 'sm_function'))
+    x = tf.constant([1.0, -2.0])
+    np.testing.assert_allclose(loaded(x).numpy(), [2, -6])
+    np.testing.assert_allclose(loaded.signatures['serving_default'](x=x)['output_0'].numpy(), [2, -6])
+
+
+@check("a TF SavedModel loaded by EagerFlow and saved again: TF's results (two signatures, the helper function)")
+def _resaved():
+    loaded = tf.saved_model.load(os.path.join(DIR, 'sm_resaved'))
+    a = tf.constant([1.0, 2.0])
+    b = tf.constant([3.0, -1.0])
+    r = loaded.signatures['combine'](a=a, b=b)
+    np.testing.assert_allclose(r['sum'].numpy(), [4, 1])
+    np.testing.assert_allclose(r['prod'].numpy(), [9, -6])
+    np.testing.assert_allclose(loaded.signatures['scale'](x=a)['output_0'].numpy(), [3, 6])
+    np.testing.assert_allclose(loaded.helper(a).numpy(), [-2, 1])
+    return sorted(loaded.signatures)
+
+
 def main():
     hashes = {}
     for base, _, files in os.walk(DIR):

@@ -2,7 +2,7 @@
 // FunctionDef: Placeholders and captured variables become arguments (variables as DT_RESOURCE), Consts get their
 // values inline, inputs are renamed to FunctionDef style (`node:<output_arg>:<k>`, from TF's OpDefs), and nested
 // cond/while bodies get names unique in the file.
-import { DType, Tensor, TensorSpec, Variable, argError, flattenStructure, isPlainObject } from '@eagerflow/core';
+import { DType, Tensor, TensorSpec, Variable, argError, flattenStructure, isPlainObject, paramsRecord } from '@eagerflow/core';
 import { ConcreteFunction, Graph, isGraph } from '@eagerflow/function';
 import protobuf from 'protobufjs/light.js';
 import type { AttrValue, FunctionDef, NodeDef } from './format';
@@ -178,6 +178,7 @@ export function writeFunction(cf: ConcreteFunction, variableIds: Map<Variable, n
     ret[key] = `${outIds[k].name}:output:0`;
     return { name: key, type: TF_DTYPE[a.dtype] };
   });
+  orderResourceUses(fixed, new Set(args.values()));
   const stateful = fixed.filter((n) => STATEFUL_OPS.has(n.op)).map((n) => n.name);
   const fdef: Obj = {
     signature: { name: fname, inputArg, outputArg, isStateful: handles.length > 0 || stateful.length > 0, controlOutput: stateful },
@@ -213,3 +214,37 @@ function namesOf(structured: unknown, n: number): string[] {
   return Array.from({ length: n }, (_, k) => `output_${k}`);
 }
 
+
+/** The variables a function's graph reads or assigns (nested bodies included), in first-use order. */
+export function capturedVariables(g: Graph, out: Set<Variable> = new Set()): Variable[] {
+  for (const n of g.nodes) {
+    const v = paramsRecord(n.params).variable;
+    if (v instanceof Variable) out.add(v);
+    for (const p of Object.values(n.params)) if (isGraph(p)) capturedVariables(p, out);
+  }
+  return [...out];
+}
+
+const RESOURCE_WRITES = new Set(['AssignVariableOp', 'AssignAddVariableOp', 'AssignSubVariableOp']);
+const RESOURCE_READS = new Set(['ReadVariableOp']);
+
+/**
+ * TF's automatic control dependencies: uses of one resource keep program order (a read after an assignment
+ * sees it, an assignment after a read does not change what was read), as control inputs between the nodes.
+ */
+function orderResourceUses(nodes: NodeDef[], resources: ReadonlySet<string>): void {
+  const lastWrite = new Map<string, string>();
+  const readsSince = new Map<string, string[]>();
+  for (const n of nodes) {
+    const isWrite = RESOURCE_WRITES.has(n.op);
+    if (!isWrite && !RESOURCE_READS.has(n.op)) continue;
+    const handle = n.input?.[0];
+    if (handle === undefined || !resources.has(handle)) continue;
+    const deps = [lastWrite.get(handle), ...(isWrite ? (readsSince.get(handle) ?? []) : [])].filter((d): d is string => d !== undefined);
+    n.input = [...(n.input ?? []), ...deps.map((d) => `^${d}`)];
+    if (isWrite) {
+      lastWrite.set(handle, n.name);
+      readsSince.set(handle, []);
+    } else readsSince.set(handle, [...(readsSince.get(handle) ?? []), n.name]);
+  }
+}

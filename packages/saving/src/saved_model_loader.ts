@@ -3,7 +3,7 @@
 // importer with their captured variables), signatures become `{name: x} -> {output: Tensor}` callables; TF1-style
 // graphs (no object graph) run their signature_defs on the main graph with the bundle's variables.
 import { DataLossError, NotFoundError, Tensor, TensorLike, Variable, argError, constant, opError } from '@eagerflow/core';
-import { nodeFs } from '@eagerflow/function';
+import { nodeFs, trace } from '@eagerflow/function';
 import textformat from 'protobufjs/ext/textformat.js';
 import { LoadedFunction } from './loader';
 import { TfGraph, libraryFunction, readTfGraph, signatureFunction } from './graph_functions';
@@ -268,14 +268,14 @@ function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], read
     });
     return { f: libraryFunction(graph, name, { captures, name: what }), spec };
   };
-  const restoredFunction = (o: SavedObjectJson, id: number): unknown => {
+  const restoredFunction = (o: SavedObjectJson): unknown => {
     const names = o.function?.concrete_functions ?? (o.bare_concrete_function?.concrete_function_name ? [o.bare_concrete_function.concrete_function_name] : []);
     if (names.length === 0) return undefined;
     const { f, spec } = fnOf(names[0], `function ${names[0]}`);
     const out = spec.output_signature;
     if (out?.tensor_spec_value !== undefined) return f;
-    const g = (...args: TensorLike[]): unknown => pack(out, asList(f(...args)));
-    return Object.assign(g, { function: f, inputNames: f.inputNames, outputNames: leafNames(out), node: id });
+    // An ordinary traced function returning TF's structure (objects by key), so it is re-savable as it was.
+    return trace((...args: Tensor[]) => pack(out, asList(f(...args))), { inputSignature: f.inputSignature });
   };
   // Objects, then their attributes (children may point anywhere in the graph).
   objects.forEach((o, id) => {
@@ -283,7 +283,7 @@ function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], read
     const ident = o.user_object?.identifier;
     if (ident === 'trackable_list_wrapper' || ident === 'ListWrapper') live[id] = [];
     else if (ident === 'trackable_dict_wrapper' || ident === 'signature_map') live[id] = {};
-    else if (o.function !== undefined || o.bare_concrete_function !== undefined) live[id] = restoredFunction(o, id);
+    else if (o.function !== undefined || o.bare_concrete_function !== undefined) live[id] = restoredFunction(o);
     else live[id] = new Module({ name: 'restored' });
   });
   objects.forEach((o, id) => {

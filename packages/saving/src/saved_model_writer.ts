@@ -11,7 +11,7 @@ import { graphDefToProto } from './proto/graphdef_proto';
 import { decodeTfProto, encodeTfProto } from './proto/tf_protos';
 import { BundleTensor, DT, writeBundle } from './tensor_bundle';
 import { bundleOf } from './tf_dtypes';
-import { SAVED_MODEL_API as API, WrittenFn, argName, bad, tensorJson, writeFunction } from './saved_model_functions';
+import { SAVED_MODEL_API as API, WrittenFn, argName, bad, capturedVariables, tensorJson, writeFunction } from './saved_model_functions';
 
 const SERVING = 'tensorflow/serving/predict';
 
@@ -96,7 +96,10 @@ export async function saveSavedModel(obj: unknown, dir: string, options: SavedMo
     if (kind !== 'bare') ids.set(x, nodes.length - 1);
     return nodes.length - 1;
   };
-  add(obj, rootIsFunction ? 'function' : 'user', []);
+  // A function alone is saved as TF saves a module holding it: a root object with the function as `__call__`
+  // and the variables it captures as attributes (TF's loader makes such a root callable).
+  const root = rootIsFunction ? { __call__: obj, ...Object.fromEntries(capturedVariables(concreteOf(obj).graph).map((v, k) => [`variable_${k}`, v])) } : obj;
+  add(root, 'user', []);
   const kindOf = (x: unknown): SavedNode['kind'] | null => {
     if (x instanceof Variable) return 'variable';
     if (x instanceof Module) return 'user';
@@ -108,7 +111,8 @@ export async function saveSavedModel(obj: unknown, dir: string, options: SavedMo
   for (let i = 0; i < nodes.length; i++) {
     const n = nodes[i];
     let entries: [string, unknown][] = [];
-    if (n.kind === 'user') entries = moduleAttributes(n.obj as Module);
+    if (i === 0 && rootIsFunction) entries = Object.entries(root as Record<string, unknown>);
+    else if (n.kind === 'user') entries = moduleAttributes(n.obj as Module);
     else if (n.kind === 'list') entries = (n.obj as unknown[]).map((v, k) => [String(k), v]);
     else if (n.kind === 'dict') entries = Object.entries(n.obj as Obj);
     for (const [name, child] of entries) {

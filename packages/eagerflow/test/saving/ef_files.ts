@@ -63,6 +63,11 @@ export async function writeEfFiles(dir: string): Promise<void> {
   const multi = new Multi();
   await ef.savedModel.save(multi, path.join(dir, 'sm_multi'), { signatures: { serving_default: multi.combine, scale: multi.scale, loop: multi.loop } });
   await fineTuned(dir);
+  // A traced function alone, and a TF SavedModel loaded here and saved again (restored functions are re-savable).
+  const k = new ef.Variable([2, 3], { name: 'k' });
+  await ef.savedModel.save(ef.trace((x: ef.Tensor) => ef.multiply(x, k), { inputSignature: [new ef.TensorSpec([2], 'float32', 'x')] }), path.join(dir, 'sm_function'));
+  const tfModel = await ef.savedModel.load(path.join(__dirname, '..', '..', '..', 'saving', 'test', 'fixtures', 'tf_files', 'sm_two_sigs'));
+  await ef.savedModel.save(tfModel as unknown as ef.Module, path.join(dir, 'sm_resaved'), { signatures: { combine: tfModel.combine, scale: tfModel.scale } });
 }
 
 /** docs/saving.md's worked example: TF's SavedModel loaded, fine-tuned with Adam, saved again (TF then serves it). */
