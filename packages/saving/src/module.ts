@@ -114,7 +114,7 @@ export function deferAttribute(m: object, key: string, run: (value: unknown) => 
 }
 
 /** Whether `x` may be a tracked attribute value (recursively: arrays and plain objects of trackables). */
-export function isTrackable(x: unknown): boolean {
+function isTrackable(x: unknown): boolean {
   if (x instanceof Variable || x instanceof Module || isTracedFunction(x)) return true;
   if (Array.isArray(x)) return x.some(isTrackable);
   if (isPlainObject(x)) return Object.values(x).some(isTrackable);

@@ -11,6 +11,7 @@ import { graphDefToProto } from './proto/graphdef_proto';
 import { decodeTfProto, encodeTfProto } from './proto/tf_protos';
 import { BundleTensor, DT, writeBundle } from './tensor_bundle';
 import { bundleOf } from './tf_dtypes';
+import { escapeLocalName } from './tf_checkpoint';
 import { SAVED_MODEL_API as API, WrittenFn, argName, bad, capturedVariables, tensorJson, writeFunction } from './saved_model_functions';
 
 const SERVING = 'tensorflow/serving/predict';
@@ -241,7 +242,7 @@ export async function saveSavedModel(obj: unknown, dir: string, options: SavedMo
   signatureDefs.__saved_model_init_op = { outputs: { __saved_model_init_op: { name: 'NoOp', tensor_shape: { unknown_rank: true } } } };
 
   // The checkpoint: variables under their object-graph paths, with an object graph mirroring the SavedObjectGraph.
-  const keyOf = (i: number): string => `${nodes[i].path.map((p) => p.replace(/\./g, '..').replace(/\//g, '.S')).join('/')}/.ATTRIBUTES/VARIABLE_VALUE`;
+  const keyOf = (i: number): string => `${nodes[i].path.map(escapeLocalName).join('/')}/.ATTRIBUTES/VARIABLE_VALUE`;
   const tensors = new Map<string, BundleTensor>();
   const hasValues = nodes.map((n) => n.obj instanceof Variable);
   for (let i = nodes.length - 1; i >= 0; i--) if (nodes[i].children.some((c) => hasValues[c.node_id])) hasValues[i] = true;

@@ -17,7 +17,7 @@ export function corrupt(api: string, file: string, what: string, got: string, ex
 }
 
 /** A cursor over bytes whose every read is bounds-checked (a bad length is a DataLossError, never a wrong read). */
-export class ByteReader {
+class ByteReader {
   at = 0;
   constructor(readonly bytes: Uint8Array, readonly end: number, private readonly fail: (what: string, got: string, expected: string) => Error) {}
 

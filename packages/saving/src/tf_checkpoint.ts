@@ -29,7 +29,7 @@ export function escapeLocalName(name: string): string {
 }
 
 /** The named children of a trackable object, or null when `x` is not trackable. */
-export function childrenOf(x: unknown, hook?: TrackableHook): [string, object][] | null {
+function childrenOf(x: unknown, hook?: TrackableHook): [string, object][] | null {
   if (x instanceof Variable) return [];
   if (x === null || typeof x !== 'object') return null;
   const handled = hook?.children(x);

@@ -8,7 +8,7 @@ const utf8 = new TextDecoder();
 const utf8Encoder = new TextEncoder();
 
 /** EagerFlow's dtype for a TF DataType number, or null when it has none. */
-export function efDTypeOf(dtype: number): DType | null {
+function efDTypeOf(dtype: number): DType | null {
   switch (dtype) {
     case DT.FLOAT: case DT.DOUBLE: case DT.HALF: case DT.BFLOAT16: return 'float32';
     case DT.INT32: case DT.INT64: case DT.UINT32: case DT.UINT16: case DT.INT16: case DT.INT8: case DT.UINT8: case DT.UINT64: return 'int32';
@@ -20,7 +20,7 @@ export function efDTypeOf(dtype: number): DType | null {
 }
 
 /** TF's DataType number for an EagerFlow dtype. */
-export function tfDTypeOf(dtype: DType): number {
+function tfDTypeOf(dtype: DType): number {
   return { float32: DT.FLOAT, int32: DT.INT32, bool: DT.BOOL, string: DT.STRING, complex64: DT.COMPLEX64 }[dtype];
 }
 

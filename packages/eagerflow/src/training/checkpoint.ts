@@ -6,7 +6,7 @@
  */
 import { DType, NotFoundError, Variable, constant, argError, opError } from '@eagerflow/core';
 import {
-  Module, RestoreStatus, TrackableHook, latestCheckpoint as latest, readCheckpointState, restoreCheckpoint, syncFs, writeCheckpoint,
+  CheckpointReader, Module, RestoreStatus, TrackableHook, latestCheckpoint as latest, readCheckpointState, restoreCheckpoint, syncFs, writeCheckpoint,
   writeCheckpointState,
 } from '@eagerflow/saving';
 import { Optimizer } from './optimizer';
@@ -197,7 +197,9 @@ export class Checkpoint {
   restore(saved: string | CheckpointArtifacts): this | RestoreStatus {
     const api = 'train.Checkpoint.restore';
     if (typeof saved === 'string') {
-      this.saveCounter; // exists before matching, as in TF (restored from the checkpoint's save_counter)
+      // save_counter is restored when the checkpoint has one (save() wrote it; write() of a fresh one did not).
+      const saved0 = new CheckpointReader(saved, api).objectGraph()[0];
+      if ((saved0?.children ?? []).some((c) => c.local_name === 'save_counter')) void this.saveCounter;
       return restoreCheckpoint(saved, this.graphRoot(), api, OPTIMIZER_HOOK);
     }
     const byName = decode(api, saved);

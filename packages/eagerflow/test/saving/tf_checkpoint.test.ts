@@ -139,3 +139,32 @@ test('errors: missing checkpoint, shape mismatch naming the path, corrupted file
   fs.writeFileSync(`${p}.index`, fs.readFileSync(`${p}.index`).subarray(0, 30));
   expect(() => ckpt.restore(p)).toThrow(/c.index is corrupted: shorter than a table footer/);
 });
+
+test('optimizer state in a TF-format checkpoint: iterations, learning rate and slots (as TF slot variables) restore into a fresh optimizer', () => {
+  const dir = tmp();
+  const w = new ef.Variable([1, -1], { name: 'w' });
+  const opt = new ef.optimizers.Adam({ learningRate: 0.1 });
+  for (let i = 0; i < 3; i++) opt.applyGradients([[ef.constant([0.3, -0.7]), w]]);
+  const p = new ef.train.Checkpoint({ model: { w }, optimizer: opt }).write(path.join(dir, 'opt'));
+  const w2 = new ef.Variable([0, 0], { name: 'w' });
+  const opt2 = new ef.optimizers.Adam({ learningRate: 0.1 });
+  new ef.train.Checkpoint({ model: { w: w2 }, optimizer: opt2 }).restore(p).assertConsumed();
+  expect(arr(opt2.iterations)).toBe(3);
+  const slots = Object.keys(opt.slotsOf(w) ?? {});
+  expect(slots.sort()).toEqual(['momentum', 'velocity']);
+  for (const slot of slots) expect(arr(opt2.getSlot(w2, slot)!)).toEqual(arr(opt.getSlot(w, slot)!));
+  opt.applyGradients([[ef.constant([0.1, 0.2]), w]]);
+  opt2.applyGradients([[ef.constant([0.1, 0.2]), w2]]);
+  expect(arr(w2)).toEqual(arr(w));
+});
+
+test("dtype rules: TF's int64/float64/uint8 values load as int32/float32 when they fit, else an InvalidArgumentError naming the variable", async () => {
+  const { hostValues } = await import('../../../saving/src/tf_dtypes');
+  const i64 = new BigInt64Array([5n, -7n]);
+  expect(Array.from(hostValues({ dtype: 9, shape: [2], data: new Uint8Array(i64.buffer) }, 'model/n', 'restore').data as Int32Array)).toEqual([5, -7]);
+  const big = new BigInt64Array([2n ** 40n]);
+  expect(() => hostValues({ dtype: 9, shape: [1], data: new Uint8Array(big.buffer) }, 'model/big', 'restore')).toThrow(/model\/big holds 1099511627776, which does not fit int32/);
+  const f64 = new Float64Array([1e39]);
+  expect(() => hostValues({ dtype: 2, shape: [1], data: new Uint8Array(f64.buffer) }, 'model/f', 'restore')).toThrow(ef.errors.InvalidArgumentError);
+  expect(Array.from(hostValues({ dtype: 4, shape: [2], data: Uint8Array.from([255, 3]) }, 'u', 'restore').data as Int32Array)).toEqual([255, 3]);
+});
