@@ -11,8 +11,13 @@ Writes packages/saving/test/fixtures/tf_files/ (kept small: a few KB each):
   sm_keras/               a Keras 3 model exported with model.export
   sm_control/             while_loop + cond + TensorArray and a stateful counter update
   sm_tf1/                 a TF1-style graph (VariableV2, placeholders) with a signature_def
+  sm_tf1_pbtxt/           the same as saved_model.pbtxt (text format)
   sm_two_sigs/            two signatures and a non-signature function
   expected.json           the inputs and TF's outputs for each, and each checkpoint's variable values
+
+A rerun rewrites everything together (TF numbers functions per process and Keras draws new weights, so the
+bytes change, and expected.json with them). EagerFlow's files made from these (scripts/tf-files/tf_reads_ef.py's
+fine-tuned and re-saved models) then need EF_UPDATE_FIXTURES=1 and a rerun of tf_reads_ef.py.
 """
 import json
 import os
@@ -180,6 +185,17 @@ def saved_models(expected):
     for f in os.listdir(os.path.join(d, 'm')):
         shutil.move(os.path.join(d, 'm', f), os.path.join(d, f))
     os.rmdir(os.path.join(d, 'm'))
+    # The same model as saved_model.pbtxt (text format), which loaders accept too.
+    from google.protobuf import text_format
+    from tensorflow.core.protobuf import saved_model_pb2
+    t = fresh('sm_tf1_pbtxt')
+    sm = saved_model_pb2.SavedModel()
+    with open(os.path.join(d, 'saved_model.pb'), 'rb') as f:
+        sm.ParseFromString(f.read())
+    with open(os.path.join(t, 'saved_model.pbtxt'), 'w') as f:
+        f.write(text_format.MessageToString(sm))
+    shutil.copytree(os.path.join(d, 'variables'), os.path.join(t, 'variables'))
+    expected['sm_tf1_pbtxt'] = {'outputs_via_tf': {k: tolist(v) for k, v in tf.saved_model.load(t).signatures['serving_default'](x=tf.constant(xv)).items()}}
 
     d = fresh('sm_two_sigs')
     t = TwoSigs()

@@ -107,3 +107,13 @@ test('bad input: a missing directory is a NotFoundError, a corrupted saved_model
   fs.rmSync(data);
   await expect(ef.savedModel.load(tmp)).rejects.toThrow(/variables.data-00000-of-00001 is corrupted: the data shard cannot be read/);
 });
+
+test('saved_model.pbtxt (text format) loads like the binary one; restored functions run inside ef.trace', async () => {
+  const m = await ef.savedModel.load(path.join(DIR, 'sm_tf1_pbtxt'));
+  const out = m.signatures.serving_default({ x: ef.constant(EXPECTED.sm_tf1.inputs.x) });
+  close(out.y, EXPECTED.sm_tf1_pbtxt.outputs_via_tf.y);
+  const t = await ef.savedModel.load(path.join(DIR, 'sm_module'));
+  const call = t.__call__ as (x: ef.Tensor) => ef.Tensor;
+  const outer = ef.trace((x: ef.Tensor) => ef.multiply(call(x), 2), { inputSignature: [new ef.TensorSpec([null, 3])] });
+  close(outer(ef.constant(EXPECTED.sm_module.inputs.x)), (EXPECTED.sm_module.call as number[][]).map((r) => r.map((v) => 2 * v)));
+});
