@@ -178,7 +178,7 @@ interface Slot {
 /** Ops whose output 0 is a variable: resource handles and TF1 reference variables. */
 const VARIABLE_OPS = new Set(['VarHandleOp', 'VariableV2', 'Variable']);
 /** Ops that pass a resource input through to the same output (Identity of a handle). */
-const RESOURCE_PASS = new Set(['Identity', 'IdentityN', 'Snapshot']);
+const RESOURCE_PASS = new Set(['Identity', 'IdentityN']);
 
 /**
  * Ops interpreted only when a consumer reads their value: constants, resources, and the shape
@@ -258,7 +258,7 @@ export class GraphScope {
     if (slot === undefined) return this.outside(ref.node) && !this.presets.has(ref.node) ? (this.parent as GraphScope).refVariable(ref) : null;
     const n = slot.node;
     if ((n.op === 'VariableV2' || n.op === 'Variable') && ref.index === 0) return this.variableOf(ref, n.name);
-    if ((n.op === 'Identity' || n.op === 'Snapshot') && ref.index === 0 && n.inputs.length === 1) return this.refVariable(n.inputs[0]);
+    if (n.op === 'Identity' && ref.index === 0 && n.inputs.length === 1) return this.refVariable(n.inputs[0]);
     return null;
   }
 
