@@ -85,7 +85,8 @@ function listDiff(r: ReadScope): Tensor[] {
   const [x, y] = r.inputs();
   const hit = TOP.reduceAny(TOP.equal(TOP.expandDims(x, 1), TOP.expandDims(y, 0)), 1);
   const keep = TOP.logicalNot(hit);
-  const pos = TOP.range(scalar(r, 0, 'int32') as never, TOP.reshape(TOP.slice(TOP.shape(x), [0], [1]), []) as never, 1, 'int32');
+  const ones = TOP.onesLike(TOP.cast(x, 'int32'));
+  const pos = TOP.subtract(TOP.cumsum(ones, 0), ones);
   return [TOP.booleanMask(x, keep), TOP.booleanMask(pos, keep)];
 }
 
