@@ -137,4 +137,37 @@ describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
     expect(() => f(ef.zeros([2, 5]))).toThrow(/does not match the signature/);
     f.dispose();
   });
+
+  test('ops without a kernel fail at load, all listed at once (also inside library functions), without leaks', () => {
+    const { graph, fx } = fixture('new_ops');
+    const json = JSON.parse(JSON.stringify(graph.json)) as ef.internal.GraphDefJson;
+    for (const f of json.library?.function ?? []) for (const n of (f.nodeDef as { op: string }[]) ?? []) if (n.op === 'Erfc' || n.op === 'Einsum') n.op = n.op === 'Erfc' ? 'MyErfc' : 'MyEinsum';
+    const before = ef.memory().numTensors;
+    expect(() => ef.internal.signatureFunction(ef.internal.readTfGraph(json as never), signature(fx))).toThrow(/uses 2 ops EagerFlow cannot run: MyEinsum, MyErfc/);
+    expect(ef.memory().numTensors).toBe(before);
+  });
+
+  test('a shape that is only wrong at run time raises InvalidArgumentError naming the TF node', () => {
+    const F = { type: 'DT_FLOAT' };
+    const shape = (d: number[]) => ({ shape: { dim: d.map((size) => ({ size: String(size) })) } });
+    const g = ef.internal.readTfGraph({ node: [
+      { name: 'x', op: 'Placeholder', attr: { dtype: F, shape: shape([-1, 3]) } },
+      { name: 'y', op: 'Placeholder', attr: { dtype: F, shape: shape([-1, 3]) } },
+      { name: 'sum', op: 'AddV2', input: ['x', 'y'], attr: { T: F } },
+      { name: 'out', op: 'Identity', input: ['sum'], attr: { T: F } },
+    ] } as never);
+    const f = ef.internal.signatureFunction(g, { inputs: { x: { name: 'x:0' }, y: { name: 'y:0' } }, outputs: { out: { name: 'out:0' } } });
+    const [x, y] = [ef.zeros([2, 3]), ef.zeros([4, 3])];
+    const before = ef.memory().numTensors;
+    let caught: unknown;
+    try {
+      f({ x, y });
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(ef.errors.InvalidArgumentError);
+    expect((caught as Error).message).toMatch(/read from the graph: node 'sum' \(AddV2\)/);
+    expect(ef.memory().numTensors).toBe(before);
+    f.dispose();
+  });
 });
