@@ -174,12 +174,25 @@ class RawOps(tf.Module):
         }
 
 
+class Upsample(tf.Module):
+    """conv2d_transpose on an unknown batch: Conv2DBackpropInput whose input_sizes is Pack(shape(x)[0], 8, 8, 3)."""
+
+    def __init__(self):
+        self.kernel = tf.Variable(f32(3, 3, 3, 2), name="kernel")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4, 4, 2], tf.float32, name="x")])
+    def serve(self, x):
+        out_shape = tf.stack([tf.shape(x)[0], 8, 8, 3])
+        return {"y": tf.nn.conv2d_transpose(x, self.kernel, out_shape, strides=2, padding="SAME")}
+
+
 CASES_V2 = {
     "dense": (Dense, lambda: {"x": f32(2, 3)}),
     "counter": (Counter, lambda: {"x": f32(2)}),
     "loop": (Loop, lambda: {"x": f32(3, 4)}),
     "branch": (Branch, lambda: {"x": f32(2, 3) + 0.3}),
     "new_ops": (NewOps, lambda: {"image": f32(1, 5, 5, 2), "a": f32(3, 3)}),
+    "upsample": (Upsample, lambda: {"x": f32(2, 4, 4, 2)}),
     "raw_ops": (RawOps, lambda: {"x": f32(3, 4), "k": np.array([7, -7, 2, 5, -1, 7], np.int32)}),
 }
 
