@@ -170,4 +170,38 @@ describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
     expect(ef.memory().numTensors).toBe(before);
     f.dispose();
   });
+
+  test('Const TensorProtos: *_val lists (the last value repeats), tensor_content, int64 and half narrowed, out-of-range int64 refused', () => {
+    const dim = (d: number[]) => ({ dim: d.map((size) => ({ size: String(size) })) });
+    const c = (name: string, dtype: string, d: number[], fields: Record<string, unknown>) => ({ name, op: 'Const', attr: { dtype: { type: dtype }, value: { tensor: { dtype, tensorShape: dim(d), ...fields } } } });
+    const bytes = new Uint8Array(new Float32Array([1.5, -2, 3.25]).buffer);
+    const graph = (consts: Record<string, unknown>[]) => ef.internal.readTfGraph({ node: [...consts, ...consts.map((k) => ({ name: `out_${k.name as string}`, op: 'Identity', input: [k.name], attr: {} }))] } as never);
+    const run = (consts: Record<string, unknown>[]) => {
+      const f = ef.internal.signatureFunction(graph(consts), { inputs: {}, outputs: Object.fromEntries(consts.map((k) => [k.name as string, { name: `out_${k.name as string}:0` }])) }, { outputs: 'dict' });
+      const o = f() as Record<string, T>;
+      const out = Object.fromEntries(Object.entries(o).map(([k, t]) => [k, [t.dtype, t.arraySync()]]));
+      f.dispose();
+      return out;
+    };
+    expect(run([
+      c('splat', 'DT_FLOAT', [2, 2], { floatVal: [1, 2.5] }),
+      c('i64', 'DT_INT64', [3], { int64Val: ['5', '-7', '9'] }),
+      c('half', 'DT_HALF', [2], { halfVal: [0x3c00, 0xc100] }),
+      c('raw', 'DT_FLOAT', [3], { tensorContent: Buffer.from(bytes).toString('base64') }),
+      c('dbl', 'DT_DOUBLE', [], { doubleVal: [0.25] }),
+    ])).toEqual({ splat: ['float32', [[1, 2.5], [2.5, 2.5]]], i64: ['int32', [5, -7, 9]], half: ['float32', [1, -2.5]], raw: ['float32', [1.5, -2, 3.25]], dbl: ['float32', 0.25] });
+    expect(() => run([c('big', 'DT_INT64', [1], { int64Val: ['4294967296'] })])).toThrow(/DT_INT64 Const does not fit int32/);
+    expect(() => run([c('short', 'DT_FLOAT', [2], { tensorContent: Buffer.from([1, 2, 3]).toString('base64') })])).toThrow(/Const tensor is invalid \(got 3 content bytes/);
+  });
+
+  test('eager: the new ops called as ef ops on the fixture inputs == TF', () => {
+    const { fx } = fixture('new_ops');
+    const image = ef.constant(flat(fx.feeds.image), 'float32', [1, 5, 5, 2]);
+    const a = ef.constant(flat(fx.feeds.a), 'float32', [3, 3]);
+    const crops = ef.image.cropAndResize(image, [[0.1, 0.2, 0.8, 0.9], [0.0, 0.0, 0.5, 0.5]], [0, 0], [3, 2]);
+    close(crops, fx.expect.crops, 'eager cropAndResize');
+    close(ef.einsum('ij,kj->ik', a, a), fx.expect.einsum, 'eager einsum');
+    const mag = ef.sqrt(ef.add(ef.square(a), ef.square(ef.multiply(a, 2))));
+    close(ef.add(ef.multiply(ef.cast(ef.size(a), 'float32'), mag), ef.subtract(1, ef.math.erf(a))), fx.expect.size, 'eager size * |complex| + erfc');
+  });
 });
