@@ -139,12 +139,61 @@ class NewOps(tf.Module):
         return {"crops": crops, "einsum": e, "size": size * mag + er, "dense": dense, "sparse": sd}
 
 
+class RawOps(tf.Module):
+    """The converter's other ops without records, as raw ops (legacy Div/Mod/Concat/Gather/Reverse and friends).
+    Outputs only: TF has no gradient for Mod, DenseBincount or ListDiff, so the function has none."""
+
+    no_gradients = True
+
+    @tf.function(input_signature=[
+        tf.TensorSpec([None, 4], tf.float32, name="x"),
+        tf.TensorSpec([6], tf.int32, name="k"),
+    ])
+    def serve(self, x, k):
+        raw = tf.raw_ops
+        m = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]])
+        ki = raw.Div(x=k, y=tf.constant(-4)) * 10 + raw.Mod(x=k, y=tf.constant(-4))
+        kf = raw.Div(x=x, y=tf.constant(0.75)) + raw.Mod(x=x, y=tf.constant(0.3))
+        clip = raw.ClipByValue(t=x, clip_value_min=tf.constant(-0.5), clip_value_max=tf.constant(0.4))
+        lsm = raw.LogSoftmax(logits=x)
+        band = raw.MatrixBandPart(input=m * tf.reduce_sum(x), num_lower=tf.constant(1), num_upper=tf.constant(0))
+        en = raw.EuclideanNorm(input=x, axis=tf.constant([1]), keep_dims=True)
+        a, b = raw.IdentityN(input=[x, clip])
+        s1, s2 = raw.ShapeN(input=[x, m])
+        cat = raw.Concat(concat_dim=tf.constant(1), values=[a, b])
+        gat = raw.Gather(params=x, indices=tf.constant([1, 0, 1]))
+        rev = raw.Reverse(tensor=x, dims=tf.constant([False, True]))
+        diff, idx = raw.ListDiff(x=k, y=tf.constant([2, 5, 9]))
+        bins = raw.DenseBincount(input=tf.abs(k) % 5, size=tf.constant(6), weights=tf.constant([], tf.int32), binary_output=False)
+        fq = raw.FakeQuantWithMinMaxVars(inputs=x * 3.0, min=tf.constant(-1.0), max=tf.constant(2.0), num_bits=4)
+        uniq, uidx = raw.UniqueV2(x=k, axis=tf.constant([0], tf.int64))
+        return {
+            "ints": tf.cast(ki, tf.float32), "floats": kf, "lsm": lsm + en, "band": band, "cat": cat, "gat": gat * rev,
+            "shapes": tf.cast(tf.concat([s1, s2], 0), tf.float32), "diff": tf.cast(tf.stack([diff, idx]), tf.float32),
+            "bins": tf.cast(bins, tf.float32), "fq": fq, "uniq": tf.cast(tf.concat([uniq, uidx], 0), tf.float32),
+        }
+
+
+class Upsample(tf.Module):
+    """conv2d_transpose on an unknown batch: Conv2DBackpropInput whose input_sizes is Pack(shape(x)[0], 8, 8, 3)."""
+
+    def __init__(self):
+        self.kernel = tf.Variable(f32(3, 3, 3, 2), name="kernel")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4, 4, 2], tf.float32, name="x")])
+    def serve(self, x):
+        out_shape = tf.stack([tf.shape(x)[0], 8, 8, 3])
+        return {"y": tf.nn.conv2d_transpose(x, self.kernel, out_shape, strides=2, padding="SAME")}
+
+
 CASES_V2 = {
     "dense": (Dense, lambda: {"x": f32(2, 3)}),
     "counter": (Counter, lambda: {"x": f32(2)}),
     "loop": (Loop, lambda: {"x": f32(3, 4)}),
     "branch": (Branch, lambda: {"x": f32(2, 3) + 0.3}),
     "new_ops": (NewOps, lambda: {"image": f32(1, 5, 5, 2), "a": f32(3, 3)}),
+    "upsample": (Upsample, lambda: {"x": f32(2, 4, 4, 2)}),
+    "raw_ops": (RawOps, lambda: {"x": f32(3, 4), "k": np.array([7, -7, 2, 5, -1, 7], np.int32)}),
 }
 
 
@@ -173,21 +222,26 @@ def export_v2(name, cls, feeds):
         variables[h] = {"dtype": dtype_name(v.dtype), "shape": v.shape.as_list(), "values": tolist(v.numpy())}
     fn = m.serve
     inputs = {k: tf.constant(v) for k, v in feeds().items()}
-    watched = [inputs[k] for k in sorted(inputs)] + [v for v in m.variables if v.trainable and v.dtype == tf.float32]
-    with tf.GradientTape(persistent=True) as tape:
-        for t in watched:
-            tape.watch(t)
-        outs = fn(**inputs)
-        weights = {k: f32(*outs[k].shape) for k in sorted(outs) if outs[k].dtype == tf.float32}
-        loss = tf.add_n([tf.reduce_sum(outs[k] * weights[k]) for k in weights])
-    grads = tape.gradient(loss, watched)
-    names = sorted(inputs) + [v.name.split(":")[0] for v in watched[len(inputs):]]
+    watched = [inputs[k] for k in sorted(inputs) if inputs[k].dtype == tf.float32] + [v for v in m.variables if v.trainable and v.dtype == tf.float32]
+    if getattr(cls, "no_gradients", False):
+        outs, weights, watched, grads = fn(**inputs), {}, [], []
+    else:
+        with tf.GradientTape(persistent=True) as tape:
+            for t in watched:
+                tape.watch(t)
+            outs = fn(**inputs)
+            weights = {k: f32(*outs[k].shape) for k in sorted(outs) if outs[k].dtype == tf.float32}
+            loss = tf.add_n([tf.reduce_sum(outs[k] * weights[k]) for k in weights])
+        grads = tape.gradient(loss, watched)
+    n_in = sum(1 for k in inputs if inputs[k].dtype == tf.float32)
+    names = [k for k in sorted(inputs) if inputs[k].dtype == tf.float32] + [v.name.split(":")[0] for v in watched[n_in:]]
     after = {v.name.split(":")[0]: tolist(v.numpy()) for v in m.variables}
     spec = {
         "inputs": {k: {"name": t.name, "dtype": tf.as_dtype(t.dtype).name, "shape": [d.size for d in t.tensor_shape.dim]} for k, t in sig.inputs.items()},
         "outputs": {k: {"name": t.name} for k, t in sig.outputs.items()},
         "variables": variables,
         "feeds": {k: tolist(v) for k, v in inputs.items()},
+        "feedDtypes": {k: dtype_name(v.dtype) for k, v in inputs.items()},
         "expect": {k: tolist(v) for k, v in outs.items()},
         "lossWeights": {k: tolist(v) for k, v in weights.items()},
         "grads": {n: (None if g is None else tolist(g)) for n, g in zip(names, grads)},

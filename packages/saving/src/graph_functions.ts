@@ -102,6 +102,8 @@ export function signatureFunction(graph: TfGraph, signature: { inputs: Record<st
     return { key, node, dtype: s.dtype ?? node.dtype('dtype'), shape: s.shape !== undefined ? s.shape : (node.shape('shape') ?? null) };
   });
   const outputs = Object.entries(record(own(sig, 'outputs') ?? {}, 'signature.outputs')).map(([key, spec]) => ({ key, ref: ref(spec, `signature.outputs.${key}`) }));
+  // A dict result flattens in sorted key order (as TF's nest does): the outputs follow it.
+  if (options.outputs === 'dict') outputs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   if (outputs.length === 0) throw loadError('the signature has no outputs', 'an empty signature.outputs', 'at least one output', 'Fetch at least one tensor');
   const fed = new Set(inputs.map((i) => i.node.name));
   // Fed nodes are cut: what they read (a PlaceholderWithDefault's default) does not run.
@@ -149,6 +151,7 @@ export function libraryFunction(graph: TfGraph, fname: string, options: GraphFun
     return { key: name, node, dtype, shape: given !== undefined ? given : (shapes?.[0] ?? null) };
   });
   const outputs = outs.map((key, k) => ({ key, ref: { node: fname, index: k, text: `${fname}:${k}` } }));
+  if (options.outputs === 'dict' && outs.some((k, i) => i > 0 && outs[i - 1] > k)) throw loadError(`function '${fname}': outputs: 'dict' needs output names in sorted order`, outs.join(', '), 'sorted output_arg names', "Use outputs: 'list'");
   return buildFunction(
     {
       main: [],

@@ -15,10 +15,12 @@ import { SignatureIO, checkSupported, customReader, inferSignature } from './gra
 import { LoadedSignature, positionalArgs, signatureOf } from './loaded_io';
 import { isLegacyResize, readLegacyResize } from './import_detect';
 import { inferListShapes } from './import_lists';
+import { inlineConst } from './graphdef_proto';
 import { TF1_CONTROL_OPS, foldControlFlow } from './tf1_frames';
 import { foldReader } from './tf1_exec';
 import { isDynamic, readDynamic } from './dynamic_params';
 import { resourceControlReader } from './import_calls';
+import { computedStridedSliceReader } from './import_strided_slice';
 import type { ConstValue } from './weights';
 
 /** Options of ef.loadFunction. */
@@ -68,7 +70,7 @@ export interface LoadedFunction<R = unknown> {
 /** Host callbacks are read by their marker attr; every other op by the records' specs and the import rows. */
 const readerFor = (r: NodeReader): OpReader | undefined => {
   if (isHostCallbackNode(r.node)) return readHostCallback;
-  const own = customReader(r.node.op) ?? foldReader(r.node) ?? resourceControlReader(r);
+  const own = customReader(r.node.op) ?? foldReader(r.node) ?? resourceControlReader(r) ?? computedStridedSliceReader(r);
   if (own !== undefined) return own;
   if (isLegacyResize(r)) return readLegacyResize;
   return isDynamic(r) ? readDynamic : specReader(currentReaderTable(IMPORT_ROWS), r);
@@ -177,7 +179,6 @@ export function loadArtifacts(x: unknown, options: LoadOptions = {}): LoadedFunc
   const body = sig.extras.length === 0 ? main : neededNodes(main, sig.outputs.map((o) => o.ref.node));
   const inputs = [...sig.inputs, ...sig.extras.filter((e) => body.includes(e.node))];
   const weights = decodeWeights(own(a, 'weightSpecs'), own(a, 'weightData'));
-  inferListShapes(main, weights);
   return buildFunction({ main: body, library, weights, inputs, outputs: sig.outputs, meta, name: meta?.name ?? 'loaded', functions: [...library.keys()] }, options);
 }
 
@@ -211,7 +212,13 @@ export function buildFunction(src: GraphSource, options: LoadOptions = {}): Load
   const given = new Set(src.variables?.values() ?? []);
   src.variables?.forEach((v, k) => ctx.variables.set(k, v));
   for (const [k, v] of library) ctx.functions.set(k, v);
-  ctx.prepare = (nodes, where) => foldControlFlow(nodes, where, LAZY_REFS);
+  ctx.prepare = (nodes, where) => {
+    inferListShapes(nodes, (name) => {
+      const n = nodes.find((x) => x.name === name);
+      return (n === undefined ? null : inlineConst(n.attrs.get('value'), where)) ?? src.weights.get(name);
+    });
+    return foldControlFlow(nodes, where, LAZY_REFS);
+  };
   const builder = new GraphBuilder(src.name);
   let graph: Graph | null = null;
   const owned = (): Variable[] => [...ctx.variables.values()].filter((v) => !given.has(v));

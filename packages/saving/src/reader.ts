@@ -1,5 +1,6 @@
 // GraphDef interpreter: checks untrusted nodes, orders them, and binds primitives into the active trace.
 import { DType, ReadScope, Tensor, Variable, backend } from '@eagerflow/core';
+import { withSiteLabel } from '@eagerflow/function';
 import { HostFunction } from './host';
 import { InputRef, ParsedNode, array, cyclePath, loadError, own, record, show, text, withNode } from './validate';
 import { ConstValue } from './weights';
@@ -178,7 +179,7 @@ interface Slot {
 /** Ops whose output 0 is a variable: resource handles and TF1 reference variables. */
 const VARIABLE_OPS = new Set(['VarHandleOp', 'VariableV2', 'Variable']);
 /** Ops that pass a resource input through to the same output (Identity of a handle). */
-const RESOURCE_PASS = new Set(['Identity', 'IdentityN', 'Snapshot']);
+const RESOURCE_PASS = new Set(['Identity', 'IdentityN']);
 
 /**
  * Ops interpreted only when a consumer reads their value: constants, resources, and the shape
@@ -244,7 +245,7 @@ export class GraphScope {
     const reader = this.ctx.readerFor(r);
     if (reader === undefined) throw loadError(`node '${n.name}' has an unknown op '${n.op}'`, `op '${n.op}'`, 'an op listed in docs/saving.md (or a host function key)', 'Re-save the function with EagerFlow, or register the key as a host function');
     try {
-      const outs = reader(r);
+      const outs = withSiteLabel(`${this.where}: node '${n.name}' (${n.op})`, () => reader(r));
       if (r.resourceOutputs !== undefined && slot !== undefined) slot.resources = r.resourceOutputs;
       return outs;
     } catch (e) {
@@ -258,14 +259,13 @@ export class GraphScope {
     if (slot === undefined) return this.outside(ref.node) && !this.presets.has(ref.node) ? (this.parent as GraphScope).refVariable(ref) : null;
     const n = slot.node;
     if ((n.op === 'VariableV2' || n.op === 'Variable') && ref.index === 0) return this.variableOf(ref, n.name);
-    if ((n.op === 'Identity' || n.op === 'Snapshot') && ref.index === 0 && n.inputs.length === 1) return this.refVariable(n.inputs[0]);
+    if (n.op === 'Identity' && ref.index === 0 && n.inputs.length === 1) return this.refVariable(n.inputs[0]);
     return null;
   }
 
   /** Whether a reference names a resource: a variable op, a DT_RESOURCE argument, or one passed through. */
   isResource(ref: InputRef): boolean {
-    if (this.resources.has(ref.node)) return true;
-    if (this.args.has(ref.node)) return false;
+    if (this.resources.has(ref.node) || this.args.has(ref.node)) return this.resources.has(ref.node);
     const slot = this.slots.get(ref.node);
     if (slot === undefined) return this.outside(ref.node) && !this.presets.has(ref.node) && (this.parent as GraphScope).isResource(ref);
     const n = slot.node;

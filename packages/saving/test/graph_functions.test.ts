@@ -15,6 +15,7 @@ interface Fixture {
   outputs: Record<string, { name: string }>;
   variables: Record<string, { dtype: 'float32' | 'int32'; shape: number[]; values: Nested }>;
   feeds: Record<string, Nested>;
+  feedDtypes?: Record<string, 'float32' | 'int32'>;
   expect: Record<string, Nested>;
   lossWeights?: Record<string, Nested>;
   grads?: Record<string, Nested | null>;
@@ -50,11 +51,11 @@ const signature = (fx: Fixture) => ({
 
 /** One call under a tape: outputs, gradients of sum(out * weights) to the inputs and the float variables. */
 function runOnce(f: (feeds: Record<string, T>) => Record<string, T>, fx: Fixture, vars: Record<string, ef.Variable>) {
-  const feeds = Object.fromEntries(Object.entries(fx.feeds).map(([k, v]) => [k, ef.constant(flat(v), 'float32', fx.inputs[k]?.shape.map((d, i) => (d >= 0 ? d : shapeOf(v)[i])) ?? shapeOf(v))]));
+  const feeds = Object.fromEntries(Object.entries(fx.feeds).map(([k, v]) => [k, ef.constant(flat(v), fx.feedDtypes?.[k] ?? 'float32', fx.inputs[k]?.shape.map((d, i) => (d >= 0 ? d : shapeOf(v)[i])) ?? shapeOf(v))]));
   const tape = new ef.GradientTape({ persistent: true });
   let outs: Record<string, T> = {};
   const loss = tape.record(() => {
-    Object.values(feeds).forEach((x) => tape.watch(x));
+    Object.values(feeds).forEach((x) => x.dtype === 'float32' && tape.watch(x));
     outs = f(feeds);
     const terms = Object.entries(fx.lossWeights ?? {}).map(([k, w]) => ef.reduceSum(ef.multiply(outs[k], ef.constant(flat(w), 'float32', outs[k].dims as number[]))));
     return terms.length ? terms.reduce((a, b) => ef.add(a, b)) : ef.constant(0);
@@ -68,7 +69,7 @@ function shapeOf(x: Nested): number[] {
   return Array.isArray(x) ? [x.length, ...(x.length ? shapeOf(x[0]) : [])] : [];
 }
 
-const V2 = ['dense', 'counter', 'branch'];
+const V2 = ['dense', 'counter', 'loop', 'branch', 'new_ops', 'upsample', 'raw_ops'];
 
 describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
   test.each(V2)('%s: imported signature == TF (outputs, gradients, variable updates)', (name) => {
@@ -135,5 +136,72 @@ describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
     const f = ef.internal.signatureFunction(graph, signature(fx), { variables: vars });
     expect(() => f(ef.zeros([2, 5]))).toThrow(/does not match the signature/);
     f.dispose();
+  });
+
+  test('ops without a kernel fail at load, all listed at once (also inside library functions), without leaks', () => {
+    const { graph, fx } = fixture('new_ops');
+    const json = JSON.parse(JSON.stringify(graph.json)) as ef.internal.GraphDefJson;
+    for (const f of json.library?.function ?? []) for (const n of (f.nodeDef as { op: string }[]) ?? []) if (n.op === 'Erfc' || n.op === 'Einsum') n.op = n.op === 'Erfc' ? 'MyErfc' : 'MyEinsum';
+    const before = ef.memory().numTensors;
+    expect(() => ef.internal.signatureFunction(ef.internal.readTfGraph(json as never), signature(fx))).toThrow(/uses 2 ops EagerFlow cannot run: MyEinsum, MyErfc/);
+    expect(ef.memory().numTensors).toBe(before);
+  });
+
+  test('a shape that is only wrong at run time raises InvalidArgumentError naming the TF node', () => {
+    const F = { type: 'DT_FLOAT' };
+    const shape = (d: number[]) => ({ shape: { dim: d.map((size) => ({ size: String(size) })) } });
+    const g = ef.internal.readTfGraph({ node: [
+      { name: 'x', op: 'Placeholder', attr: { dtype: F, shape: shape([-1, 3]) } },
+      { name: 'y', op: 'Placeholder', attr: { dtype: F, shape: shape([-1, 3]) } },
+      { name: 'sum', op: 'AddV2', input: ['x', 'y'], attr: { T: F } },
+      { name: 'out', op: 'Identity', input: ['sum'], attr: { T: F } },
+    ] } as never);
+    const f = ef.internal.signatureFunction(g, { inputs: { x: { name: 'x:0' }, y: { name: 'y:0' } }, outputs: { out: { name: 'out:0' } } });
+    const [x, y] = [ef.zeros([2, 3]), ef.zeros([4, 3])];
+    const before = ef.memory().numTensors;
+    let caught: unknown;
+    try {
+      f({ x, y });
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(ef.errors.InvalidArgumentError);
+    expect((caught as Error).message).toMatch(/read from the graph: node 'sum' \(AddV2\)/);
+    expect(ef.memory().numTensors).toBe(before);
+    f.dispose();
+  });
+
+  test('Const TensorProtos: *_val lists (the last value repeats), tensor_content, int64 and half narrowed, out-of-range int64 refused', () => {
+    const dim = (d: number[]) => ({ dim: d.map((size) => ({ size: String(size) })) });
+    const c = (name: string, dtype: string, d: number[], fields: Record<string, unknown>) => ({ name, op: 'Const', attr: { dtype: { type: dtype }, value: { tensor: { dtype, tensorShape: dim(d), ...fields } } } });
+    const bytes = new Uint8Array(new Float32Array([1.5, -2, 3.25]).buffer);
+    const graph = (consts: Record<string, unknown>[]) => ef.internal.readTfGraph({ node: [...consts, ...consts.map((k) => ({ name: `out_${k.name as string}`, op: 'Identity', input: [k.name], attr: {} }))] } as never);
+    const run = (consts: Record<string, unknown>[]) => {
+      const f = ef.internal.signatureFunction(graph(consts), { inputs: {}, outputs: Object.fromEntries(consts.map((k) => [k.name as string, { name: `out_${k.name as string}:0` }])) }, { outputs: 'dict' });
+      const o = f() as Record<string, T>;
+      const out = Object.fromEntries(Object.entries(o).map(([k, t]) => [k, [t.dtype, t.arraySync()]]));
+      f.dispose();
+      return out;
+    };
+    expect(run([
+      c('splat', 'DT_FLOAT', [2, 2], { floatVal: [1, 2.5] }),
+      c('i64', 'DT_INT64', [3], { int64Val: ['5', '-7', '9'] }),
+      c('half', 'DT_HALF', [2], { halfVal: [0x3c00, 0xc100] }),
+      c('raw', 'DT_FLOAT', [3], { tensorContent: Buffer.from(bytes).toString('base64') }),
+      c('dbl', 'DT_DOUBLE', [], { doubleVal: [0.25] }),
+    ])).toEqual({ splat: ['float32', [[1, 2.5], [2.5, 2.5]]], i64: ['int32', [5, -7, 9]], half: ['float32', [1, -2.5]], raw: ['float32', [1.5, -2, 3.25]], dbl: ['float32', 0.25] });
+    expect(() => run([c('big', 'DT_INT64', [1], { int64Val: ['4294967296'] })])).toThrow(/DT_INT64 Const does not fit int32/);
+    expect(() => run([c('short', 'DT_FLOAT', [2], { tensorContent: Buffer.from([1, 2, 3]).toString('base64') })])).toThrow(/Const tensor is invalid \(got 3 content bytes/);
+  });
+
+  test('eager: the new ops called as ef ops on the fixture inputs == TF', () => {
+    const { fx } = fixture('new_ops');
+    const image = ef.constant(flat(fx.feeds.image), 'float32', [1, 5, 5, 2]);
+    const a = ef.constant(flat(fx.feeds.a), 'float32', [3, 3]);
+    const crops = ef.image.cropAndResize(image, [[0.1, 0.2, 0.8, 0.9], [0.0, 0.0, 0.5, 0.5]], [0, 0], [3, 2]);
+    close(crops, fx.expect.crops, 'eager cropAndResize');
+    close(ef.einsum('ij,kj->ik', a, a), fx.expect.einsum, 'eager einsum');
+    const mag = ef.sqrt(ef.add(ef.square(a), ef.square(ef.multiply(a, 2))));
+    close(ef.add(ef.multiply(ef.cast(ef.size(a), 'float32'), mag), ef.subtract(1, ef.math.erf(a))), fx.expect.size, 'eager size * |complex| + erfc');
   });
 });

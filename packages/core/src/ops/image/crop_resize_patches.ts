@@ -61,6 +61,11 @@ function imageDims(op: string, x: TensorLike): { t: Tensor; h: Extent; w: Extent
   const d = t0.dims;
   if (d !== null && d.length === 4 && d.slice(1).some((v) => v === null)) {
     if (t0.dtype !== 'float32') throw argError(op, 'images must be float32', t0.dtype, 'float32', "Cast first: ef.cast(images, 'float32').");
+  } else if (d !== null && d.length === 4 && d[0] === null) {
+    // Only the batch is unknown: h, w and c are static (the batch is never read).
+    if (t0.dtype !== 'float32') throw argError(op, 'images must be float32', t0.dtype, 'float32', "Cast first: ef.cast(images, 'float32').");
+    const [h, w, c] = d.slice(1) as number[];
+    return { t: t0, h, w, hw: h * w, c };
   } else if (d !== null) {
     const { t, h, w, c } = staticImage(op, t0);
     return { t, h, w, hw: h * w, c };

@@ -169,7 +169,8 @@ export function convFamily(kind: ConvKind): ConvFamily {
       checkBackpropShape(kind, ins[0].shape, want, 'dy');
       return [{ dtype: 'float32', shape }];
     },
-    impl: (k, [dy, f, like], p) => [inputImpl(kind, k, dy, f, like ? like.shape : (p.inputShape as number[]), p)],
+    // A null batch in inputShape (read from a stacked shape whose batch the graph computes) is dy's batch.
+    impl: (k, [dy, f, like], p) => [inputImpl(kind, k, dy, f, like ? like.shape : p.inputShape.map((d, i) => (i === 0 && d === null ? dy.shape[0] : d)) as number[], p)],
     vjp: (c, [dy, f, like], _o, p, need) => [need[0] ? fwdOf(c[0] as Tensor, f, p) : null, need[1] ? filterOf(c[0] as Tensor, dy, f, p) : null, ...(like ? [null] : [])],
     saves: 'inputs',
     tf: { ops: [tfIn], write: (s, n, ins) => [s.add(tfIn, tfIn, [sizesOf(s, n, ins, 'inputShape', 'input_sizes'), ins[1], ins[0]], { ...attrsOf(s, n, 0), ...(kind.n === 3 ? { Tshape: attr.type('int32') } : {}) })], read: (r) => readBackprop(r, kind, fam.input, 'input') },
@@ -201,14 +202,26 @@ function checkBackpropShape(kind: ConvKind, got: Dims, want: Dims, what: string)
 }
 
 /** Reads a backprop node: sizes as a Const, or Shape(t) (then t is the run-time shape source). */
+/**
+ * Input sizes stacked from scalars where only the batch is computed (Keras Conv2DTranspose on an unknown
+ * batch: Pack(StridedSlice(Shape(x)), h, w, c)): [null, h, w, c], the batch taken from dy when it runs.
+ */
+function stackedBatchSizes(r: ReadScope, k: number): (number | null)[] | null {
+  const pack = r.producer(k);
+  if (pack === undefined || pack.op !== 'Pack' || pack.inputs.length < 3) return null;
+  const parts = pack.inputs.map((ref) => r.tensorOf(ref, `node '${pack.name}'`));
+  if (parts.some((t, i) => t.rank !== 0 || (i > 0 && t.isSymbolic))) return null;
+  return parts.map((t, i) => (i === 0 && t.isSymbolic ? null : Number((t.dataSync() as ArrayLike<number>)[0])));
+}
+
 function readBackprop(r: ReadScope, kind: ConvKind, rec: Primitive<BackpropInputParams> | Primitive<BackpropFilterParams>, which: 'input' | 'filter'): Tensor[] {
   r.arity(3);
   const conv = readConvAttrs(r, kind.n, kind.defFormat);
   const k = which === 'input' ? 0 : 1;
   const src = r.producer(k);
   const like = [tensorOfShapeNode(r, src)].filter((t): t is Tensor => t !== null);
-  const dims = like.length ? (like[0].dims ?? []).map((d) => d) : r.numbers(k, `the ${which} sizes`);
-  if (!like.length) r.checkSize(dims as number[]);
+  const dims = like.length ? (like[0].dims ?? []).map((d) => d) : (which === 'input' ? stackedBatchSizes(r, k) : null) ?? r.numbers(k, `the ${which} sizes`);
+  if (!like.length) r.checkSize(dims.map((d) => d ?? 1));
   const key = which === 'input' ? 'inputShape' : 'filterShape';
   const ins = which === 'input' ? [r.input(2), r.input(1)] : [r.input(0), r.input(2)];
   return bind(rec as unknown as Primitive, [...ins, ...like], { ...conv, [key]: dims });
