@@ -117,3 +117,13 @@ test('saved_model.pbtxt (text format) loads like the binary one; restored functi
   const outer = ef.trace((x: ef.Tensor) => ef.multiply(call(x), 2), { inputSignature: [new ef.TensorSpec([null, 3])] });
   close(outer(ef.constant(EXPECTED.sm_module.inputs.x)), (EXPECTED.sm_module.call as number[][]).map((r) => r.map((v) => 2 * v)));
 });
+
+test('while_loop + cond + TensorArray with a stateful counter (TF 2.21 SavedModel): outputs and the counter across calls', async () => {
+  const want = EXPECTED.sm_control;
+  const m = await ef.savedModel.load(path.join(DIR, 'sm_control'));
+  const feeds = { x: ef.constant(want.inputs.x), n: ef.constant(want.inputs.n, 'int32') };
+  const r1 = m.signatures.serving_default(feeds);
+  for (const k of Object.keys(want.outputs)) close(r1[k], want.outputs[k]);
+  const r2 = m.signatures.serving_default(feeds);
+  for (const k of Object.keys(want.outputs_again)) close(r2[k], want.outputs_again[k]);
+});
