@@ -137,7 +137,13 @@ def _multi():
     for _ in range(4):
         acc = acc * 0.5 if acc.sum() > 10 else acc * 2 + 1
     np.testing.assert_allclose(loaded.signatures['loop'](x=a, n=tf.constant(4))['output_0'].numpy(), acc)
-    return {'loop': acc.tolist()}
+    # The loop body reads the live variable k (threaded into the While/If bodies as a resource), not a copy.
+    loaded.k.assign(6.0)
+    acc6 = np.array([1.0, 2.0], np.float32)
+    for _ in range(4):
+        acc6 = acc6 * 0.5 if acc6.sum() > 10 else acc6 * 2 + 2
+    np.testing.assert_allclose(loaded.signatures['loop'](x=a, n=tf.constant(4))['output_0'].numpy(), acc6)
+    return {'loop': acc.tolist(), 'loop_k6': acc6.tolist()}
 
 
 @check("docs/saving.md's worked example: TF's SavedModel fine-tuned in EagerFlow, loaded and run by TF with EagerFlow's variables")

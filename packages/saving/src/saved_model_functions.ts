@@ -8,6 +8,7 @@ import protobuf from 'protobufjs/light.js';
 import type { AttrValue, FunctionDef, NodeDef } from './format';
 import { TF_DTYPE, shapeJson } from './format';
 import { writeConcrete } from './graphdef';
+import { threadResources } from './saved_model_resources';
 import { HOST_CALLBACK_PRIMITIVE, hostCallbacks } from './host';
 import { TF_OUTPUT_ARGS } from './proto/tf_output_args';
 import { ConstValue } from './weights';
@@ -121,6 +122,7 @@ export function writeFunction(cf: ConcreteFunction, variableIds: Map<Variable, n
     throw bad(`${what} calls host callbacks, which a SavedModel cannot hold`, hosts.join(', '), 'a function of graph ops only', 'Save it with ef.saveFunction (host callbacks are stored by key there), or move the callback out of the function.');
   }
   const w = writeConcrete(cf, { resourceVariables: true });
+  threadResources(w.graphDef.node, w.graphDef.library?.function ?? []);
   const fname = `__inference_${argName(cf.name)}_${uid}`;
   // Library functions (cond/while bodies) get names unique in the file.
   const rename = new Map(w.graphDef.library?.function?.map((f) => [f.signature.name, `${f.signature.name}_${uid}`]) ?? []);
@@ -189,9 +191,6 @@ export function writeFunction(cf: ConcreteFunction, variableIds: Map<Variable, n
     inlineConsts(f.nodeDef ?? [], w.weights.values);
     const fargs = new Map((f.signature.inputArg ?? []).map((a) => [a.name, a.name]));
     const fnodes = f.nodeDef ?? [];
-    if (fnodes.some((n) => n.op === 'VarHandleOp')) {
-      throw bad(`${what} assigns a variable inside a cond or while body`, `function '${f.signature.name}'`, 'variables assigned outside control flow', 'Assign after the loop or branch (SavedModel writing keeps variables out of nested bodies).');
-    }
     const fref = functionRefs(fnodes, fargs);
     renameFuncs(fnodes);
     const ret2: Record<string, string> = {};

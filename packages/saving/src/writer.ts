@@ -16,8 +16,8 @@ export interface SaveOptions {
    */
   hostFunctionKeys?: Record<string, string> | Map<unknown, string>;
   /**
-   * SavedModel writing: every variable the top-level graph reads becomes a resource variable
-   * (VarHandleOp + ReadVariableOp) instead of a frozen constant; nested bodies keep frozen reads.
+   * SavedModel writing: every variable the graph reads becomes a resource variable (VarHandleOp +
+   * ReadVariableOp) instead of a frozen constant, in nested bodies too.
    */
   resourceVariables?: boolean;
 }
@@ -79,7 +79,7 @@ export class Scope implements WriteScope {
   }
 
   readVariable(v: Variable): string {
-    if (!this.w.mutable.has(v) && !(this.w.options.resourceVariables === true && this.prefix === '')) return this.frozenRead(v);
+    if (!this.w.mutable.has(v) && this.w.options.resourceVariables !== true) return this.frozenRead(v);
     return this.add('ReadVariableOp', 'ReadVariableOp', [this.handle(v)], { dtype: attr.type(v.dtype) });
   }
 

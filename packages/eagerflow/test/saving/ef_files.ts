@@ -32,7 +32,7 @@ class Affine extends ef.Module {
   call = ef.trace((x: ef.Tensor) => ef.relu(ef.add(ef.matmul(x, this.w), this.b)), { inputSignature: [new ef.TensorSpec([null, 3], 'float32', 'x')] });
 }
 
-/** Two signatures (one returning an object), a non-signature function, a stateful counter and a while loop. */
+/** Two signatures (one returning an object), a non-signature function, a stateful counter and a while loop reading k in a cond inside its body. */
 class Multi extends ef.Module {
   k = new ef.Variable(3, { name: 'k' });
   count = new ef.Variable(0, { dtype: 'int32', name: 'count' });
@@ -43,7 +43,7 @@ class Multi extends ef.Module {
   }, { inputSignature: [new ef.TensorSpec([null], 'float32', 'a'), new ef.TensorSpec([null], 'float32', 'b')] });
   helper = ef.trace((x: ef.Tensor) => ef.subtract(ef.square(x), this.k), { inputSignature: [new ef.TensorSpec([2], 'float32', 'x')] });
   loop = ef.trace((x: ef.Tensor, n: ef.Tensor) => {
-    const [, acc] = ef.whileLoop((i: ef.Tensor) => ef.less(i, n), (i: ef.Tensor, acc: ef.Tensor) => [ef.add(i, 1), ef.cond(ef.greater(ef.reduceSum(acc), 10), () => ef.multiply(acc, 0.5), () => ef.add(ef.multiply(acc, 2), 1))], [ef.constant(0, 'int32'), x]) as ef.Tensor[];
+    const [, acc] = ef.whileLoop((i: ef.Tensor) => ef.less(i, n), (i: ef.Tensor, acc: ef.Tensor) => [ef.add(i, 1), ef.cond(ef.greater(ef.reduceSum(acc), 10), () => ef.multiply(acc, 0.5), () => ef.add(ef.multiply(acc, 2), ef.divide(this.k, 3)))], [ef.constant(0, 'int32'), x]) as ef.Tensor[];
     return acc;
   }, { inputSignature: [new ef.TensorSpec([null], 'float32', 'x'), new ef.TensorSpec([], 'int32', 'n')] });
 }

@@ -54,6 +54,12 @@ test('round trip: what ef.savedModel.save wrote (two signatures, while/cond, sta
   let acc = [1, 2];
   for (let i = 0; i < 4; i++) acc = acc[0] + acc[1] > 10 ? acc.map((v) => v * 0.5) : acc.map((v) => v * 2 + 1);
   close(m.signatures.loop({ x: a, n: ef.constant(4, 'int32') }).output_0, acc);
+  // The loop body reads the live variable (a resource threaded through While/If), not a saved copy.
+  (m.k as ef.Variable).assign(ef.constant(6));
+  let acc6 = [1, 2];
+  for (let i = 0; i < 4; i++) acc6 = acc6[0] + acc6[1] > 10 ? acc6.map((v) => v * 0.5) : acc6.map((v) => v * 2 + 2);
+  close(m.signatures.loop({ x: a, n: ef.constant(4, 'int32') }).output_0, acc6);
+  (m.k as ef.Variable).assign(ef.constant(3));
   close((m.helper as (x: ef.Tensor) => ef.Tensor)(a), [-2, 1]);
   // Restored functions are differentiable to the restored variables.
   const k = m.k as ef.Variable;
