@@ -119,6 +119,10 @@ test('deferred restoration: variables and modules assigned after restore() get t
   expect(() => status.assertConsumed()).toThrow(ef.errors.FailedPreconditionError);
   lazy.scale = zeros([]);
   expect(arr(lazy.scale)).toBe(4);
+  // A whole subtree assigned later: a list of Modules whose variables get their saved values.
+  lazy.layers = [new Dense(3, 2, 'd0'), new Dense(2, 1, 'd1')];
+  expect(arr(lazy.layers[1].w)).toEqual([[7], [8]]);
+  expect(arr(lazy.layers[0].b)).toEqual([0, 0]);
   status.expectPartial();
 });
 
