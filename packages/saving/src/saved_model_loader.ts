@@ -151,7 +151,15 @@ export async function loadSavedModel(dir: string): Promise<LoadedSavedModel> {
     if ((e as { code?: string }).code !== 'ENOENT') throw e;
   }
   const objects = ((meta.object_graph_def as { nodes?: SavedObjectJson[] } | undefined)?.nodes ?? []);
-  const loaded = objects.length > 0 ? loadObjects(meta, graph, objects, reader, file) : loadSignatureDefs(meta, graph, reader);
+  // What a failed load made is released (no variable or graph constant outlives the error).
+  const made: { dispose(): void }[] = [];
+  let loaded: LoadedSavedModel;
+  try {
+    loaded = objects.length > 0 ? loadObjects(meta, graph, objects, reader, file, made) : loadSignatureDefs(meta, graph, reader, made);
+  } catch (e) {
+    for (const m of made) m.dispose();
+    throw e;
+  }
   SERVING.set(loaded, () => servingFunction(meta, graph, loaded, objects, dir));
   return loaded;
 }
@@ -218,13 +226,14 @@ function liveObjects(root: unknown, objects: SavedObjectJson[]): Map<number, unk
 }
 
 /** TF1-style: every bundle tensor is a variable by name; signature_defs run on the main graph. */
-function loadSignatureDefs(meta: Obj, graph: TfGraph, reader: CheckpointReader | null): LoadedSavedModel {
+function loadSignatureDefs(meta: Obj, graph: TfGraph, reader: CheckpointReader | null, made: { dispose(): void }[]): LoadedSavedModel {
   const variables: Variable[] = [];
   const byName: Record<string, Variable> = {};
   for (const key of reader ? [...reader.index.entries.keys()] : []) {
     if (key === OBJECT_GRAPH_KEY) continue;
     const t = constant(hostValues(reader!.tensor(key), key, API));
     byName[key] = new Variable(t, { name: key });
+    made.push(byName[key]);
     t.dispose();
     variables.push(byName[key]);
   }
@@ -235,13 +244,14 @@ function loadSignatureDefs(meta: Obj, graph: TfGraph, reader: CheckpointReader |
     const inputs = names(sd.inputs);
     const outputs = names(sd.outputs);
     const f = signatureFunction(graph, { inputs, outputs }, { variables: byName, name: key });
+    made.push(f);
     signatures[key] = signatureOf(f, Object.keys(inputs), Object.keys(outputs));
   }
   return { signatures, variables, trainableVariables: variables.filter((v) => v.trainable) };
 }
 
 /** TF 2.x: the SavedObjectGraph as live objects, variables restored from the bundle's matching object graph. */
-function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], reader: CheckpointReader | null, file: string): LoadedSavedModel {
+function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], reader: CheckpointReader | null, file: string, made: { dispose(): void }[]): LoadedSavedModel {
   const concrete = ((meta.object_graph_def as { concrete_functions?: Record<string, ConcreteJson> }).concrete_functions ?? {});
   const ckptNodes: SavedGraphNode[] = reader?.has(OBJECT_GRAPH_KEY) ? reader.objectGraph() : [];
   const live: unknown[] = new Array(objects.length).fill(undefined);
@@ -254,6 +264,7 @@ function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], read
     if (reader === null || key === undefined) throw corrupt(API, file, `variable ${o.variable.name ?? pathOf(id)} has no saved value`, 'no checkpoint entry', 'a value in variables/');
     const t = constant(hostValues(reader.tensor(key), o.variable.name ?? key, API));
     const v = new Variable(t, { name: o.variable.name || `variable_${id}`, trainable: o.variable.trainable ?? true });
+    made.push(v);
     t.dispose();
     live[id] = v;
     variables.push(v);
@@ -266,7 +277,9 @@ function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], read
       if (!(v instanceof Variable)) throw opError(DataLossError, API, `${what} captures node ${id}, which is not a variable`, typeof v, 'a variable (captured constants and assets are not supported yet)', 'Re-save the model with its state in tf.Variables.', null);
       return v;
     });
-    return { f: libraryFunction(graph, name, { captures, name: what }), spec };
+    const f = libraryFunction(graph, name, { captures, name: what });
+    made.push(f);
+    return { f, spec };
   };
   const restoredFunction = (o: SavedObjectJson): unknown => {
     const names = o.function?.concrete_functions ?? (o.bare_concrete_function?.concrete_function_name ? [o.bare_concrete_function.concrete_function_name] : []);

@@ -107,9 +107,14 @@ test('bad input: a missing directory is a NotFoundError, a corrupted saved_model
   fs.writeFileSync(path.join(tmp, 'saved_model.pb'), pb);
   const data = path.join(tmp, 'variables', 'variables.data-00000-of-00001');
   const bytes = fs.readFileSync(data);
-  bytes[bytes.length - 1] ^= 0xff;
+  // Corrupt b, which is restored after w: w must not outlive the failed load.
+  const { readBundleIndex } = await import('../../../saving/src/tensor_bundle');
+  const index = readBundleIndex(fs.readFileSync(path.join(tmp, 'variables', 'variables.index')), 'variables.index');
+  bytes[index.entries.get('b/.ATTRIBUTES/VARIABLE_VALUE')!.offset] ^= 0xff;
   fs.writeFileSync(data, bytes);
+  const before = ef.memory().numTensors;
   await expect(ef.savedModel.load(tmp)).rejects.toThrow(ef.errors.DataLossError);
+  expect(ef.memory().numTensors).toBe(before); // the variables restored before the bad one are released
   fs.rmSync(data);
   await expect(ef.savedModel.load(tmp)).rejects.toThrow(/variables.data-00000-of-00001 is corrupted: the data shard cannot be read/);
 });
