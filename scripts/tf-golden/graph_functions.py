@@ -285,6 +285,34 @@ def export_v1_refvars():
     return gd.SerializeToString(), spec
 
 
+# ---- A tf.function's concrete graph (not a SavedModel): captured variables are DT_RESOURCE Placeholders -------
+
+
+def export_concrete():
+    m = Dense()
+    cf = m.serve.get_concrete_function()
+    gd = cf.graph.as_graph_def()
+    by_id = {id(v.handle): v for v in m.variables}
+    variables = {}
+    for ext, internal in cf.graph.captures:
+        v = by_id.get(id(ext))
+        if v is not None:
+            variables[internal.op.name] = {"dtype": dtype_name(v.dtype), "shape": v.shape.as_list(), "values": tolist(v.numpy())}
+    x = f32(2, 3)
+    out = m.serve(tf.constant(x))
+    inputs = [t for t in cf.inputs if t.dtype != tf.resource]
+    spec = {
+        "inputs": {"x": {"name": inputs[0].name, "dtype": "float32", "shape": [-1, 3]}},
+        "outputs": {"y": {"name": cf.outputs[0].name}},
+        "variables": variables,
+        "feeds": {"x": tolist(x)},
+        "expect": {"y": tolist(out["y"])},
+        "variablesAfter": {},
+        "ops": sorted({n.op for n in gd.node} | {n.op for f in gd.library.function for n in f.node_def}),
+    }
+    return gd.SerializeToString(), spec
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     tf.random.set_seed(29)
@@ -292,6 +320,7 @@ def main():
     for name, (cls, feeds) in CASES_V2.items():
         made[name] = export_v2(name, cls, feeds)
     made["v1_refvars"] = export_v1_refvars()
+    made["concrete"] = export_concrete()
     for name, (pb, spec) in made.items():
         with open(os.path.join(OUT, f"{name}.pb"), "wb") as f:
             f.write(pb)

@@ -48,8 +48,8 @@ export interface GraphTensorSpec {
 /** Options of signatureFunction and libraryFunction (plus loadFunction's limits and jitCompile). */
 export interface GraphFunctionOptions extends Pick<LoadOptions, 'limits' | 'jitCompile' | 'hostFunctions'> {
   /**
-   * The variables behind the graph's resource handles, by VarHandleOp `shared_name` (or node name) and by
-   * VariableV2 name: reads see their current values, assignments update them, gradients reach them. The caller
+   * The variables behind the graph's resource handles, by VarHandleOp `shared_name` (or node name), by
+   * VariableV2 name and by DT_RESOURCE Placeholder name (a concrete function graph's captures): reads see their current values, assignments update them, gradients reach them. The caller
    * owns them (the function's `dispose` leaves them alive).
    */
   variables?: ReadonlyMap<string, Variable> | Readonly<Record<string, Variable>>;
@@ -108,7 +108,8 @@ export function signatureFunction(graph: TfGraph, signature: { inputs: Record<st
   const fed = new Set(inputs.map((i) => i.node.name));
   // Fed nodes are cut: what they read (a PlaceholderWithDefault's default) does not run.
   const main = neededNodes(graph.nodes.map((n) => (fed.has(n.name) && n.op !== 'Placeholder' ? placeholderOf(n) : n)), outputs.map((o) => o.ref.node));
-  const unfed = main.filter((n) => n.op === 'Placeholder' && !fed.has(n.name));
+  // DT_RESOURCE Placeholders (a concrete function graph's captured variables) are bound from options.variables.
+  const unfed = main.filter((n) => n.op === 'Placeholder' && !fed.has(n.name) && n.attrs.get('dtype')?.type !== 'DT_RESOURCE');
   if (unfed.length > 0) throw loadError(`the outputs need Placeholder${unfed.length > 1 ? 's' : ''} the signature does not feed`, unfed.map((n) => `'${n.name}'`).join(', '), 'every needed Placeholder in signature.inputs', 'Add them to the inputs');
   return buildFunction(
     { main, library: graph.library, weights: new Map(), inputs, outputs, name: options.name ?? 'signature', variables: variableMap(options.variables), structure: structureOf(options.outputs, outputs.map((o) => o.key)) },

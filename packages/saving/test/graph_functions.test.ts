@@ -204,4 +204,12 @@ describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
     const mag = ef.sqrt(ef.add(ef.square(a), ef.square(ef.multiply(a, 2))));
     close(ef.add(ef.multiply(ef.cast(ef.size(a), 'float32'), mag), ef.subtract(1, ef.math.erf(a))), fx.expect.size, 'eager size * |complex| + erfc');
   });
+
+  test("a tf.function's concrete graph: captured variables are DT_RESOURCE Placeholders bound by name", () => {
+    const { graph, fx } = fixture('concrete');
+    const vars = variablesOf(fx);
+    const f = ef.internal.signatureFunction(graph, signature(fx), { variables: vars, outputs: 'dict' });
+    close((f({ x: ef.constant(flat(fx.feeds.x), 'float32', [2, 3]) }) as Record<string, T>).y, fx.expect.y, 'concrete graph output');
+    expect(() => ef.internal.signatureFunction(graph, signature(fx), {})).toThrow(/has no initial value/);
+  });
 });
