@@ -186,6 +186,19 @@ class Upsample(tf.Module):
         return {"y": tf.nn.conv2d_transpose(x, self.kernel, out_shape, strides=2, padding="SAME")}
 
 
+class ResizeInCond(tf.Module):
+    """ResizeBilinear whose size is computed (tf.shape of another input) inside a cond branch.
+    Outputs only: EagerFlow takes gradients of run-time-sized resizes eagerly only."""
+
+    no_gradients = True
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4, 4, 2], tf.float32, name="x"), tf.TensorSpec([None, None, None, 1], tf.float32, name="like")])
+    def serve(self, x, like):
+        size = tf.shape(like)[1:3]
+        y = tf.cond(tf.reduce_mean(x) > 0, lambda: tf.image.resize(x, size), lambda: tf.image.resize(x * 2.0, size, method="nearest"))
+        return {"y": y}
+
+
 CASES_V2 = {
     "dense": (Dense, lambda: {"x": f32(2, 3)}),
     "counter": (Counter, lambda: {"x": f32(2)}),
@@ -193,6 +206,7 @@ CASES_V2 = {
     "branch": (Branch, lambda: {"x": f32(2, 3) + 0.3}),
     "new_ops": (NewOps, lambda: {"image": f32(1, 5, 5, 2), "a": f32(3, 3)}),
     "upsample": (Upsample, lambda: {"x": f32(2, 4, 4, 2)}),
+    "resize_cond": (ResizeInCond, lambda: {"x": f32(1, 4, 4, 2) + 0.5, "like": f32(1, 7, 5, 1)}),
     "raw_ops": (RawOps, lambda: {"x": f32(3, 4), "k": np.array([7, -7, 2, 5, -1, 7], np.int32)}),
 }
 
