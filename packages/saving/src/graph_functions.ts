@@ -7,7 +7,7 @@ import { GraphDefJson, graphDefFromProto } from './graphdef_proto';
 import { LoadOptions, LoadedFunction, buildFunction, neededNodes, readLibrary } from './loader';
 import type { ArgValue } from './reader';
 import { fromTfDType } from './format';
-import { InputRef, ParsedNode, array, isRecord, loadError, own, parseInputRef, record, show } from './validate';
+import { InputRef, ParsedNode, array, loadError, own, parseInputRef, record, show } from './validate';
 
 /** A TF graph ready to import: its main nodes and its function library. */
 export interface TfGraph {
@@ -25,17 +25,11 @@ export interface TfGraph {
  * const g = ef.internal.readTfGraph(fs.readFileSync('graph.pb'));
  */
 export function readTfGraph(source: Uint8Array | Record<string, unknown>): TfGraph {
-  const json = source instanceof Uint8Array || !Array.isArray((source as { node?: unknown }).node) || isProtoObject(source) ? graphDefFromProto(source) : (source as unknown as GraphDefJson);
+  // Decoded messages and JSON both go through the schema walk (it accepts either spelling of each field).
+  const json = graphDefFromProto(source);
   const nodes = array(json.node ?? [], 'graph.node').map((n, k) => new ParsedNode(n, `graph.node[${k}]`));
   const library = readLibrary(json.library ?? null);
   return { nodes, library, json };
-}
-
-/** A decoded protobuf message (snake_case keys such as node_def or tensor_content) rather than JSON. */
-function isProtoObject(x: Record<string, unknown>): boolean {
-  const lib = own(x, 'library');
-  const fns = isRecord(lib) ? own(lib, 'function') : undefined;
-  return Array.isArray(fns) && fns.some((f) => isRecord(f) && (own(f, 'node_def') !== undefined || own(f, 'ret') !== undefined && own(f, 'nodeDef') === undefined));
 }
 
 /** One signature tensor: `name` is the graph tensor (`node:k`); dtype and shape default to the node's attrs. */
