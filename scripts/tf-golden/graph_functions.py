@@ -186,6 +186,19 @@ class Upsample(tf.Module):
         return {"y": tf.nn.conv2d_transpose(x, self.kernel, out_shape, strides=2, padding="SAME")}
 
 
+class ResizeInCond(tf.Module):
+    """ResizeBilinear whose size is computed (tf.shape of another input) inside a cond branch.
+    Outputs only: EagerFlow takes gradients of run-time-sized resizes eagerly only."""
+
+    no_gradients = True
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4, 4, 2], tf.float32, name="x"), tf.TensorSpec([None, None, None, 1], tf.float32, name="like")])
+    def serve(self, x, like):
+        size = tf.shape(like)[1:3]
+        y = tf.cond(tf.reduce_mean(x) > 0, lambda: tf.image.resize(x, size), lambda: tf.image.resize(x * 2.0, size, method="nearest"))
+        return {"y": y}
+
+
 CASES_V2 = {
     "dense": (Dense, lambda: {"x": f32(2, 3)}),
     "counter": (Counter, lambda: {"x": f32(2)}),
@@ -193,6 +206,7 @@ CASES_V2 = {
     "branch": (Branch, lambda: {"x": f32(2, 3) + 0.3}),
     "new_ops": (NewOps, lambda: {"image": f32(1, 5, 5, 2), "a": f32(3, 3)}),
     "upsample": (Upsample, lambda: {"x": f32(2, 4, 4, 2)}),
+    "resize_cond": (ResizeInCond, lambda: {"x": f32(1, 4, 4, 2) + 0.5, "like": f32(1, 7, 5, 1)}),
     "raw_ops": (RawOps, lambda: {"x": f32(3, 4), "k": np.array([7, -7, 2, 5, -1, 7], np.int32)}),
 }
 
@@ -285,6 +299,34 @@ def export_v1_refvars():
     return gd.SerializeToString(), spec
 
 
+# ---- A tf.function's concrete graph (not a SavedModel): captured variables are DT_RESOURCE Placeholders -------
+
+
+def export_concrete():
+    m = Dense()
+    cf = m.serve.get_concrete_function()
+    gd = cf.graph.as_graph_def()
+    by_id = {id(v.handle): v for v in m.variables}
+    variables = {}
+    for ext, internal in cf.graph.captures:
+        v = by_id.get(id(ext))
+        if v is not None:
+            variables[internal.op.name] = {"dtype": dtype_name(v.dtype), "shape": v.shape.as_list(), "values": tolist(v.numpy())}
+    x = f32(2, 3)
+    out = m.serve(tf.constant(x))
+    inputs = [t for t in cf.inputs if t.dtype != tf.resource]
+    spec = {
+        "inputs": {"x": {"name": inputs[0].name, "dtype": "float32", "shape": [-1, 3]}},
+        "outputs": {"y": {"name": cf.outputs[0].name}},
+        "variables": variables,
+        "feeds": {"x": tolist(x)},
+        "expect": {"y": tolist(out["y"])},
+        "variablesAfter": {},
+        "ops": sorted({n.op for n in gd.node} | {n.op for f in gd.library.function for n in f.node_def}),
+    }
+    return gd.SerializeToString(), spec
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     tf.random.set_seed(29)
@@ -292,6 +334,7 @@ def main():
     for name, (cls, feeds) in CASES_V2.items():
         made[name] = export_v2(name, cls, feeds)
     made["v1_refvars"] = export_v1_refvars()
+    made["concrete"] = export_concrete()
     for name, (pb, spec) in made.items():
         with open(os.path.join(OUT, f"{name}.pb"), "wb") as f:
             f.write(pb)

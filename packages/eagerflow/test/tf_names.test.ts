@@ -66,6 +66,8 @@ const IMPORT_TABLE = [
   // converter's ops read onto composites (DepthwiseConv2d is tfjs-converter's alias of DepthwiseConv2dNative).
   'packages/saving/src/import_calls.ts',
   'packages/saving/src/import_converter_ops.ts',
+  // StridedSlice with computed begin/end, read ahead of the record's reader (which takes Const begin/end).
+  'packages/saving/src/import_strided_slice.ts',
 ];
 
 /**

@@ -7,7 +7,7 @@ import { GraphDefJson, graphDefFromProto } from './graphdef_proto';
 import { LoadOptions, LoadedFunction, buildFunction, neededNodes, readLibrary } from './loader';
 import type { ArgValue } from './reader';
 import { fromTfDType } from './format';
-import { InputRef, ParsedNode, array, isRecord, loadError, own, parseInputRef, record, show } from './validate';
+import { InputRef, ParsedNode, array, loadError, own, parseInputRef, record, show } from './validate';
 
 /** A TF graph ready to import: its main nodes and its function library. */
 export interface TfGraph {
@@ -25,17 +25,11 @@ export interface TfGraph {
  * const g = ef.internal.readTfGraph(fs.readFileSync('graph.pb'));
  */
 export function readTfGraph(source: Uint8Array | Record<string, unknown>): TfGraph {
-  const json = source instanceof Uint8Array || !Array.isArray((source as { node?: unknown }).node) || isProtoObject(source) ? graphDefFromProto(source) : (source as unknown as GraphDefJson);
+  // Decoded messages and JSON both go through the schema walk (it accepts either spelling of each field).
+  const json = graphDefFromProto(source);
   const nodes = array(json.node ?? [], 'graph.node').map((n, k) => new ParsedNode(n, `graph.node[${k}]`));
   const library = readLibrary(json.library ?? null);
   return { nodes, library, json };
-}
-
-/** A decoded protobuf message (snake_case keys such as node_def or tensor_content) rather than JSON. */
-function isProtoObject(x: Record<string, unknown>): boolean {
-  const lib = own(x, 'library');
-  const fns = isRecord(lib) ? own(lib, 'function') : undefined;
-  return Array.isArray(fns) && fns.some((f) => isRecord(f) && (own(f, 'node_def') !== undefined || own(f, 'ret') !== undefined && own(f, 'nodeDef') === undefined));
 }
 
 /** One signature tensor: `name` is the graph tensor (`node:k`); dtype and shape default to the node's attrs. */
@@ -48,8 +42,8 @@ export interface GraphTensorSpec {
 /** Options of signatureFunction and libraryFunction (plus loadFunction's limits and jitCompile). */
 export interface GraphFunctionOptions extends Pick<LoadOptions, 'limits' | 'jitCompile' | 'hostFunctions'> {
   /**
-   * The variables behind the graph's resource handles, by VarHandleOp `shared_name` (or node name) and by
-   * VariableV2 name: reads see their current values, assignments update them, gradients reach them. The caller
+   * The variables behind the graph's resource handles, by VarHandleOp `shared_name` (or node name), by
+   * VariableV2 name and by DT_RESOURCE Placeholder name (a concrete function graph's captures): reads see their current values, assignments update them, gradients reach them. The caller
    * owns them (the function's `dispose` leaves them alive).
    */
   variables?: ReadonlyMap<string, Variable> | Readonly<Record<string, Variable>>;
@@ -108,7 +102,8 @@ export function signatureFunction(graph: TfGraph, signature: { inputs: Record<st
   const fed = new Set(inputs.map((i) => i.node.name));
   // Fed nodes are cut: what they read (a PlaceholderWithDefault's default) does not run.
   const main = neededNodes(graph.nodes.map((n) => (fed.has(n.name) && n.op !== 'Placeholder' ? placeholderOf(n) : n)), outputs.map((o) => o.ref.node));
-  const unfed = main.filter((n) => n.op === 'Placeholder' && !fed.has(n.name));
+  // DT_RESOURCE Placeholders (a concrete function graph's captured variables) are bound from options.variables.
+  const unfed = main.filter((n) => n.op === 'Placeholder' && !fed.has(n.name) && n.attrs.get('dtype')?.type !== 'DT_RESOURCE');
   if (unfed.length > 0) throw loadError(`the outputs need Placeholder${unfed.length > 1 ? 's' : ''} the signature does not feed`, unfed.map((n) => `'${n.name}'`).join(', '), 'every needed Placeholder in signature.inputs', 'Add them to the inputs');
   return buildFunction(
     { main, library: graph.library, weights: new Map(), inputs, outputs, name: options.name ?? 'signature', variables: variableMap(options.variables), structure: structureOf(options.outputs, outputs.map((o) => o.key)) },

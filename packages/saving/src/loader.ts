@@ -227,7 +227,8 @@ export function buildFunction(src: GraphSource, options: LoadOptions = {}): Load
     const outs = withBuilder(builder, () => {
       if (src.body !== undefined) return src.body(ctx, placeholders);
       const args = new Map(src.inputs.map((i, k) => [i.node.name, placeholders[k]] as const));
-      const scope = new GraphScope(ctx, main.filter((n) => n.op !== 'Placeholder'), 'the graph', args);
+      // Resource Placeholders stay: they are variables (options.variables by name), not inputs.
+      const scope = new GraphScope(ctx, main.filter((n) => n.op !== 'Placeholder' || n.attrs.get('dtype')?.type === 'DT_RESOURCE'), 'the graph', args);
       scope.run();
       return src.outputs.map((o) => scope.outputAt(o.ref, `signature output '${o.key}'`));
     });

@@ -176,8 +176,10 @@ interface Slot {
   resources?: Map<number, Variable>;
 }
 
-/** Ops whose output 0 is a variable: resource handles and TF1 reference variables. */
-const VARIABLE_OPS = new Set(['VarHandleOp', 'VariableV2', 'Variable']);
+/** A DT_RESOURCE Placeholder: a concrete function graph's captured variable (bound by name). */
+const resourcePlaceholder = (n: ParsedNode): boolean => n.op === 'Placeholder' && n.attrs.get('dtype')?.type === 'DT_RESOURCE';
+/** Nodes whose output 0 is a variable: resource handles, captured resources and TF1 reference variables. */
+const isVariableNode = (n: ParsedNode): boolean => n.op === 'VarHandleOp' || n.op === 'VariableV2' || n.op === 'Variable' || resourcePlaceholder(n);
 /** Ops that pass a resource input through to the same output (Identity of a handle). */
 const RESOURCE_PASS = new Set(['Identity', 'IdentityN']);
 
@@ -269,10 +271,9 @@ export class GraphScope {
     const slot = this.slots.get(ref.node);
     if (slot === undefined) return this.outside(ref.node) && !this.presets.has(ref.node) && (this.parent as GraphScope).isResource(ref);
     const n = slot.node;
-    if (n.op === 'VarHandleOp') return ref.index === 0;
+    if (n.op === 'VarHandleOp' || resourcePlaceholder(n)) return ref.index === 0;
     if (slot.resources?.has(ref.index)) return true;
-    if (RESOURCE_PASS.has(n.op) && n.inputs[ref.index] !== undefined) return this.isResource(n.inputs[ref.index]);
-    return n.op === 'Placeholder' && n.attrs.get('dtype')?.type === 'DT_RESOURCE';
+    return RESOURCE_PASS.has(n.op) && n.inputs[ref.index] !== undefined && this.isResource(n.inputs[ref.index]);
   }
 
   private interpretLazy(n: ParsedNode): Tensor[] {
@@ -350,7 +351,7 @@ export class GraphScope {
     if (slot === undefined && this.parent !== null && !this.presets.has(ref.node) && this.parent.has(ref.node)) return this.parent.variableOf(ref, where);
     if (slot?.resources?.has(ref.index)) return slot.resources.get(ref.index) as Variable;
     if (slot !== undefined && RESOURCE_PASS.has(slot.node.op) && slot.node.inputs[ref.index] !== undefined && this.isResource(slot.node.inputs[ref.index])) return this.variableOf(slot.node.inputs[ref.index], where);
-    if (slot === undefined || !VARIABLE_OPS.has(slot.node.op)) throw loadError(`${where}: the resource input is not a variable`, `'${ref.text}'${slot === undefined ? '' : ` (${slot.node.op})`}`, 'a VarHandleOp, a VariableV2 or a DT_RESOURCE argument bound to a variable', 'Fix the input');
+    if (slot === undefined || !isVariableNode(slot.node)) throw loadError(`${where}: the resource input is not a variable`, `'${ref.text}'${slot === undefined ? '' : ` (${slot.node.op})`}`, 'a VarHandleOp, a VariableV2 or a DT_RESOURCE argument bound to a variable', 'Fix the input');
     slot.variable ??= this.ctx.variable(slot.node);
     return slot.variable;
   }

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ef from 'eagerflow';
+import { decodeTfProto } from '../src/proto/tf_protos';
 
 type T = ef.Tensor;
 const DIR = path.join(__dirname, 'fixtures', 'tf_graphs');
@@ -69,7 +70,7 @@ function shapeOf(x: Nested): number[] {
   return Array.isArray(x) ? [x.length, ...(x.length ? shapeOf(x[0]) : [])] : [];
 }
 
-const V2 = ['dense', 'counter', 'loop', 'branch', 'new_ops', 'upsample', 'raw_ops'];
+const V2 = ['dense', 'counter', 'loop', 'branch', 'new_ops', 'upsample', 'resize_cond', 'raw_ops'];
 
 describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
   test.each(V2)('%s: imported signature == TF (outputs, gradients, variable updates)', (name) => {
@@ -203,5 +204,24 @@ describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
     close(ef.einsum('ij,kj->ik', a, a), fx.expect.einsum, 'eager einsum');
     const mag = ef.sqrt(ef.add(ef.square(a), ef.square(ef.multiply(a, 2))));
     close(ef.add(ef.multiply(ef.cast(ef.size(a), 'float32'), mag), ef.subtract(1, ef.math.erf(a))), fx.expect.size, 'eager size * |complex| + erfc');
+  });
+
+  test("a tf.function's concrete graph: captured variables are DT_RESOURCE Placeholders bound by name", () => {
+    const { graph, fx } = fixture('concrete');
+    const vars = variablesOf(fx);
+    const f = ef.internal.signatureFunction(graph, signature(fx), { variables: vars, outputs: 'dict' });
+    close((f({ x: ef.constant(flat(fx.feeds.x), 'float32', [2, 3]) }) as Record<string, T>).y, fx.expect.y, 'concrete graph output');
+    expect(() => ef.internal.signatureFunction(graph, signature(fx), {})).toThrow(/has no initial value/);
+  });
+
+  test('readTfGraph takes the message as protobufjs decodes it (snake_case, byte arrays, enum numbers) and GraphDef JSON alike', () => {
+    const { fx } = fixture('dense');
+    const bytes = new Uint8Array(fs.readFileSync(path.join(DIR, 'dense.pb')));
+    const decoded = decodeTfProto('tensorflow.GraphDef', bytes);
+    for (const graph of [ef.internal.readTfGraph(decoded), ef.internal.readTfGraph(JSON.parse(JSON.stringify(ef.internal.readTfGraph(bytes).json)))]) {
+      const f = ef.internal.signatureFunction(graph, signature(fx), { variables: variablesOf(fx), outputs: 'dict' });
+      close((f({ x: ef.constant(flat(fx.feeds.x), 'float32', [2, 3]) }) as Record<string, T>).y, fx.expect.y, 'dense from a decoded message');
+    }
+    expect(() => ef.internal.readTfGraph(bytes.subarray(0, 100))).toThrow(/not a valid tensorflow.GraphDef protobuf/);
   });
 });
