@@ -6,6 +6,8 @@ const config: Config = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)sx?$': '<rootDir>/scripts/esbuild-ts.js' },
   testMatch: ['**/*.test.ts'],
+  // fast-png and its iobuffer ship only ES modules: the esbuild transform compiles them to CommonJS like our sources.
+  transformIgnorePatterns: ['/node_modules/(?!(fast-png|iobuffer)/)'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test-output/'],
   modulePathIgnorePatterns: ['<rootDir>/test-output/'],
   moduleNameMapper: {

@@ -9,4 +9,5 @@ export {
   NotFoundError,
   InternalError,
   ResourceExhaustedError,
+  DataLossError,
 } from '@eagerflow/core';

@@ -68,8 +68,19 @@ export type { SavedFunctionArtifacts, LoadOptions, LoadedFunction, SaveOptions, 
 
 // The training kit (issue 14): Keras optimizers, schedules, initializers, losses and checkpoints.
 export { optimizers, initializers, losses, train } from './training';
+// TF's model files (issue 29): tf.Module.
+export { Module } from '@eagerflow/saving';
+export * as savedModel from './saved_model';
 
 // Input pipelines (issue 13): tf.data on @tensorflow/tfjs-data.
 import * as data from './data';
 /** Input pipelines: `ef.data.Dataset` (tf.data) on @tensorflow/tfjs-data. */
 export { data };
+
+// TensorBoard summaries and Keras utilities (issue 30).
+import * as summary from './summary';
+import * as utils from './utils';
+/** TensorBoard summaries (tf.summary): event files with scalars, histograms, images, text, audio and graphs. */
+export { summary };
+/** Keras-style utilities (tf.keras.utils): `Progbar`. */
+export { utils };

@@ -14,6 +14,22 @@ export const traceConfig = {
   siteDepth: 6,
 };
 
+let siteLabel: string | undefined;
+
+/**
+ * Runs `fn` with `label` recorded on every node traced meanwhile (an importer names the source node, e.g. a
+ * GraphDef node, so a run-time failure names it too). Nests: the innermost label wins.
+ */
+export function withSiteLabel<T>(label: string, fn: () => T): T {
+  const prev = siteLabel;
+  siteLabel = label;
+  try {
+    return fn();
+  } finally {
+    siteLabel = prev;
+  }
+}
+
 /**
  * Captures the creating call stack cheaply: only the few frames between the user's code and here
  * (capturing full stacks per node made tracing ~4x slower).
@@ -125,7 +141,8 @@ export class GraphBuilder implements TraceBuilder {
       this.values.push({ kind: 'node', dtype: a.dtype, shape: a.shape });
       return this.values.length - 1;
     });
-    this.nodes.push({ prim, params, inputs: ins, outputs: outs, site: traceConfig.captureSites ? callSite() : undefined });
+    const site = traceConfig.captureSites ? callSite() : undefined;
+    this.nodes.push({ prim, params, inputs: ins, outputs: outs, site: siteLabel === undefined ? site : { ...site, label: siteLabel } });
     const result = new Array<Tensor>(outs.length);
     for (let k = 0; k < outs.length; k++) {
       const v = this.values[outs[k]];

@@ -263,6 +263,7 @@ export function wrapError(raw: unknown, graph: Graph, node: Node | undefined): u
   Error.stackTraceLimit = limit;
   const detail =
     `\n  while running graph '${graph.name}', node: ${nodeLine(graph, node)}` +
+    (node.site?.label ? `\n  read from ${node.site.label}` : '') +
     (site ? `\n  defined at: ${site}` : '\n  (set ef.traceConfig.captureSites = true before tracing to see where this op was defined)') +
     (caller ? `\n  called from: ${caller}` : '');
   let out: Error;

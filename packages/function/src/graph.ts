@@ -19,8 +19,8 @@ export interface Node {
   readonly params: Params;
   readonly inputs: number[];
   readonly outputs: number[];
-  /** The user's call site, captured while tracing (stack frames resolved lazily). */
-  readonly site?: { stack?: string };
+  /** The user's call site, captured while tracing (stack frames resolved lazily); `label` names where an importer read it from. */
+  readonly site?: { stack?: string; label?: string };
 }
 
 const released = new WeakSet<Value>();

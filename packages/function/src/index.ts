@@ -7,7 +7,7 @@ export { Tracer } from './trace';
 export { ConcreteFunction, installGraphDefWriter } from './concrete';
 export { Graph, PrintContext, isGraph, typeString } from './graph';
 export type { Operation, Node, Value } from './graph';
-export { GraphBuilder, traceConfig, withBuilder } from './builder';
+export { GraphBuilder, traceConfig, withBuilder, withSiteLabel } from './builder';
 export { optimize, deadCode, constantFold, commonSubexpressions, verify, passConfig } from './passes';
 export type { Pass } from './passes';
 export { fuseEpilogues, unfuseEpilogues } from './passes_epilogue';

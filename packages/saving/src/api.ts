@@ -5,6 +5,23 @@ import { EagerFlowMetadata, writeConcrete } from './graphdef';
 import { LoadOptions, LoadedFunction, loadArtifacts } from './loader';
 import { ModelSource, isModelSource, readModel } from './graph_model';
 import { WeightSpec } from './weights';
+import { loadServingFunction } from './saved_model_loader';
+
+/** Whether `src` is a local directory holding a SavedModel (saved_model.pb or .pbtxt). */
+async function isSavedModelDir(src: string): Promise<boolean> {
+  if (/^[a-z]+:\/\//i.test(src) && !src.startsWith('file://')) return false;
+  const { fs, path } = nodeFs('loadFunction');
+  const dir = src.startsWith('file://') ? src.slice(7) : src;
+  for (const f of ['saved_model.pb', 'saved_model.pbtxt']) {
+    try {
+      await fs.stat(path.join(dir, f));
+      return true;
+    } catch {
+      // not this one
+    }
+  }
+  return false;
+}
 import type { SaveOptions } from './writer';
 
 /** What ef.saveFunction returns: a tfjs `io.ModelArtifacts` (loadGraphModel(io.fromMemory(a)) runs it). */
@@ -67,7 +84,8 @@ export async function saveFunctionToDir(f: Saveable, dir: string, options: SaveO
 /**
  * Loads what saveFunction wrote, or any tfjs-converter graph model: in-memory artifacts give the
  * callable now; a model.json path (any file name), its directory, a `file://` or `http(s)://` URL, or
- * a tfjs `io.IOHandler` give a Promise of it.
+ * a tfjs `io.IOHandler` give a Promise of it. A SavedModel directory gives its `serving_default`
+ * signature (inputs and outputs named by the signature's keys).
  * Host callbacks are looked up by key in `hostFunctions` (or ef.registerHostFunction); nothing in
  * the file is ever evaluated as code.
  * @example
@@ -78,7 +96,7 @@ export async function saveFunctionToDir(f: Saveable, dir: string, options: SaveO
 export function loadFunction<R = unknown>(source: string | ModelSource, options?: LoadOptions): Promise<LoadedFunction<R>>;
 export function loadFunction<R = unknown>(artifacts: object, options?: LoadOptions): LoadedFunction<R>;
 export function loadFunction(x: unknown, options: LoadOptions = {}): LoadedFunction | Promise<LoadedFunction> {
-  if (typeof x === 'string') return readModel(x).then((a) => loadArtifacts(a, options));
+  if (typeof x === 'string') return isSavedModelDir(x).then((sm) => (sm ? loadServingFunction(x) : readModel(x).then((a) => loadArtifacts(a, options))));
   if (isModelSource(x)) return x.load().then((a) => loadArtifacts(a, options));
   return loadArtifacts(x, options);
 }

@@ -113,6 +113,9 @@ const ENTRIES: Record<string, Entry> = {
   },
   Reshape: { target: 'reshape', data: [0], slots: [{ input: 1, param: 'shape', kind: 'vector' }], fixed: () => ({}), out: (_r, [x], [s]) => [{ dtype: x.dtype, shape: unknownDims(s.dims?.[0]) }], patterns: ['Shape'] },
   Tile: { target: 'tile', data: [0], slots: [{ input: 1, param: 'multiples', kind: 'vector' }], fixed: () => ({}), out: (_r, [x]) => [{ dtype: x.dtype, shape: sameRank(x) }] },
+  // TF2 resizes (half-pixel centers; the TF1 modes are read by import_detect) to a size the graph computes.
+  ResizeBilinear: { target: 'resize_bilinear', data: [0], slots: [{ input: 1, param: 'size', kind: 'vector' }], fixed: () => ({}), out: (_r, [x]) => [{ dtype: x.dtype, shape: x.dims === null ? null : [x.dims[0], null, null, x.dims[3]] }] },
+  ResizeNearestNeighbor: { target: 'resize_nearest', data: [0], slots: [{ input: 1, param: 'size', kind: 'vector' }], fixed: () => ({}), out: (_r, [x]) => [{ dtype: x.dtype, shape: x.dims === null ? null : [x.dims[0], null, null, x.dims[3]] }] },
   BroadcastTo: { target: 'broadcast_to', data: [0], slots: [{ input: 1, param: 'shape', kind: 'vector' }], fixed: () => ({}), out: (_r, [x], [s]) => [{ dtype: x.dtype, shape: unknownDims(s.dims?.[0]) }], patterns: ['Shape', 'BroadcastArgs'] },
 };
 

@@ -10,6 +10,8 @@ import { InputRef, ParsedNode, array, loadError, own, record, show } from './val
 export interface SignatureIO {
   inputs: { key: string; node: ParsedNode; dtype: DType; shape: Dims }[];
   outputs: { key: string; ref: InputRef }[];
+  /** Placeholders the signature does not list (extra inputs when the outputs need them). */
+  extras: { key: string; node: ParsedNode; dtype: DType; shape: Dims }[];
 }
 
 /**
@@ -27,7 +29,7 @@ export function inferSignature(main: ParsedNode[]): SignatureIO {
     .filter((n) => !read.has(n.name) && n.op !== 'Placeholder' && n.op !== 'NoOp' && !n.op.startsWith('Assign'))
     .map((n) => ({ key: n.name, ref: { node: n.name, index: 0, text: n.name } }));
   if (outputs.length === 0) throw loadError('the graph has no outputs', 'every node is read by another', 'at least one node nobody reads, or a signature', 'Add a signature to model.json');
-  return { inputs, outputs };
+  return { inputs, outputs, extras: [] };
 }
 
 /** A tfjs `io.IOHandler` (anything with `load()` resolving to ModelArtifacts). */
@@ -171,7 +173,7 @@ export function customReader(op: string): ((r: NodeReader) => Tensor[]) | undefi
 }
 
 /** Ops the loader interprets itself (constants, placeholders, resources, lazily read shape helpers). */
-const BUILT_IN = new Set(['Const', 'Placeholder', 'VarHandleOp', 'NoOp']);
+const BUILT_IN = new Set(['Const', 'Placeholder', 'VarHandleOp', 'VariableV2', 'Variable', 'NoOp']);
 
 /**
  * Every op of the graph and its library that nothing can read (no record, import row, custom op or

@@ -4,7 +4,8 @@ import { unfuseEpilogues } from '@eagerflow/function';
 import { FORMAT_NAME, FORMAT_VERSION, GraphDef, NodeDef, SignatureJson, TF_DTYPE, VERSIONS, attr, shapeJson } from './format';
 import { StructJson, encodeStructure } from './structure';
 import { GraphWriter, SaveOptions, Scope } from './writer';
-import { WeightSpec } from './weights';
+import { WeightSpec, WeightWriter } from './weights';
+import type { Variable } from '@eagerflow/core';
 
 /** What the writer reads of a concrete function (structural: concrete.ts calls the writer, not the reverse). */
 export interface WritableFunction {
@@ -30,6 +31,9 @@ export interface WrittenFunction {
   weightSpecs: WeightSpec[];
   weightData: ArrayBuffer;
   metadata: EagerFlowMetadata;
+  /** Constant values by Const node name, and each resource variable's shared_name. */
+  weights: WeightWriter;
+  sharedNames: ReadonlyMap<Variable, string>;
 }
 
 /** Writes a concrete function: Placeholders, the nodes, Identity outputs and the function library. */
@@ -53,7 +57,7 @@ export function writeConcrete(cf: WritableFunction, options: SaveOptions = {}): 
   });
   const graphDef: GraphDef = { node: s.nodes, library: { function: w.functions }, versions: { ...VERSIONS } };
   const metadata: EagerFlowMetadata = { format: FORMAT_NAME, version: FORMAT_VERSION, name: cf.name, outputs: encodeStructure(cf.structuredOutputs), hostFunctions: [...w.hostKeys] };
-  return { graphDef, signature, weightSpecs: w.weights.specs, weightData: w.weights.finish(), metadata };
+  return { graphDef, signature, weightSpecs: w.weights.specs, weightData: w.weights.finish(), metadata, weights: w.weights, sharedNames: w.shared };
 }
 
 /**

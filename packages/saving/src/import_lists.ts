@@ -18,36 +18,43 @@ const SHAPED: Record<string, [number, number]> = { TensorListStack: [0, 1], Tens
 
 const full = (v: readonly number[] | undefined): v is number[] => v !== undefined && v.every((d) => Number.isInteger(d) && d >= 0);
 
+/** Loops: list input k leaves as output k (TF2's While/StatelessWhile carry lists as loop variables). */
+const LOOPS = new Set(['While', 'StatelessWhile']);
+
 /**
  * For each TensorListReserve (and TensorArrayV3) whose element shape is unknown: the first fully known
- * element shape among the ops its list flows into (through frames and writes), from their element_shape
- * Consts or a Const item written into it.
+ * element shape among the ops its list flows into (through frames, TF2 loops and writes), from their
+ * element_shape Consts or a Const item written into it. `constOf` gives a Const node's value by name.
  */
-export function inferListShapes(nodes: readonly ParsedNode[], weights: ReadonlyMap<string, ConstValue>): void {
+export function inferListShapes(nodes: readonly ParsedNode[], constOf: (name: string) => ConstValue | undefined): void {
   const makers = nodes.filter((n) => MAKERS.has(n.op));
   if (makers.length === 0) return;
-  const users = new Map<string, { n: ParsedNode; k: number }[]>();
-  for (const n of nodes) n.inputs.forEach((r, k) => users.set(r.node, [...(users.get(r.node) ?? []), { n, k }]));
+  const users = new Map<string, { n: ParsedNode; k: number; index: number }[]>();
+  for (const n of nodes) n.inputs.forEach((r, k) => users.set(r.node, [...(users.get(r.node) ?? []), { n, k, index: r.index }]));
   const byName = new Map(nodes.map((n) => [n.name, n] as const));
   const constShape = (name: string | undefined): number[] | undefined => {
-    const c = name === undefined ? undefined : weights.get(name);
+    const c = name === undefined ? undefined : constOf(name);
     return byName.get(name ?? '')?.op === 'Const' && c !== undefined ? Array.from(c.data as ArrayLike<number>) : undefined;
   };
   for (const m of makers) {
-    const seen = new Set<string>([m.name]);
-    const queue = [m.name];
+    // (node, output) pairs the list flows out of; null: any output (TF1 frames pass one value).
+    const seen = new Set<string>([`${m.name}:*`]);
+    const queue: [string, number | null][] = [[m.name, null]];
     let found: number[] | undefined;
     while (queue.length && found === undefined) {
-      for (const { n, k } of users.get(queue.shift() as string) ?? []) {
+      const [name, out] = queue.shift() as [string, number | null];
+      for (const { n, k, index } of users.get(name) ?? []) {
+        if (out !== null && index !== out) continue;
         const s = SHAPED[n.op];
         if (s !== undefined && s[0] === k) found = [constShape(n.inputs[s[1]]?.node)].find(full);
         const item = n.op === 'TensorListSetItem' || n.op === 'TensorArrayWriteV3' ? n.inputs[2] : n.op === 'TensorListPushBack' ? n.inputs[1] : undefined;
-        const itemConst = item === undefined ? undefined : weights.get(item.node);
+        const itemConst = item === undefined ? undefined : constOf(item.node);
         if (found === undefined && itemConst !== undefined && byName.get(item?.node ?? '')?.op === 'Const' && (k === 0 || n.op === 'TensorArrayWriteV3')) found = [...itemConst.shape];
         if (found !== undefined) break;
-        if (PASS.has(n.op) && !seen.has(n.name)) {
-          seen.add(n.name);
-          queue.push(n.name);
+        const next: [string, number | null] | undefined = LOOPS.has(n.op) ? [n.name, k] : PASS.has(n.op) ? [n.name, null] : undefined;
+        if (next !== undefined && !seen.has(`${next[0]}:${next[1] ?? '*'}`)) {
+          seen.add(`${next[0]}:${next[1] ?? '*'}`);
+          queue.push(next);
         }
       }
     }
@@ -178,7 +185,16 @@ function scatter(r: ReadScope, x: Tensor, v2: boolean): Tensor {
  * ef.internal.IMPORT_ROWS.some((row) => row.ops.includes('TensorListReserve')); // true
  */
 export const LIST_IMPORT_ROWS: readonly TfImport[] = [
-  { ops: ['TensorListReserve'], read: (r) => (r.arity(2), [reserve(r, 0, r.number(1, 'num_elements'), r.node.dtype('element_dtype'))]) },
+  {
+    ops: ['TensorListReserve'],
+    read: (r) => {
+      r.arity(2);
+      const dtype = r.node.dtype('element_dtype');
+      if (r.constScalar(1) !== null || r.producer(1)?.op === 'Const') return [reserve(r, 0, r.number(1, 'num_elements'), dtype)];
+      // A count computed by the graph (tf.TensorArray(size=tf.shape(x)[0])): zero rows padded to it when it runs.
+      return [padRows(r, reserve(r, 0, 0, dtype), one('reshape', [r.input(1)], { shape: [] }))];
+    },
+  },
   { ops: ['TensorListFromTensor'], read: (r) => (r.arity(2), [one('identity', [r.input(0)])]) },
   { ops: ['TensorListGetItem'], read: (r) => (r.arity(2, 3), [getItem(r.input(0), r.input(1))]) },
   { ops: ['EmptyTensorList'], read: (r) => (r.arity(2), [reserve(r, 0, -1, r.node.dtype('element_dtype'))]) },

@@ -3,6 +3,8 @@ import { PRIMITIVES, Primitive, Tensor, TfImport, bind, softmax } from '@eagerfl
 import { DETECT_IMPORT_ROWS } from './import_detect';
 import { FUSED_IMPORT_ROWS } from './import_fused';
 import { LIST_IMPORT_ROWS } from './import_lists';
+import { CALL_IMPORT_ROWS } from './import_calls';
+import { CONVERTER_IMPORT_ROWS } from './import_converter_ops';
 // The NMS family (NonMaxSuppressionV2..V5, CombinedNonMaxSuppression) registers its records.
 import './import_nms';
 
@@ -45,4 +47,8 @@ export const IMPORT_ROWS: readonly TfImport[] = [
   // Pack/Split, and TensorList*/TensorArray*V3 on dense tensors (import_detect.ts, import_lists.ts).
   ...DETECT_IMPORT_ROWS,
   ...LIST_IMPORT_ROWS,
+  // Function calls, resource-variable helpers and TF1 reference variables (import_calls.ts).
+  ...CALL_IMPORT_ROWS,
+  // Ops tfjs-converter runs that no record writes (import_converter_ops.ts).
+  ...CONVERTER_IMPORT_ROWS,
 ];

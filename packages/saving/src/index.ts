@@ -16,10 +16,20 @@ export { registerOp } from './graph_model';
 export type { CustomOp, ModelSource } from './graph_model';
 export { knownOps, readerTable } from './spec_io';
 export { loadLimits } from './reader';
+export { readTfGraph, signatureFunction, libraryFunction } from './graph_functions';
+export type { TfGraph, GraphTensorSpec, GraphFunctionOptions } from './graph_functions';
+export { graphDefFromProto } from './graphdef_proto';
+export type { GraphDefJson } from './graphdef_proto';
 export { installHostCallbackBridge } from './host';
 export { tfProto, tfProtoEnum, decodeTfProto, encodeTfProto } from './proto/tf_protos';
 export { crc32c, maskCrc, unmaskCrc, maskedCrc32c } from './proto/crc32c';
 export type { HostCallbackBridge, HostCallbackInfo, HostCallbackLoad } from './host';
+export { tfProto, tfProtoEnum, decodeTfProto, encodeTfProto } from './proto/tf_protos';
+export { graphDefToProto } from './proto/graphdef_proto';
+export { EventFileWriter, encodeEvent } from './events/event_file';
+export type { EventFileOptions } from './events/event_file';
+export { scalarValue, histogramValue, histogramBuckets, imageValue, textValue, audioValue, encodeWav, floatToUint8 } from './events/summary_values';
+export type { SummaryValue, SummaryArray } from './events/summary_values';
 
 /**
  * Wires saving into @eagerflow/function: ConcreteFunction.toGraphDef writes with this package's writer. The
@@ -31,3 +41,16 @@ export type { HostCallbackBridge, HostCallbackInfo, HostCallbackLoad } from './h
 export function installSaving(): void {
   installGraphDefWriter((cf) => toGraphDef(cf));
 }
+export { Module, isTracedFunction } from './module';
+export { latestCheckpoint, readCheckpointState, writeCheckpointState, restoreCheckpoint, writeCheckpoint, checkpointTensors, CheckpointReader, RestoreStatus } from './tf_checkpoint';
+export type { TrackableHook } from './tf_checkpoint';
+export { syncFs } from './node_files';
+export { readBundleIndex, readBundleTensor, writeBundle, shardFile } from './tensor_bundle';
+export type { BundleTensor, BundleIndex, BundleEntry } from './tensor_bundle';
+export { encodeRecord, encodeRecords, readRecords, RecordUnframer, RECORD_HEADER_BYTES, RECORD_FOOTER_BYTES } from './io/tfrecord_framing';
+export type { RecordUnframerOptions } from './io/tfrecord_framing';
+export { crc32c, maskCrc, unmaskCrc, maskedCrc32c } from './proto/crc32c';
+export { saveSavedModel } from './saved_model_writer';
+export type { SavedModelSaveOptions } from './saved_model_writer';
+export { loadSavedModel } from './saved_model_loader';
+export type { LoadedSavedModel, LoadedSignature } from './saved_model_loader';

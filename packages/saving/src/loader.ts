@@ -15,9 +15,13 @@ import { SignatureIO, checkSupported, customReader, inferSignature } from './gra
 import { LoadedSignature, positionalArgs, signatureOf } from './loaded_io';
 import { isLegacyResize, readLegacyResize } from './import_detect';
 import { inferListShapes } from './import_lists';
+import { inlineConst } from './graphdef_proto';
 import { TF1_CONTROL_OPS, foldControlFlow } from './tf1_frames';
 import { foldReader } from './tf1_exec';
 import { isDynamic, readDynamic } from './dynamic_params';
+import { resourceControlReader } from './import_calls';
+import { computedStridedSliceReader } from './import_strided_slice';
+import type { ConstValue } from './weights';
 
 /** Options of ef.loadFunction. */
 export interface LoadOptions {
@@ -66,16 +70,16 @@ export interface LoadedFunction<R = unknown> {
 /** Host callbacks are read by their marker attr; every other op by the records' specs and the import rows. */
 const readerFor = (r: NodeReader): OpReader | undefined => {
   if (isHostCallbackNode(r.node)) return readHostCallback;
-  const own = customReader(r.node.op) ?? foldReader(r.node);
+  const own = customReader(r.node.op) ?? foldReader(r.node) ?? resourceControlReader(r) ?? computedStridedSliceReader(r);
   if (own !== undefined) return own;
   if (isLegacyResize(r)) return readLegacyResize;
   return isDynamic(r) ? readDynamic : specReader(currentReaderTable(IMPORT_ROWS), r);
 };
 
 /** Nodes only read through their consumers (never inputs of a folded control-flow node). */
-const LAZY_REFS = new Set(['Const', 'VarHandleOp', 'BroadcastArgs', 'BroadcastGradientArgs', 'NoOp']);
+const LAZY_REFS = new Set(['Const', 'VarHandleOp', 'VariableV2', 'Variable', 'BroadcastArgs', 'BroadcastGradientArgs', 'NoOp']);
 
-interface Metadata {
+export interface Metadata {
   name: string;
   outputs: unknown;
   hostFunctions: string[];
@@ -126,13 +130,14 @@ function readSignature(x: unknown, main: ParsedNode[]): SignatureIO {
     byName.delete(ref.node);
     return { key, node, dtype: node.dtype('dtype'), shape: node.shape('shape') ?? null };
   });
-  if (byName.size > 0) throw loadError('a Placeholder is not a signature input', `'${[...byName.keys()][0]}'`, 'every Placeholder listed in signature.inputs', 'Add it to the signature');
+  // Placeholders the signature does not list become extra inputs named by their node (tfjs-converter feeds them by name).
+  const extras = [...byName.values()].map((node) => ({ key: node.name, node, dtype: node.dtype('dtype'), shape: node.shape('shape') ?? null }));
   const outputs = entries('outputs').map(([key, ref]) => ({ key, ref }));
   if (outputs.length === 0) throw loadError('the signature has no outputs', 'an empty signature.outputs', 'at least one output', 'Save with ef.saveFunction');
-  return { inputs, outputs };
+  return { inputs, outputs, extras };
 }
 
-function readLibrary(x: unknown): Map<string, Record<string, unknown>> {
+export function readLibrary(x: unknown): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
   if (x === undefined || x === null) return out;
   const fns = array(own(record(x, 'modelTopology.library'), 'function') ?? [], 'modelTopology.library.function');
@@ -143,14 +148,6 @@ function readLibrary(x: unknown): Map<string, Record<string, unknown>> {
     out.set(name, fd);
   });
   return out;
-}
-
-/** The main graph's nodes and every library function's. */
-function* allNodes(main: ParsedNode[], library: Map<string, Record<string, unknown>>): Generator<ParsedNode> {
-  yield* main;
-  for (const [name, f] of library) {
-    for (const [k, raw] of array(own(f, 'nodeDef') ?? [], `function '${name}'.nodeDef`).entries()) yield new ParsedNode(raw, `function '${name}'.nodeDef[${k}]`);
-  }
 }
 
 /** Host keys used anywhere (main graph and library), for resolution before building. */
@@ -169,50 +166,126 @@ function hostKeys(main: ParsedNode[], library: Map<string, Record<string, unknow
 /** Loads in-memory artifacts (what ef.saveFunction returns, or a parsed model.json + weights). */
 export function loadArtifacts(x: unknown, options: LoadOptions = {}): LoadedFunction {
   const a = record(x, 'the artifacts', 'Pass what ef.saveFunction returned, or a directory path');
-  const jit = jitModeOf(options);
   const topoRaw = own(a, 'modelTopology');
   if (topoRaw instanceof ArrayBuffer) throw loadError('a binary (protobuf) GraphDef is not supported', 'an ArrayBuffer modelTopology', 'GraphDef JSON', 'Convert the model to tfjs JSON (model.json)');
   const topo = record(topoRaw, 'artifacts.modelTopology', 'A graph model needs its GraphDef JSON topology');
   const main = array(own(topo, 'node'), 'modelTopology.node').map((n, k) => new ParsedNode(n, `modelTopology.node[${k}]`));
   const meta = readMetadata(own(a, 'userDefinedMetadata'));
   const library = readLibrary(own(topo, 'library'));
-  const table = currentReaderTable(IMPORT_ROWS);
-  checkSupported(allNodes(main, library), (op) => table.byOp.has(op) || TF1_CONTROL_OPS.includes(op), isHostCallbackNode);
-  const hostFns = resolveHostFunctions(hostKeys(main, library, meta), options);
   // A converter graph model may have no signature: its inputs and outputs are inferred like the converter's.
   const sigRaw = signatureSource(a);
   const sig = sigRaw === undefined ? inferSignature(main) : readSignature(sigRaw, main);
+  // Placeholders the signature does not list: the outputs run without them (pruned), or they are extra inputs.
+  const body = sig.extras.length === 0 ? main : neededNodes(main, sig.outputs.map((o) => o.ref.node));
+  const inputs = [...sig.inputs, ...sig.extras.filter((e) => body.includes(e.node))];
   const weights = decodeWeights(own(a, 'weightSpecs'), own(a, 'weightData'));
-  const ctx = new LoadContext(weights, hostFns, readerFor, options.trainable === true);
+  return buildFunction({ main: body, library, weights, inputs, outputs: sig.outputs, meta, name: meta?.name ?? 'loaded', functions: [...library.keys()] }, options);
+}
+
+/** What buildFunction traces: the graph's nodes and library, its inputs and outputs. */
+export interface GraphSource {
+  main: ParsedNode[];
+  library: Map<string, Record<string, unknown>>;
+  weights: Map<string, ConstValue>;
+  inputs: SignatureIO['inputs'];
+  outputs: SignatureIO['outputs'];
+  meta?: Metadata | null;
+  name: string;
+  /** Variables by VarHandleOp shared_name (or node name) that the caller owns (never disposed here). */
+  variables?: ReadonlyMap<string, Variable>;
+  /** Library functions run besides `main` (their ops are checked like main's). */
+  functions?: string[];
+  /** Runs the body in the trace instead of interpreting `main` (a library function's call). */
+  body?: (ctx: LoadContext, inputs: Tensor[]) => Tensor[];
+  /** The callable's result from its output tensors (default: one -> the tensor, several -> an array). */
+  structure?: (outputs: Tensor[]) => unknown;
+}
+
+/** Checks the ops, traces the graph into a ConcreteFunction and wraps it as a LoadedFunction. */
+export function buildFunction(src: GraphSource, options: LoadOptions = {}): LoadedFunction {
+  const jit = jitModeOf(options);
+  const { main, library, meta } = src;
+  const table = currentReaderTable(IMPORT_ROWS);
+  checkSupported(reachableNodes(main, library, src.functions ?? []), (op) => table.byOp.has(op) || TF1_CONTROL_OPS.includes(op), isHostCallbackNode);
+  const hostFns = resolveHostFunctions(hostKeys(main, library, meta ?? null), options);
+  const ctx = new LoadContext(src.weights, hostFns, readerFor, options.trainable === true);
+  const given = new Set(src.variables?.values() ?? []);
+  src.variables?.forEach((v, k) => ctx.variables.set(k, v));
   for (const [k, v] of library) ctx.functions.set(k, v);
-  inferListShapes(main, weights);
-  ctx.prepare = (nodes, where) => foldControlFlow(nodes, where, LAZY_REFS);
-  const builder = new GraphBuilder(meta?.name ?? 'loaded');
+  ctx.prepare = (nodes, where) => {
+    inferListShapes(nodes, (name) => {
+      const n = nodes.find((x) => x.name === name);
+      return (n === undefined ? null : inlineConst(n.attrs.get('value'), where)) ?? src.weights.get(name);
+    });
+    return foldControlFlow(nodes, where, LAZY_REFS);
+  };
+  const builder = new GraphBuilder(src.name);
   let graph: Graph | null = null;
+  const owned = (): Variable[] => [...ctx.variables.values()].filter((v) => !given.has(v));
   try {
-    const placeholders = sig.inputs.map((i) => builder.addInput(i.dtype, i.shape, i.key));
-    const args = new Map(sig.inputs.map((i, k) => [i.node.name, placeholders[k]] as const));
+    const placeholders = src.inputs.map((i) => builder.addInput(i.dtype, i.shape, i.key));
     const outs = withBuilder(builder, () => {
-      const scope = new GraphScope(ctx, main.filter((n) => n.op !== 'Placeholder'), 'the graph', args);
+      if (src.body !== undefined) return src.body(ctx, placeholders);
+      const args = new Map(src.inputs.map((i, k) => [i.node.name, placeholders[k]] as const));
+      // Resource Placeholders stay: they are variables (options.variables by name), not inputs.
+      const scope = new GraphScope(ctx, main.filter((n) => n.op !== 'Placeholder' || n.attrs.get('dtype')?.type === 'DT_RESOURCE'), 'the graph', args);
       scope.run();
-      return sig.outputs.map((o) => scope.outputAt(o.ref, `signature output '${o.key}'`));
+      return src.outputs.map((o) => scope.outputAt(o.ref, `signature output '${o.key}'`));
     });
     const g = optimize(builder.finish(outs));
     graph = g;
     const limits = runLimitsFor(options);
     for (const body of [g, ...bodiesOf(g.nodes)]) runLimitsOf.set(body, limits);
-    const symbolic = g.outputs.map((o, k) => new Tensor(null, g.values[o].dtype, g.values[o].shape, { owner: builder, index: o, label: sig.outputs[k].key }));
-    const structured = meta !== null ? decodeStructure(meta.outputs, symbolic) : symbolic.length === 1 ? symbolic[0] : symbolic;
-    const cf = new ConcreteFunction(g, placeholders, { structured, dtypes: symbolic.map((t) => t.dtype) }, [], 'loaded', sig.inputs.map((i) => i.key), jit);
-    return makeLoaded(cf, [...ctx.variables.values()], limits, sig.outputs.map((o) => o.key));
+    const symbolic = g.outputs.map((o, k) => new Tensor(null, g.values[o].dtype, g.values[o].shape, { owner: builder, index: o, label: src.outputs[k].key }));
+    const structured = meta != null ? decodeStructure(meta.outputs, symbolic) : src.structure !== undefined ? src.structure(symbolic) : symbolic.length === 1 ? symbolic[0] : symbolic;
+    const cf = new ConcreteFunction(g, placeholders, { structured, dtypes: symbolic.map((t) => t.dtype) }, [], 'loaded', src.inputs.map((i) => i.key), jit);
+    return makeLoaded(cf, [...ctx.variables.values()], owned(), limits, src.outputs.map((o) => o.key));
   } catch (e) {
     builder.alive = false;
     releasePartial(builder);
     graph?.dispose();
-    ctx.variables.forEach((v) => v.dispose());
+    owned().forEach((v) => v.dispose());
     throw e;
   } finally {
     ctx.created.forEach((t) => t.dispose());
+  }
+}
+
+/** The nodes of `pool` that `roots` depend on (data and control inputs), in pool order. */
+export function neededNodes(pool: readonly ParsedNode[], roots: readonly string[]): ParsedNode[] {
+  const byName = new Map(pool.map((n) => [n.name, n] as const));
+  const seen = new Set<string>();
+  const stack = roots.filter((r) => byName.has(r));
+  while (stack.length) {
+    const name = stack.pop() as string;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const n = byName.get(name) as ParsedNode;
+    for (const r of n.inputs) if (!seen.has(r.node) && byName.has(r.node)) stack.push(r.node);
+    for (const c of n.controls) if (!seen.has(c) && byName.has(c)) stack.push(c);
+  }
+  return pool.filter((n) => seen.has(n.name));
+}
+
+/** `main` and the library functions its nodes reach (through func attrs, transitively). */
+function* reachableNodes(main: ParsedNode[], library: Map<string, Record<string, unknown>>, roots: string[]): Generator<ParsedNode> {
+  const seen = new Set<string>();
+  const queue: ParsedNode[][] = [main];
+  const visit = (f: unknown): void => {
+    if (typeof f !== 'string' || seen.has(f) || !library.has(f)) return;
+    seen.add(f);
+    queue.push(array(own(library.get(f) as Record<string, unknown>, 'nodeDef') ?? [], `function '${f}'.nodeDef`).map((raw, k) => new ParsedNode(raw, `function '${f}'.nodeDef[${k}]`)));
+  };
+  roots.forEach(visit);
+  while (queue.length) {
+    const nodes = queue.pop() as ParsedNode[];
+    for (const n of nodes) {
+      yield n;
+      for (const a of n.attrs.values()) {
+        visit(a.func?.name);
+        ((a.list as { func?: { name?: string }[] } | undefined)?.func ?? []).forEach((f) => visit(f.name));
+      }
+    }
   }
 }
 
@@ -280,7 +353,7 @@ function runLimitsFor(options: LoadOptions): RunLimits {
   return { maxElements: pick('maxElements', loadLimits.maxRunElements), maxWhileIterations: pick('maxWhileIterations', loadLimits.maxWhileIterations) };
 }
 
-function makeLoaded(cf: ConcreteFunction, variables: Variable[], limits: RunLimits, outputNames: string[]): LoadedFunction {
+function makeLoaded(cf: ConcreteFunction, variables: Variable[], owned: Variable[], limits: RunLimits, outputNames: string[]): LoadedFunction {
   const fname = `loaded function '${cf.name}'`;
   const fn = ((...args: unknown[]) => {
     const temps: Tensor[] = [];
@@ -314,7 +387,7 @@ function makeLoaded(cf: ConcreteFunction, variables: Variable[], limits: RunLimi
       value: () => {
         bodiesOf(cf.graph.nodes).forEach((g) => g.dispose());
         cf.dispose();
-        variables.forEach((v) => v.dispose());
+        owned.forEach((v) => v.dispose());
       },
     },
     name: { value: cf.name },

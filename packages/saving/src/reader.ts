@@ -1,9 +1,11 @@
 // GraphDef interpreter: checks untrusted nodes, orders them, and binds primitives into the active trace.
-import { DType, InvalidArgumentError, OpError, contextError, ReadScope, Tensor, Variable, backend } from '@eagerflow/core';
+import { DType, ReadScope, Tensor, Variable, backend } from '@eagerflow/core';
+import { withSiteLabel } from '@eagerflow/function';
 import { HostFunction } from './host';
-import { InputRef, ParsedNode, array, loadError, own, record, show, text } from './validate';
+import { InputRef, ParsedNode, array, cyclePath, loadError, own, record, show, text, withNode } from './validate';
 import { ConstValue } from './weights';
 import { fromTfDType } from './format';
+import { inlineConst } from './graphdef_proto';
 
 /**
  * Limits that keep hostile files from exhausting time or memory while loading (raise them for trusted files):
@@ -86,6 +88,13 @@ export class LoadContext {
 
   /** Interprets library function `name` on `args` inside the current trace; returns its outputs. */
   callFunction(name: string, args: Tensor[]): Tensor[] {
+    const outs = this.callFunctionValues(name, args);
+    if (outs.some((v) => v instanceof Variable)) throw loadError(`function '${name}' returns a resource`, 'a DT_RESOURCE output', 'tensor outputs', 'Call it through PartitionedCall');
+    return outs as Tensor[];
+  }
+
+  /** callFunction where arguments and results may be resources (Variables bound to DT_RESOURCE args). */
+  callFunctionValues(name: string, args: readonly ArgValue[]): ArgValue[] {
     const fdef = this.functions.get(name);
     if (fdef === undefined) throw loadError(`function '${name}' is not in the library`, `a reference to '${name}'`, `one of [${[...this.functions.keys()].slice(0, 8).join(', ')}]`, 'Add the function to modelTopology.library.function');
     if (this.active.includes(name)) throw loadError('the function library has a cycle', [...this.active, name].join(' -> '), 'functions that do not call themselves', 'Remove the recursive If/While reference');
@@ -99,41 +108,52 @@ export class LoadContext {
   }
 }
 
+/** A function argument or result: a tensor, or a resource variable (DT_RESOURCE). */
+export type ArgValue = Tensor | Variable;
+
 interface ArgSpec {
   name: string;
-  /** null for DT_VARIANT: a TensorList, read as a dense tensor of its element dtype. */
-  dtype: ReturnType<typeof fromTfDType> | null;
+  /** null for DT_VARIANT: a TensorList, read as a dense tensor of its element dtype; 'resource' for DT_RESOURCE. */
+  dtype: ReturnType<typeof fromTfDType> | null | 'resource';
 }
 
 function argList(x: unknown, where: string): ArgSpec[] {
   return array(x ?? [], where).map((a, k) => {
     const o = record(a, `${where}[${k}]`);
     const name = text(own(o, 'name'), `${where}[${k}].name`);
-    const dtype = own(o, 'type') === 'DT_VARIANT' ? null : fromTfDType(own(o, 'type'));
-    if (dtype === undefined) throw loadError(`${where}[${k}] ('${name}') has an unsupported type`, show(own(o, 'type')), 'DT_FLOAT, DT_INT32, DT_BOOL, DT_STRING, DT_COMPLEX64 or DT_VARIANT (a TensorList)', 'Fix the function signature');
+    const type = own(o, 'type');
+    const dtype = type === 'DT_VARIANT' ? null : type === 'DT_RESOURCE' ? 'resource' : fromTfDType(type);
+    if (dtype === undefined) throw loadError(`${where}[${k}] ('${name}') has an unsupported type`, show(type), 'DT_FLOAT, DT_INT32, DT_BOOL, DT_STRING, DT_COMPLEX64, DT_VARIANT (a TensorList) or DT_RESOURCE', 'Fix the function signature');
     return { name, dtype };
   });
 }
 
-function runFunction(ctx: LoadContext, name: string, fdef: Record<string, unknown>, args: Tensor[]): Tensor[] {
+function runFunction(ctx: LoadContext, name: string, fdef: Record<string, unknown>, args: readonly ArgValue[]): ArgValue[] {
   const where = `function '${name}'`;
   const sig = record(own(fdef, 'signature'), `${where}.signature`);
   const ins = argList(own(sig, 'inputArg'), `${where}.signature.inputArg`);
   const outs = argList(own(sig, 'outputArg'), `${where}.signature.outputArg`);
   if (ins.length !== args.length) throw loadError(`${where} is called with the wrong number of arguments`, `${args.length}`, `${ins.length} (its inputArg)`, 'Make the If/While inputs match the function signature');
   const bound = new Map<string, Tensor>();
+  const resources = new Map<string, Variable>();
   ins.forEach((a, k) => {
-    if (a.dtype !== null && args[k].dtype !== a.dtype) throw loadError(`${where}: argument '${a.name}' has the wrong dtype`, args[k].dtype, `${a.dtype}`, 'Fix Tin/T or the function signature');
-    if (bound.has(a.name)) throw loadError(`${where}: duplicate argument name '${a.name}'`, `'${a.name}' twice`, 'unique names', 'Rename the argument');
-    bound.set(a.name, args[k]);
+    const v = args[k];
+    if (bound.has(a.name) || resources.has(a.name)) throw loadError(`${where}: duplicate argument name '${a.name}'`, `'${a.name}' twice`, 'unique names', 'Rename the argument');
+    if ((a.dtype === 'resource') !== v instanceof Variable) throw loadError(`${where}: argument '${a.name}' ${a.dtype === 'resource' ? 'is a resource' : 'is a tensor'}`, v instanceof Variable ? `variable '${v.name}'` : `a ${v.dtype} tensor`, a.dtype === 'resource' ? 'a resource variable (VarHandleOp)' : 'a tensor', 'Fix Tin or the function signature');
+    if (v instanceof Variable) resources.set(a.name, v);
+    else {
+      if (a.dtype !== null && v.dtype !== a.dtype) throw loadError(`${where}: argument '${a.name}' has the wrong dtype`, v.dtype, `${a.dtype}`, 'Fix Tin/T or the function signature');
+      bound.set(a.name, v);
+    }
   });
   const nodes = array(own(fdef, 'nodeDef') ?? [], `${where}.nodeDef`).map((n, k) => new ParsedNode(n, `${where}.nodeDef[${k}]`));
-  const scope = new GraphScope(ctx, nodes, where, bound);
+  const scope = new GraphScope(ctx, nodes, where, bound, null, new Map(), resources);
   scope.run();
   const ret = record(own(fdef, 'ret') ?? {}, `${where}.ret`);
   return outs.map((o) => {
     const refText = own(ret, o.name);
     if (typeof refText !== 'string') throw loadError(`${where}: output '${o.name}' has no ret entry`, show(refText), "a reference like 'node:0'", 'Add it to ret');
+    if (o.dtype === 'resource') return scope.variableOf(refTo(refText, where), `${where} output '${o.name}'`);
     const t = scope.outputAt(refTo(refText, where), `${where} output '${o.name}'`);
     if (o.dtype !== null && t.dtype !== o.dtype) throw loadError(`${where}: output '${o.name}' has the wrong dtype`, t.dtype, `${o.dtype}`, 'Fix the outputArg type');
     return t;
@@ -152,13 +172,22 @@ interface Slot {
   readonly node: ParsedNode;
   outs?: Tensor[];
   variable?: Variable;
+  /** Resource outputs by index (a call or loop passing variables through). */
+  resources?: Map<number, Variable>;
 }
+
+/** A DT_RESOURCE Placeholder: a concrete function graph's captured variable (bound by name). */
+const resourcePlaceholder = (n: ParsedNode): boolean => n.op === 'Placeholder' && n.attrs.get('dtype')?.type === 'DT_RESOURCE';
+/** Nodes whose output 0 is a variable: resource handles, captured resources and TF1 reference variables. */
+const isVariableNode = (n: ParsedNode): boolean => n.op === 'VarHandleOp' || n.op === 'VariableV2' || n.op === 'Variable' || resourcePlaceholder(n);
+/** Ops that pass a resource input through to the same output (Identity of a handle). */
+const RESOURCE_PASS = new Set(['Identity', 'IdentityN']);
 
 /**
  * Ops interpreted only when a consumer reads their value: constants, resources, and the shape
  * helpers that consumers usually read as patterns (Reshape(x, Shape(like)), Sum(x, Range(0, Rank(x), 1))).
  */
-const LAZY = new Set(['Const', 'VarHandleOp', 'BroadcastArgs', 'BroadcastGradientArgs', 'Shape', 'Rank', 'Range', 'NoOp']);
+const LAZY = new Set(['Const', 'VarHandleOp', 'VariableV2', 'Variable', 'BroadcastArgs', 'BroadcastGradientArgs', 'Shape', 'Rank', 'Range', 'NoOp']);
 
 /** One graph or function body: nodes by name, interpreted in dependency order. */
 export class GraphScope {
@@ -178,6 +207,8 @@ export class GraphScope {
     readonly args: Map<string, Tensor>,
     readonly parent: GraphScope | null = null,
     readonly presets: ReadonlyMap<string, readonly (Tensor | undefined)[]> = new Map(),
+    /** DT_RESOURCE arguments of a function body, bound to Variables. */
+    readonly resources: ReadonlyMap<string, Variable> = new Map(),
   ) {
     nodes = ctx.prepare(nodes, where);
     this.nodes = nodes;
@@ -185,14 +216,14 @@ export class GraphScope {
     for (const n of nodes) edges += n.inputs.length + n.controls.length;
     ctx.spendEdges(edges, where);
     for (const n of nodes) {
-      if (this.slots.has(n.name) || args.has(n.name)) throw loadError(`${where}: duplicate node name '${n.name}'`, `'${n.name}' twice`, 'unique node names', 'Rename one of the nodes');
+      if (this.slots.has(n.name) || args.has(n.name) || resources.has(n.name)) throw loadError(`${where}: duplicate node name '${n.name}'`, `'${n.name}' twice`, 'unique node names', 'Rename one of the nodes');
       this.slots.set(n.name, { node: n });
     }
   }
 
   /** Whether `name` is readable here: a node, an argument, a preset or a name of the parent. */
   has(name: string): boolean {
-    return this.slots.has(name) || this.args.has(name) || this.presets.has(name) || (this.parent?.has(name) ?? false);
+    return this.slots.has(name) || this.args.has(name) || this.resources.has(name) || this.presets.has(name) || (this.parent?.has(name) ?? false);
   }
 
   /** Whether `name` comes from outside this body (a preset or the parent's). */
@@ -206,19 +237,43 @@ export class GraphScope {
       this.ctx.spend(this.where);
       if (LAZY.has(n.op) || n.op === 'Placeholder') continue;
       const slot = this.slots.get(n.name) as Slot;
-      slot.outs = this.interpret(n);
+      if (RESOURCE_PASS.has(n.op) && (this.isResource({ node: n.name, index: 0, text: n.name }) || this.refVariable({ node: n.name, index: 0, text: n.name }) !== null)) continue;
+      slot.outs = this.interpret(n, slot);
     }
   }
 
-  private interpret(n: ParsedNode): Tensor[] {
+  private interpret(n: ParsedNode, slot?: Slot): Tensor[] {
     const r = new NodeReader(this, n);
     const reader = this.ctx.readerFor(r);
     if (reader === undefined) throw loadError(`node '${n.name}' has an unknown op '${n.op}'`, `op '${n.op}'`, 'an op listed in docs/saving.md (or a host function key)', 'Re-save the function with EagerFlow, or register the key as a host function');
     try {
-      return reader(r);
+      const outs = withSiteLabel(`${this.where}: node '${n.name}' (${n.op})`, () => reader(r));
+      if (r.resourceOutputs !== undefined && slot !== undefined) slot.resources = r.resourceOutputs;
+      return outs;
     } catch (e) {
       throw withNode(e, n);
     }
+  }
+
+  /** The TF1 reference variable a reference names (VariableV2, or Identity chains of one), else null. */
+  refVariable(ref: InputRef): Variable | null {
+    const slot = this.slots.get(ref.node);
+    if (slot === undefined) return this.outside(ref.node) && !this.presets.has(ref.node) ? (this.parent as GraphScope).refVariable(ref) : null;
+    const n = slot.node;
+    if ((n.op === 'VariableV2' || n.op === 'Variable') && ref.index === 0) return this.variableOf(ref, n.name);
+    if (n.op === 'Identity' && ref.index === 0 && n.inputs.length === 1) return this.refVariable(n.inputs[0]);
+    return null;
+  }
+
+  /** Whether a reference names a resource: a variable op, a DT_RESOURCE argument, or one passed through. */
+  isResource(ref: InputRef): boolean {
+    if (this.resources.has(ref.node) || this.args.has(ref.node)) return this.resources.has(ref.node);
+    const slot = this.slots.get(ref.node);
+    if (slot === undefined) return this.outside(ref.node) && !this.presets.has(ref.node) && (this.parent as GraphScope).isResource(ref);
+    const n = slot.node;
+    if (n.op === 'VarHandleOp' || resourcePlaceholder(n)) return ref.index === 0;
+    if (slot.resources?.has(ref.index)) return true;
+    return RESOURCE_PASS.has(n.op) && n.inputs[ref.index] !== undefined && this.isResource(n.inputs[ref.index]);
   }
 
   private interpretLazy(n: ParsedNode): Tensor[] {
@@ -257,7 +312,7 @@ export class GraphScope {
           continue;
         }
         const dep = top.deps[top.next++];
-        if (this.args.has(dep) || this.outside(dep)) continue;
+        if (this.args.has(dep) || this.resources.has(dep) || this.outside(dep)) continue;
         const st = state.get(dep);
         if (st === 2) continue;
         const slot = this.slots.get(dep);
@@ -280,6 +335,8 @@ export class GraphScope {
     if (slot === undefined && this.outside(ref.node)) return this.presets.has(ref.node) ? null : (this.parent as GraphScope).constOf(ref);
     if (slot === undefined || slot.node.op !== 'Const') return null;
     if (ref.index !== 0) throw loadError(`Const '${ref.node}' has one output`, `a reference to output ${ref.index}`, 'output 0', 'Fix the input reference');
+    const inline = inlineConst(slot.node.attrs.get('value'), `${this.where}: Const '${ref.node}'`);
+    if (inline !== null) return inline;
     const v = this.ctx.weights.get(ref.node);
     if (v === undefined) throw loadError(`Const '${ref.node}' has no weight`, 'no weightSpecs entry of that name', `a weight named '${ref.node}'`, 'The weights do not belong to this model.json: re-save the function');
     const dtype = slot.node.dtype('dtype', v.dtype);
@@ -288,9 +345,13 @@ export class GraphScope {
   }
 
   variableOf(ref: InputRef, where: string): Variable {
+    const bound = this.resources.get(ref.node);
+    if (bound !== undefined) return bound;
     const slot = this.slots.get(ref.node);
     if (slot === undefined && this.parent !== null && !this.presets.has(ref.node) && this.parent.has(ref.node)) return this.parent.variableOf(ref, where);
-    if (slot === undefined || slot.node.op !== 'VarHandleOp') throw loadError(`${where}: the resource input is not a VarHandleOp`, `'${ref.text}'`, 'a VarHandleOp node', 'Fix the input');
+    if (slot?.resources?.has(ref.index)) return slot.resources.get(ref.index) as Variable;
+    if (slot !== undefined && RESOURCE_PASS.has(slot.node.op) && slot.node.inputs[ref.index] !== undefined && this.isResource(slot.node.inputs[ref.index])) return this.variableOf(slot.node.inputs[ref.index], where);
+    if (slot === undefined || !isVariableNode(slot.node)) throw loadError(`${where}: the resource input is not a variable`, `'${ref.text}'${slot === undefined ? '' : ` (${slot.node.op})`}`, 'a VarHandleOp, a VariableV2 or a DT_RESOURCE argument bound to a variable', 'Fix the input');
     slot.variable ??= this.ctx.variable(slot.node);
     return slot.variable;
   }
@@ -317,6 +378,11 @@ export class GraphScope {
     if (slot === undefined && this.outside(ref.node)) return this.presetAt(ref, where);
     if (slot === undefined) throw loadError(`${where} reads a node that does not exist`, `'${ref.text}'`, 'the name of a node', 'Fix the dangling reference');
     if (slot.outs === undefined && slot.node.op === 'Const') slot.outs = [this.ctx.weightTensor(ref.node, this.constOf(ref) as ConstValue)];
+    // A TF1 reference variable (or an Identity of one: it aliases the buffer) read where it is read, as TF's refs do.
+    if (slot.outs === undefined) {
+      const v = this.refVariable(ref);
+      if (v !== null) return v.value();
+    }
     if (slot.outs === undefined && LAZY.has(slot.node.op) && slot.node.op !== 'VarHandleOp') slot.outs = this.interpretLazy(slot.node);
     if (slot.outs === undefined) throw loadError(`${where} reads node '${slot.node.name}' (${slot.node.op}), which has no tensor value`, `'${ref.text}'`, 'a tensor-valued node', `${slot.node.op} is only supported as a direct input of the ops that use it`);
     if (ref.index >= slot.outs.length) throw loadError(`${where} reads output ${ref.index} of '${slot.node.name}' (${slot.node.op})`, `'${ref.text}'`, `an output below ${slot.outs.length}`, 'Fix the output index');
@@ -333,20 +399,11 @@ export class GraphScope {
   }
 }
 
-/** The nodes of a cycle (from where it closes), at most 8 names with a count of the rest. */
-function cyclePath(stack: string[], dep: string): string {
-  const loop = stack.slice(stack.lastIndexOf(dep)).concat(dep);
-  return loop.length <= 8 ? loop.join(' -> ') : `${loop.slice(0, 4).join(' -> ')} -> ... (${loop.length - 8} more) -> ${loop.slice(-4).join(' -> ')}`;
-}
-
-/** Adds the node to an error; our own loadErrors and op errors keep their class. */
-function withNode(e: unknown, n: ParsedNode): Error {
-  if (e instanceof OpError && e.message.startsWith('loadFunction:')) return e;
-  return contextError(`loadFunction: node '${n.name}' (${n.op}) cannot be loaded`, e, 'loadFunction', InvalidArgumentError);
-}
-
 /** Per-node view for op readers: inputs, static params from Consts, producers for patterns. */
 export class NodeReader implements ReadScope {
+  /** Resource outputs a reader produced (calls and loops passing variables through), by output index. */
+  resourceOutputs?: Map<number, Variable>;
+
   constructor(
     readonly scope: GraphScope,
     readonly node: ParsedNode,
@@ -426,6 +483,18 @@ export class NodeReader implements ReadScope {
 
   variable(k: number): Variable {
     return this.scope.variableOf(this.ref(k), this.node.name);
+  }
+
+  /** Whether input k is a resource (a variable handle). */
+  isResource(k: number): boolean {
+    return this.scope.isResource(this.ref(k));
+  }
+
+  /** Inputs from..to as call arguments: tensors, and Variables for resource inputs. */
+  values(from = 0, to = this.count): ArgValue[] {
+    const out: ArgValue[] = [];
+    for (let k = from; k < to; k++) out.push(this.isResource(k) ? this.variable(k) : this.input(k));
+    return out;
   }
 
   callFunction(name: string, args: Tensor[]): Tensor[] {

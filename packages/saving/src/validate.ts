@@ -1,5 +1,5 @@
 // Checked access to untrusted GraphDef JSON: every malformed piece becomes a clear loadFunction error.
-import { DType, Dims, InvalidArgumentError, argError } from '@eagerflow/core';
+import { DType, Dims, InvalidArgumentError, OpError, argError, contextError } from '@eagerflow/core';
 import { AttrValue, fromBase64, fromTfDType } from './format';
 
 /** The toolkit's argError for loadFunction (`loadFunction: <what> (got <got>, expected <expected>). <fix>.`). */
@@ -218,3 +218,15 @@ function toDims(s: unknown, bad: () => Error): Dims {
 }
 
 export { show };
+
+/** The nodes of a cycle (from where it closes), at most 8 names with a count of the rest. */
+export function cyclePath(stack: string[], dep: string): string {
+  const loop = stack.slice(stack.lastIndexOf(dep)).concat(dep);
+  return loop.length <= 8 ? loop.join(' -> ') : `${loop.slice(0, 4).join(' -> ')} -> ... (${loop.length - 8} more) -> ${loop.slice(-4).join(' -> ')}`;
+}
+
+/** Adds the node to an error; our own loadErrors and op errors keep their class. */
+export function withNode(e: unknown, n: ParsedNode): Error {
+  if (e instanceof OpError && e.message.startsWith('loadFunction:')) return e;
+  return contextError(`loadFunction: node '${n.name}' (${n.op}) cannot be loaded`, e, 'loadFunction', InvalidArgumentError);
+}

@@ -25,11 +25,14 @@ const WEIGHT_DTYPES: readonly string[] = ['float32', 'int32', 'bool', 'string', 
 /** Collects constants into `weightSpecs` and one `weightData` buffer. */
 export class WeightWriter {
   readonly specs: WeightSpec[] = [];
+  /** Each constant's value by node name (SavedModels inline them into the Const nodes). */
+  readonly values = new Map<string, ConstValue>();
   private readonly chunks: Uint8Array[] = [];
   private size = 0;
 
   add(name: string, v: ConstValue): void {
     this.specs.push({ name, shape: [...v.shape], dtype: v.dtype });
+    this.values.set(name, v);
     const bytes = encode(v);
     this.chunks.push(bytes);
     this.size += bytes.length;

@@ -15,6 +15,11 @@ export interface SaveOptions {
    * token or by the callback function. Keys given with `ef.registerHostFunction` need no entry.
    */
   hostFunctionKeys?: Record<string, string> | Map<unknown, string>;
+  /**
+   * SavedModel writing: every variable the graph reads becomes a resource variable (VarHandleOp +
+   * ReadVariableOp) instead of a frozen constant, in nested bodies too.
+   */
+  resourceVariables?: boolean;
 }
 
 /** Writes one primitive's node(s); returns one tensor reference per output of the node. */
@@ -74,7 +79,7 @@ export class Scope implements WriteScope {
   }
 
   readVariable(v: Variable): string {
-    if (!this.w.mutable.has(v)) return this.frozenRead(v);
+    if (!this.w.mutable.has(v) && this.w.options.resourceVariables !== true) return this.frozenRead(v);
     return this.add('ReadVariableOp', 'ReadVariableOp', [this.handle(v)], { dtype: attr.type(v.dtype) });
   }
 
@@ -170,7 +175,8 @@ export class GraphWriter {
   readonly host: HostSaveState = { keys: this.hostKeys, keyFor: (token, fn, registered) => hostKeyFor(this.options, token, fn, registered) };
   /** Variables some node assigns: saved as resource variables (VarHandleOp); others are frozen. */
   readonly mutable: Set<Variable>;
-  private readonly shared = new Map<Variable, string>();
+  /** Each resource variable's shared_name (the VarHandleOp attribute). */
+  readonly shared = new Map<Variable, string>();
 
   constructor(
     readonly options: SaveOptions,

@@ -26,6 +26,8 @@ export class FailedPreconditionError extends OpError {}
 export class NotFoundError extends OpError {}
 export class InternalError extends OpError {}
 export class ResourceExhaustedError extends OpError {}
+/** Unrecoverable data loss or corruption: a truncated or corrupted file (TensorFlow's `tf.errors.DataLossError`). */
+export class DataLossError extends OpError {}
 
 const ERROR_NAMES = new Map<object, string>([
   [OpError, 'OpError'],
@@ -37,6 +39,7 @@ const ERROR_NAMES = new Map<object, string>([
   [NotFoundError, 'NotFoundError'],
   [InternalError, 'InternalError'],
   [ResourceExhaustedError, 'ResourceExhaustedError'],
+  [DataLossError, 'DataLossError'],
 ]);
 
 /** JS engine messages for allocations that cannot be made (a typed array or buffer too large). */

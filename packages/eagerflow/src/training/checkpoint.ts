@@ -1,13 +1,39 @@
-// ef.train.Checkpoint: saves and restores Variables and optimizer state (iterations, learning rate, slots) as tfjs weights.
+// ef.train.Checkpoint: saves and restores Variables, Modules and optimizer state in TF's checkpoint format
+// (TensorBundle + object graph), and in memory as tfjs weights (the format of the first versions, still read).
 /**
- * Checkpoints of variables and optimizer state (`Checkpoint`, `CheckpointManager`), as in tf.train.
+ * Checkpoints of variables and optimizer state (`Checkpoint`, `CheckpointManager`, `latestCheckpoint`), as in tf.train.
  * @module
  */
 import { DType, NotFoundError, Variable, constant, argError, opError } from '@eagerflow/core';
+import {
+  CheckpointReader, Module, RestoreStatus, TrackableHook, latestCheckpoint as latest, readCheckpointState, restoreCheckpoint, syncFs, writeCheckpoint,
+  writeCheckpointState,
+} from '@eagerflow/saving';
 import { Optimizer } from './optimizer';
 
-/** What a checkpoint tracks: Variables, optimizers, and objects or arrays of them (names become paths). */
-export type Trackable = Variable | Optimizer | readonly Trackable[] | { readonly [name: string]: Trackable };
+export { RestoreStatus };
+
+/** What a checkpoint tracks: Variables, Modules, optimizers, and objects or arrays of them (names become paths). */
+export type Trackable = Variable | Module | Optimizer | readonly Trackable[] | { readonly [name: string]: Trackable };
+
+/** How TF-format checkpoints walk an optimizer: `iterations`, its own learning rate, and its slots as TF slot variables. */
+const OPTIMIZER_HOOK: TrackableHook = {
+  children(obj) {
+    if (!(obj instanceof Optimizer)) return null;
+    const out: [string, unknown][] = [['iterations', obj.iterations]];
+    if (obj.ownedLearningRate !== null) out.push(['learning_rate', obj.ownedLearningRate]);
+    return out;
+  },
+  slots(obj, variables) {
+    const opt = obj as Optimizer;
+    return variables.flatMap((v) => Object.entries(opt.slotsOf(v) ?? {}).map(([name, slot]) => [v, name, slot] as [Variable, string, Variable]));
+  },
+  slot(obj, variable, name) {
+    const opt = obj as Optimizer;
+    if (variable.dtype === 'float32') opt.build([variable]);
+    return opt.getSlot(variable, name) ?? null;
+  },
+};
 
 /** One saved tensor, in the tfjs weights-manifest form (`io.WeightsManifestEntry`). */
 export interface WeightSpec {
@@ -24,6 +50,15 @@ export interface CheckpointArtifacts {
 
 const isVar = (x: unknown): x is Variable => x instanceof Variable;
 
+function intOf(v: Variable): number {
+  const t = v.value();
+  try {
+    return t.item() as number;
+  } finally {
+    t.dispose();
+  }
+}
+
 /**
  * Tracks Variables and optimizers under names, like tf.train.Checkpoint. Paths are the names joined
  * by '/'; an optimizer's slots are saved under the path of the variable they belong to, so a fresh
@@ -36,10 +71,56 @@ const isVar = (x: unknown): x is Variable => x instanceof Variable;
  * saved.weightSpecs.map((s) => s.name); // ["w", "optimizer/iterations", "optimizer/learning_rate", "optimizer/w/momentum", "optimizer/w/velocity"]
  */
 export class Checkpoint {
+  private counter: Variable | null = null;
+
   constructor(private readonly root: { readonly [name: string]: Trackable }) {
     if (root === null || typeof root !== 'object' || isVar(root) || Array.isArray(root)) {
       throw argError('train.Checkpoint', 'expected an object of named Variables and optimizers', root === null ? 'null' : Array.isArray(root) ? 'an array' : typeof root, 'e.g. { model: [w, b], optimizer }', 'Name what you track.');
     }
+  }
+
+  /** How many times `save(prefix)` has run (TF's save_counter; saved as int64 like TF's). */
+  get saveCounter(): Variable {
+    this.counter ??= new Variable(0, { dtype: 'int32', trainable: false, name: 'save_counter' });
+    return this.counter;
+  }
+
+  /** The object graph's root: the tracked objects, then save_counter once it exists (TF's order). */
+  private graphRoot(): Record<string, unknown> {
+    return this.counter === null ? { ...this.root } : { ...this.root, save_counter: this.counter };
+  }
+
+  /**
+   * Writes a TF-format checkpoint to `path` (`path.index` + `path.data-00000-of-00001`) without
+   * numbering it or updating the `checkpoint` state file; returns `path`.
+   * @example
+   * // not-run (writes files)
+   * new ef.train.Checkpoint({ v: new ef.Variable([1, 2]) }).write('/tmp/ckpt/plain');
+   */
+  write(path: string): string {
+    if (typeof path !== 'string' || path === '') throw argError('train.Checkpoint.write', 'expected a path prefix', typeof path, "a string such as '/tmp/ckpt/model'", 'Pass where to write.');
+    return writeCheckpoint(path, this.graphRoot(), 'train.Checkpoint.write', OPTIMIZER_HOOK, new Set(this.counter ? [this.counter] : []));
+  }
+
+  /** save(prefix): numbered write (`prefix-1`, `prefix-2`, ...) recorded in the directory's `checkpoint` state file. */
+  private saveNumbered(prefix: string): string {
+    const api = 'train.Checkpoint.save';
+    if (prefix === '') throw argError(api, 'expected a path prefix', "''", "a string such as '/tmp/ckpt/model'", 'Pass where to write.');
+    const n = intOf(this.saveCounter) + 1;
+    const path = `${prefix}-${n}`;
+    const { path: p } = syncFs(api);
+    this.saveCounter.assign(n);
+    try {
+      this.write(path);
+    } catch (e) {
+      this.saveCounter.assign(n - 1);
+      throw e;
+    }
+    const dir = p.dirname(prefix);
+    const state = readCheckpointState(dir, api);
+    const all = (state?.all_model_checkpoint_paths ?? []).map((x) => (p.isAbsolute(x) ? x : p.join(dir, x))).filter((x) => x !== path);
+    writeCheckpointState(dir, { model_checkpoint_path: path, all_model_checkpoint_paths: [...all, path] }, api);
+    return path;
   }
 
   /** Every tracked variable by path (optimizer state last, after the variables its slots follow). */
@@ -66,8 +147,16 @@ export class Checkpoint {
     return out;
   }
 
-  /** The current values of everything tracked, as tfjs weights. */
-  save(): CheckpointArtifacts {
+  /**
+   * `save(prefix)`: writes the next numbered TF-format checkpoint (`prefix-1`, `prefix-2`, ...; TF's
+   * `tf.train.Checkpoint(...).restore(path)` reads it), records it in the directory's `checkpoint`
+   * file and returns its path. `save()` without a prefix returns the values in memory as tfjs
+   * weights instead (the format of EagerFlow's first checkpoints, which `restore` still reads).
+   */
+  save(prefix: string): string;
+  save(): CheckpointArtifacts;
+  save(prefix?: string): string | CheckpointArtifacts {
+    if (prefix !== undefined) return this.saveNumbered(prefix);
     const entries = this.entries(false);
     const specs: WeightSpec[] = [];
     const chunks: Uint8Array[] = [];
@@ -93,12 +182,26 @@ export class Checkpoint {
   }
 
   /**
-   * Assigns saved values to everything tracked (creating optimizer slots that do not exist yet). Every
-   * entry is checked before anything is assigned: a missing name or a shape or dtype mismatch throws
-   * and leaves all variables as they were. Extra saved entries are ignored.
+   * `restore(path)`: restores a TF-format checkpoint (written here or by TF) by matching its object
+   * graph to the tracked objects; returns a status with `assertConsumed()`,
+   * `assertExistingObjectsMatched()` and `expectPartial()`. Saved objects that do not exist yet
+   * are restored when they are assigned to a Module attribute. A missing checkpoint is a
+   * NotFoundError; a dtype or shape mismatch an InvalidArgumentError naming the variable's path.
+   *
+   * `restore(artifacts)` assigns what `save()` returned (creating optimizer slots that do not exist
+   * yet). Every entry is checked before anything is assigned: a missing name or a shape or dtype
+   * mismatch throws and leaves all variables as they were. Extra saved entries are ignored.
    */
-  restore(saved: CheckpointArtifacts): this {
+  restore(path: string): RestoreStatus;
+  restore(saved: CheckpointArtifacts): this;
+  restore(saved: string | CheckpointArtifacts): this | RestoreStatus {
     const api = 'train.Checkpoint.restore';
+    if (typeof saved === 'string') {
+      // save_counter is restored when the checkpoint has one (save() wrote it; write() of a fresh one did not).
+      const saved0 = new CheckpointReader(saved, api).objectGraph()[0];
+      if ((saved0?.children ?? []).some((c) => c.local_name === 'save_counter')) void this.saveCounter;
+      return restoreCheckpoint(saved, this.graphRoot(), api, OPTIMIZER_HOOK);
+    }
     const byName = decode(api, saved);
     const plan = this.entries(true).map(([name, v]) => {
       const w = byName.get(name);
@@ -144,4 +247,87 @@ function decode(api: string, saved: CheckpointArtifacts): Map<string, Decoded> {
     at += n * width;
   }
   return out;
+}
+
+/**
+ * The newest checkpoint prefix recorded in `dir`'s `checkpoint` file (TF's tf.train.latest_checkpoint),
+ * or null when there is none.
+ * @example
+ * // not-run (reads files)
+ * const ckpt = new ef.train.Checkpoint({ model });
+ * ckpt.restore(ef.train.latestCheckpoint('/tmp/ckpts')!);
+ */
+export function latestCheckpoint(dir: string): string | null {
+  return latest(dir);
+}
+
+/** Options of CheckpointManager. */
+export interface CheckpointManagerOptions {
+  /** How many checkpoints to keep (older ones are deleted); null keeps all. Default 5. */
+  maxToKeep?: number | null;
+  /** The file name prefix inside the directory. Default 'ckpt'. */
+  checkpointName?: string;
+}
+
+/**
+ * Numbered checkpoints in one directory with a `checkpoint` state file, deleting all but the newest
+ * `maxToKeep` (TF's tf.train.CheckpointManager). An existing directory's checkpoints are picked up.
+ * @example
+ * // not-run (writes files)
+ * const manager = new ef.train.CheckpointManager(new ef.train.Checkpoint({ model }), '/tmp/ckpts', { maxToKeep: 3 });
+ * manager.save(); // '/tmp/ckpts/ckpt-1'
+ */
+export class CheckpointManager {
+  private kept: { path: string; time: number }[] = [];
+  readonly maxToKeep: number | null;
+  private readonly name: string;
+
+  constructor(readonly checkpoint: Checkpoint, readonly directory: string, options: CheckpointManagerOptions = {}) {
+    const api = 'train.CheckpointManager';
+    if (!(checkpoint instanceof Checkpoint)) throw argError(api, 'expected an ef.train.Checkpoint', typeof checkpoint, 'new ef.train.Checkpoint({...})', 'Wrap what you track in a Checkpoint.');
+    if (typeof directory !== 'string' || directory === '') throw argError(api, 'expected a directory', typeof directory, 'a path', 'Pass where checkpoints go.');
+    this.maxToKeep = options.maxToKeep === undefined ? 5 : options.maxToKeep;
+    if (this.maxToKeep !== null && (!Number.isInteger(this.maxToKeep) || this.maxToKeep < 1)) throw argError(api, 'maxToKeep is invalid', String(this.maxToKeep), 'a positive integer or null', 'Keep at least one.');
+    this.name = options.checkpointName ?? 'ckpt';
+    const state = readCheckpointState(directory, api);
+    if (state !== null) {
+      const { fs, path } = syncFs(api);
+      const abs = (x: string): string => (path.isAbsolute(x) ? x : path.join(directory, x));
+      const times = state.all_model_checkpoint_timestamps ?? [];
+      this.kept = (state.all_model_checkpoint_paths ?? []).map((x, i) => ({ path: abs(x), time: times[i] ?? Date.now() / 1000 })).filter((c) => fs.existsSync(`${c.path}.index`));
+    }
+  }
+
+  /** The kept checkpoint prefixes, oldest first. */
+  get checkpoints(): string[] {
+    return this.kept.map((c) => c.path);
+  }
+
+  /** The newest checkpoint prefix, or null. */
+  get latestCheckpoint(): string | null {
+    return this.kept.length ? this.kept[this.kept.length - 1].path : null;
+  }
+
+  /** Writes checkpoint number `checkpointNumber` (default: the checkpoint's save counter + 1), deletes the oldest beyond maxToKeep, returns its path. */
+  save(checkpointNumber?: number): string {
+    const api = 'train.CheckpointManager.save';
+    const { fs, path } = syncFs(api);
+    const counter = this.checkpoint.saveCounter;
+    const next = intOf(counter) + 1;
+    const n = checkpointNumber ?? next;
+    if (!Number.isInteger(n) || n < 0) throw argError(api, 'checkpointNumber is invalid', String(n), 'a non-negative integer', 'Pass a step number.');
+    counter.assign(next);
+    const prefix = this.checkpoint.write(path.join(this.directory, `${this.name}-${n}`));
+    this.kept = this.kept.filter((c) => c.path !== prefix);
+    this.kept.push({ path: prefix, time: Date.now() / 1000 });
+    while (this.maxToKeep !== null && this.kept.length > this.maxToKeep) {
+      const old = this.kept.shift()!;
+      for (const f of fs.readdirSync(path.dirname(old.path))) {
+        const base = path.basename(old.path);
+        if (f === `${base}.index` || f.startsWith(`${base}.data-`)) fs.unlinkSync(path.join(path.dirname(old.path), f));
+      }
+    }
+    writeCheckpointState(this.directory, { model_checkpoint_path: prefix, all_model_checkpoint_paths: this.checkpoints, all_model_checkpoint_timestamps: this.kept.map((c) => c.time), last_preserved_timestamp: this.kept[0].time }, api);
+    return prefix;
+  }
 }

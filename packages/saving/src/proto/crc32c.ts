@@ -24,3 +24,8 @@ export function unmaskCrc(masked: number): number {
 export function maskedCrc32c(bytes: Uint8Array): number {
   return maskCrc(crc32c(bytes));
 }
+
+/** CRC32C of the bytes after those whose CRC is `crc` (crc32c(a ++ b) === crc32cExtend(crc32c(a), b)). */
+export function crc32cExtend(crc: number, bytes: Uint8Array): number {
+  return CRC32C.buf(bytes, crc | 0) >>> 0;
+}

@@ -1,0 +1,330 @@
+// ef.savedModel.load: a TF SavedModel directory (saved_model.pb or .pbtxt, variables/ TensorBundle) as live objects:
+// TF 2.x object graphs become Modules, Variables and restored functions (library FunctionDefs run by the graph
+// importer with their captured variables), signatures become `{name: x} -> {output: Tensor}` callables; TF1-style
+// graphs (no object graph) run their signature_defs on the main graph with the bundle's variables.
+import { DataLossError, NotFoundError, Tensor, TensorLike, Variable, argError, constant, opError } from '@eagerflow/core';
+import { nodeFs, trace } from '@eagerflow/function';
+import textformat from 'protobufjs/ext/textformat.js';
+import { LoadedFunction } from './loader';
+import { TfGraph, libraryFunction, readTfGraph, signatureFunction } from './graph_functions';
+import { Module } from './module';
+import { tfProto } from './proto/tf_protos';
+import { CheckpointReader, OBJECT_GRAPH_KEY, SavedGraphNode } from './tf_checkpoint';
+import { hostValues } from './tf_dtypes';
+import { corrupt } from './sstable';
+
+const API = 'savedModel.load';
+
+type Obj = Record<string, unknown>;
+
+/** A signature: `{inputName: x}` in, `{outputName: Tensor}` out (TF's ConcreteFunction signatures). */
+export interface LoadedSignature {
+  (inputs: Readonly<Record<string, TensorLike>>): Record<string, Tensor>;
+  readonly inputNames: readonly string[];
+  readonly outputNames: readonly string[];
+  /** The underlying function (positional inputs in `inputNames` order, outputs as a list in `outputNames` order). */
+  readonly function: LoadedFunction;
+}
+
+/** What ef.savedModel.load returns: the root object's attributes, plus its signatures and variables. */
+export interface LoadedSavedModel {
+  readonly signatures: Readonly<Record<string, LoadedSignature>>;
+  readonly variables: Variable[];
+  readonly trainableVariables: Variable[];
+  readonly [attribute: string]: unknown;
+}
+
+interface StructuredValue {
+  tensor_spec_value?: { name?: string; dtype?: number; shape?: unknown };
+  dict_value?: { fields?: Record<string, StructuredValue> };
+  list_value?: { values?: StructuredValue[] };
+  tuple_value?: { values?: StructuredValue[] };
+  none_value?: object;
+}
+
+interface SavedObjectJson {
+  children?: { node_id?: number; local_name?: string }[];
+  user_object?: { identifier?: string };
+  variable?: { dtype?: number; trainable?: boolean; name?: string };
+  function?: { concrete_functions?: string[] };
+  bare_concrete_function?: { concrete_function_name?: string };
+  constant?: unknown;
+  asset?: unknown;
+}
+
+interface ConcreteJson {
+  bound_inputs?: number[];
+  canonicalized_input_signature?: StructuredValue;
+  output_signature?: StructuredValue;
+}
+
+/** Reads and decodes `saved_model.pb` (or `.pbtxt`); every failure names the file. */
+async function readSavedModel(dir: string): Promise<{ file: string; model: Obj }> {
+  const { fs, path } = nodeFs(API);
+  const type = tfProto('tensorflow.SavedModel');
+  const options = { longs: Number, enums: Number, bytes: Uint8Array as unknown as typeof String, defaults: false, arrays: true, objects: true };
+  const pb = path.join(dir, 'saved_model.pb');
+  const pbtxt = path.join(dir, 'saved_model.pbtxt');
+  const read = async (file: string): Promise<Uint8Array | null> => {
+    try {
+      return await fs.readFile(file);
+    } catch (e) {
+      if ((e as { code?: string }).code === 'ENOENT') return null;
+      throw e;
+    }
+  };
+  const bytes = await read(pb);
+  if (bytes !== null) {
+    try {
+      return { file: pb, model: type.toObject(type.decode(bytes), options) };
+    } catch (e) {
+      throw corrupt(API, pb, 'it is not a valid tensorflow.SavedModel', (e as Error).message, 'a serialized SavedModel');
+    }
+  }
+  const text = await read(pbtxt);
+  if (text === null) throw opError(NotFoundError, API, `${dir} holds no SavedModel`, 'no saved_model.pb or saved_model.pbtxt', `${pb}`, 'Pass the directory tf.saved_model.save wrote.', null);
+  try {
+    return { file: pbtxt, model: type.toObject(textformat.fromText(type, new TextDecoder().decode(text)), options) };
+  } catch (e) {
+    throw corrupt(API, pbtxt, 'it is not a valid text-format tensorflow.SavedModel', (e as Error).message, 'a SavedModel in protobuf text format');
+  }
+}
+
+/** The names of a structured value's leaves in TF's flatten order (dict keys sorted). */
+function leafNames(s: StructuredValue | undefined, prefix = ''): string[] {
+  if (s === undefined || s.none_value !== undefined) return [];
+  if (s.tensor_spec_value !== undefined) return [prefix || s.tensor_spec_value.name || 'output_0'];
+  if (s.dict_value !== undefined) return Object.keys(s.dict_value.fields ?? {}).sort().flatMap((k) => leafNames(s.dict_value!.fields![k], prefix ? `${prefix}/${k}` : k));
+  const vals = s.list_value?.values ?? s.tuple_value?.values ?? [];
+  return vals.flatMap((v, i) => leafNames(v, prefix ? `${prefix}/${i}` : `output_${i}`));
+}
+
+/** Rebuilds a structured output (tensor leaves in flatten order) from a function's flat outputs. */
+function pack(s: StructuredValue | undefined, flat: Tensor[], at = { k: 0 }): unknown {
+  if (s === undefined || s.none_value !== undefined) return null;
+  if (s.tensor_spec_value !== undefined) return flat[at.k++];
+  if (s.dict_value !== undefined) {
+    const out: Obj = {};
+    for (const k of Object.keys(s.dict_value.fields ?? {}).sort()) out[k] = pack(s.dict_value.fields![k], flat, at);
+    return out;
+  }
+  return (s.list_value?.values ?? s.tuple_value?.values ?? []).map((v) => pack(v, flat, at));
+}
+
+const asList = (r: unknown): Tensor[] => (r instanceof Tensor ? [r] : (r as Tensor[]));
+
+function signatureOf(f: LoadedFunction, inputNames: string[], outputNames: string[]): LoadedSignature {
+  const call = (inputs: Readonly<Record<string, TensorLike>>): Record<string, Tensor> => {
+    if (inputs === null || typeof inputs !== 'object' || inputs instanceof Tensor || Array.isArray(inputs)) {
+      throw argError(API, 'a signature takes its inputs by name', typeof inputs, `{ ${inputNames.map((n) => `${n}: x`).join(', ')} }`, 'Pass an object of named inputs.');
+    }
+    const missing = inputNames.filter((n) => !(n in inputs));
+    const extra = Object.keys(inputs).filter((n) => !inputNames.includes(n));
+    if (missing.length || extra.length) throw argError(API, 'the signature inputs do not match', `[${Object.keys(inputs).join(', ')}]`, `[${inputNames.join(', ')}]`, 'Pass exactly the signature inputs by name.');
+    const outs = asList(f(...inputNames.map((n) => inputs[n])));
+    return Object.fromEntries(outputNames.map((n, i) => [n, outs[i]]));
+  };
+  return Object.assign(call, { inputNames, outputNames, function: f });
+}
+
+/**
+ * Loads a SavedModel directory. TF 2.x: the root object's attributes (Modules, Variables, restored
+ * functions, lists and dicts of them), `signatures` and `variables`. TF1-style graphs: `signatures`
+ * and `variables` (by name).
+ */
+export async function loadSavedModel(dir: string): Promise<LoadedSavedModel> {
+  if (typeof dir !== 'string' || dir === '') throw argError(API, 'expected a directory', typeof dir, 'a path', 'Pass the SavedModel directory.');
+  const { file, model } = await readSavedModel(dir);
+  const metas = (model.meta_graphs as Obj[] | undefined) ?? [];
+  const meta = metas.find((m) => ((m.meta_info_def as { tags?: string[] } | undefined)?.tags ?? []).includes('serve')) ?? metas[0];
+  if (meta === undefined) throw corrupt(API, file, 'it holds no MetaGraphDef', '0 meta graphs', 'at least one');
+  // The importer takes the GraphDef as bytes (its own decoding of attrs and tensors).
+  const gd = tfProto('tensorflow.GraphDef');
+  const graph = readTfGraph(gd.encode(gd.fromObject((meta.graph_def as Obj | undefined) ?? {})).finish());
+  const { path, fs } = nodeFs(API);
+  const prefix = path.join(dir, 'variables', 'variables');
+  let reader: CheckpointReader | null = null;
+  try {
+    await fs.stat(`${prefix}.index`);
+    reader = new CheckpointReader(prefix, API);
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'ENOENT') throw e;
+  }
+  const objects = ((meta.object_graph_def as { nodes?: SavedObjectJson[] } | undefined)?.nodes ?? []);
+  // What a failed load made is released (no variable or graph constant outlives the error).
+  const made: { dispose(): void }[] = [];
+  let loaded: LoadedSavedModel;
+  try {
+    loaded = objects.length > 0 ? loadObjects(meta, graph, objects, reader, file, made) : loadSignatureDefs(meta, graph, reader, made);
+  } catch (e) {
+    for (const m of made) m.dispose();
+    throw e;
+  }
+  SERVING.set(loaded, () => servingFunction(meta, graph, loaded, objects, dir));
+  return loaded;
+}
+
+const SERVING = new WeakMap<object, () => LoadedFunction>();
+
+/**
+ * `ef.loadFunction(dir)` on a SavedModel: its `serving_default` signature_def run on the main graph (as TF
+ * Serving runs it), inputs and outputs named by the signature's keys, the resource variables bound to the
+ * loaded ones.
+ */
+export async function loadServingFunction(dir: string): Promise<LoadedFunction> {
+  const loaded = await loadSavedModel(dir);
+  return SERVING.get(loaded)!();
+}
+
+function servingFunction(meta: Obj, graph: TfGraph, loaded: LoadedSavedModel, objects: SavedObjectJson[], dir: string): LoadedFunction {
+  const defs = (meta.signature_def as Record<string, Obj> | undefined) ?? {};
+  const sd = defs.serving_default;
+  if (sd === undefined) throw opError(NotFoundError, 'loadFunction', `the SavedModel in ${dir} has no serving_default signature`, `signatures [${Object.keys(defs).filter((k) => !k.startsWith('__')).join(', ')}]`, 'serving_default', 'Load it with ef.savedModel.load(dir) and pick a signature.', null);
+  const names = (m: unknown): Record<string, { name: string }> => Object.fromEntries(Object.entries((m as Record<string, { name?: string }>) ?? {}).map(([k, v]) => [k, { name: v.name ?? '' }]));
+  const inputs = names(sd.inputs);
+  const outputs = names(sd.outputs);
+  let variables: Record<string, Variable> = {};
+  if (objects.length === 0) variables = Object.fromEntries(loaded.variables.map((v) => [v.name, v]));
+  else {
+    // The call node each output comes from: its trailing resource inputs are the wrapper's bound_inputs.
+    const concrete = ((meta.object_graph_def as { concrete_functions?: Record<string, ConcreteJson> }).concrete_functions ?? {});
+    const byName = new Map(graph.nodes.map((n) => [n.name, n]));
+    const live = liveObjects(loaded, objects);
+    for (const o of Object.values(outputs)) {
+      const call = byName.get(o.name.split(':')[0]);
+      const fname = call?.attrs.get('f') as { func?: { name?: string } } | undefined;
+      const bound = concrete[fname?.func?.name ?? '']?.bound_inputs ?? [];
+      const ins = call?.inputs ?? [];
+      ins.slice(ins.length - bound.length).forEach((r, k) => {
+        const handle = byName.get(r.node);
+        const v = live.get(bound[k]);
+        if (handle !== undefined && v instanceof Variable) {
+          variables[handle.name] = v;
+        }
+      });
+    }
+  }
+  return signatureFunction(graph, { inputs, outputs }, { variables, name: 'serving_default' });
+}
+
+/** Node id -> loaded object, walking the loaded root like the saved object graph. */
+function liveObjects(root: unknown, objects: SavedObjectJson[]): Map<number, unknown> {
+  const out = new Map<number, unknown>([[0, root]]);
+  const queue = [0];
+  for (let i = 0; i < queue.length; i++) {
+    const obj = out.get(queue[i]) as Obj;
+    for (const c of objects[queue[i]].children ?? []) {
+      const id = c.node_id ?? -1;
+      if (out.has(id) || obj === null || typeof obj !== 'object' && typeof obj !== 'function') continue;
+      const child = (obj as Obj)[c.local_name ?? ''];
+      if (child === undefined) continue;
+      out.set(id, child);
+      queue.push(id);
+    }
+  }
+  return out;
+}
+
+/** TF1-style: every bundle tensor is a variable by name; signature_defs run on the main graph. */
+function loadSignatureDefs(meta: Obj, graph: TfGraph, reader: CheckpointReader | null, made: { dispose(): void }[]): LoadedSavedModel {
+  const variables: Variable[] = [];
+  const byName: Record<string, Variable> = {};
+  for (const key of reader ? [...reader.index.entries.keys()] : []) {
+    if (key === OBJECT_GRAPH_KEY) continue;
+    const t = constant(hostValues(reader!.tensor(key), key, API));
+    byName[key] = new Variable(t, { name: key });
+    made.push(byName[key]);
+    t.dispose();
+    variables.push(byName[key]);
+  }
+  const signatures: Record<string, LoadedSignature> = {};
+  for (const [key, sd] of Object.entries((meta.signature_def as Record<string, Obj> | undefined) ?? {})) {
+    if (key.startsWith('__')) continue;
+    const names = (m: unknown): Record<string, { name: string }> => Object.fromEntries(Object.entries((m as Record<string, { name?: string }>) ?? {}).map(([k, v]) => [k, { name: v.name ?? '' }]));
+    const inputs = names(sd.inputs);
+    const outputs = names(sd.outputs);
+    const f = signatureFunction(graph, { inputs, outputs }, { variables: byName, name: key });
+    made.push(f);
+    signatures[key] = signatureOf(f, Object.keys(inputs), Object.keys(outputs));
+  }
+  return { signatures, variables, trainableVariables: variables.filter((v) => v.trainable) };
+}
+
+/** TF 2.x: the SavedObjectGraph as live objects, variables restored from the bundle's matching object graph. */
+function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], reader: CheckpointReader | null, file: string, made: { dispose(): void }[]): LoadedSavedModel {
+  const concrete = ((meta.object_graph_def as { concrete_functions?: Record<string, ConcreteJson> }).concrete_functions ?? {});
+  const ckptNodes: SavedGraphNode[] = reader?.has(OBJECT_GRAPH_KEY) ? reader.objectGraph() : [];
+  const live: unknown[] = new Array(objects.length).fill(undefined);
+  const variables: Variable[] = [];
+  const pathOf = (id: number): string => `node ${id}`;
+  // Variables first (functions capture them).
+  objects.forEach((o, id) => {
+    if (o.variable === undefined) return;
+    const key = (ckptNodes[id]?.attributes ?? []).find((a) => a.name === 'VARIABLE_VALUE')?.checkpoint_key;
+    if (reader === null || key === undefined) throw corrupt(API, file, `variable ${o.variable.name ?? pathOf(id)} has no saved value`, 'no checkpoint entry', 'a value in variables/');
+    const t = constant(hostValues(reader.tensor(key), o.variable.name ?? key, API));
+    const v = new Variable(t, { name: o.variable.name || `variable_${id}`, trainable: o.variable.trainable ?? true });
+    made.push(v);
+    t.dispose();
+    live[id] = v;
+    variables.push(v);
+  });
+  const fnOf = (name: string, what: string): { f: LoadedFunction; spec: ConcreteJson } => {
+    const spec = concrete[name];
+    if (spec === undefined) throw corrupt(API, file, `${what} names a concrete function the object graph lacks`, name, 'an entry of concrete_functions');
+    const captures = (spec.bound_inputs ?? []).map((id) => {
+      const v = live[id];
+      if (!(v instanceof Variable)) throw opError(DataLossError, API, `${what} captures node ${id}, which is not a variable`, typeof v, 'a variable (captured constants and assets are not supported yet)', 'Re-save the model with its state in tf.Variables.', null);
+      return v;
+    });
+    const f = libraryFunction(graph, name, { captures, name: what });
+    made.push(f);
+    return { f, spec };
+  };
+  const restoredFunction = (o: SavedObjectJson): unknown => {
+    const names = o.function?.concrete_functions ?? (o.bare_concrete_function?.concrete_function_name ? [o.bare_concrete_function.concrete_function_name] : []);
+    if (names.length === 0) return undefined;
+    const { f, spec } = fnOf(names[0], `function ${names[0]}`);
+    const out = spec.output_signature;
+    if (out?.tensor_spec_value !== undefined) return f;
+    // An ordinary traced function returning TF's structure (objects by key), so it is re-savable as it was.
+    return trace((...args: Tensor[]) => pack(out, asList(f(...args))), { inputSignature: f.inputSignature });
+  };
+  // Objects, then their attributes (children may point anywhere in the graph).
+  objects.forEach((o, id) => {
+    if (live[id] !== undefined) return;
+    const ident = o.user_object?.identifier;
+    if (ident === 'trackable_list_wrapper' || ident === 'ListWrapper') live[id] = [];
+    else if (ident === 'trackable_dict_wrapper' || ident === 'signature_map') live[id] = {};
+    else if (o.function !== undefined || o.bare_concrete_function !== undefined) live[id] = restoredFunction(o);
+    else live[id] = new Module({ name: 'restored' });
+  });
+  objects.forEach((o, id) => {
+    const target = live[id];
+    if (target === null || typeof target !== 'object') return;
+    for (const c of o.children ?? []) {
+      const child = live[c.node_id ?? -1];
+      const name = c.local_name ?? '';
+      if (child === undefined || name === 'signatures') continue;
+      if (Array.isArray(target)) target[Number(name)] = child;
+      else (target as Obj)[name] = child;
+    }
+  });
+  // Signatures: the bare concrete functions under the root's `signatures` child.
+  const signatures: Record<string, LoadedSignature> = {};
+  const sigNode = (objects[0].children ?? []).find((c) => c.local_name === 'signatures');
+  for (const c of sigNode ? (objects[sigNode.node_id ?? -1]?.children ?? []) : []) {
+    const name = objects[c.node_id ?? -1]?.bare_concrete_function?.concrete_function_name;
+    if (name === undefined) continue;
+    const { f, spec } = fnOf(name, `signature '${c.local_name}'`);
+    const kw = spec.canonicalized_input_signature?.tuple_value?.values?.[1]?.dict_value?.fields ?? {};
+    signatures[c.local_name ?? ''] = signatureOf(f, Object.keys(kw).sort(), leafNames(spec.output_signature));
+  }
+  const root = live[0];
+  const base = { signatures, variables, trainableVariables: variables.filter((v) => v.trainable) };
+  if (root instanceof Module) {
+    Object.defineProperty(root, 'signatures', { value: signatures, enumerable: false });
+    return root as unknown as LoadedSavedModel;
+  }
+  return Object.assign(typeof root === 'function' ? root : {}, base) as unknown as LoadedSavedModel;
+}

@@ -1,0 +1,227 @@
+// TF 2.21 graphs as SavedModels hold them (scripts/tf-golden/graph_functions.py): the serving signature's main graph
+// with StatefulPartitionedCall into the function library, resource variables (reads, assign/assign_add/assign_sub),
+// While/If with TensorLists, the newly imported ops, and a TF1 graph with reference variables and
+// PlaceholderWithDefault. Each runs through readTfGraph + signatureFunction (imported), called directly and inside
+// ef.trace (traced), and must match TF's outputs, TF's gradients (inputs and variables) and TF's variable updates.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as ef from 'eagerflow';
+import { decodeTfProto } from '../src/proto/tf_protos';
+
+type T = ef.Tensor;
+const DIR = path.join(__dirname, 'fixtures', 'tf_graphs');
+type Nested = number | boolean | Nested[];
+interface Fixture {
+  inputs: Record<string, { name: string; dtype: string; shape: number[] }>;
+  outputs: Record<string, { name: string }>;
+  variables: Record<string, { dtype: 'float32' | 'int32'; shape: number[]; values: Nested }>;
+  feeds: Record<string, Nested>;
+  feedDtypes?: Record<string, 'float32' | 'int32'>;
+  expect: Record<string, Nested>;
+  lossWeights?: Record<string, Nested>;
+  grads?: Record<string, Nested | null>;
+  variablesAfter: Record<string, Nested>;
+  ops: string[];
+}
+
+const fixture = (name: string): { graph: ef.internal.TfGraph; fx: Fixture } => ({
+  graph: ef.internal.readTfGraph(new Uint8Array(fs.readFileSync(path.join(DIR, `${name}.pb`)))),
+  fx: JSON.parse(fs.readFileSync(path.join(DIR, `${name}.json`), 'utf8')) as Fixture,
+});
+
+const flat = (x: Nested): number[] => (Array.isArray(x) ? x.flatMap(flat) : [Number(x)]);
+
+function close(got: T | null, want: Nested, what: string, tol = 1e-5): void {
+  expect(got).not.toBeNull();
+  const g = Array.from((got as T).dataSync() as ArrayLike<number>);
+  const w = flat(want);
+  expect([what, g.length]).toEqual([what, w.length]);
+  const scale = Math.max(1, ...w.map(Math.abs));
+  const err = Math.max(0, ...g.map((v, i) => Math.abs(v - w[i])));
+  if (err > tol * scale) throw new Error(`${what}: max error ${err} (scale ${scale})\n got  ${g.slice(0, 8)}\n want ${w.slice(0, 8)}`);
+}
+
+function variablesOf(fx: Fixture): Record<string, ef.Variable> {
+  return Object.fromEntries(Object.entries(fx.variables).map(([k, v]) => [k, new ef.Variable(ef.constant(flat(v.values), v.dtype, v.shape), { name: k })]));
+}
+
+const signature = (fx: Fixture) => ({
+  inputs: Object.fromEntries(Object.entries(fx.inputs).map(([k, v]) => [k, { name: v.name }])),
+  outputs: fx.outputs,
+});
+
+/** One call under a tape: outputs, gradients of sum(out * weights) to the inputs and the float variables. */
+function runOnce(f: (feeds: Record<string, T>) => Record<string, T>, fx: Fixture, vars: Record<string, ef.Variable>) {
+  const feeds = Object.fromEntries(Object.entries(fx.feeds).map(([k, v]) => [k, ef.constant(flat(v), fx.feedDtypes?.[k] ?? 'float32', fx.inputs[k]?.shape.map((d, i) => (d >= 0 ? d : shapeOf(v)[i])) ?? shapeOf(v))]));
+  const tape = new ef.GradientTape({ persistent: true });
+  let outs: Record<string, T> = {};
+  const loss = tape.record(() => {
+    Object.values(feeds).forEach((x) => x.dtype === 'float32' && tape.watch(x));
+    outs = f(feeds);
+    const terms = Object.entries(fx.lossWeights ?? {}).map(([k, w]) => ef.reduceSum(ef.multiply(outs[k], ef.constant(flat(w), 'float32', outs[k].dims as number[]))));
+    return terms.length ? terms.reduce((a, b) => ef.add(a, b)) : ef.constant(0);
+  });
+  const grads: Record<string, T | null> = {};
+  for (const k of Object.keys(fx.grads ?? {})) grads[k] = tape.gradient(loss, (feeds[k] ?? vars[k]) as T) as T | null;
+  return { outs, grads };
+}
+
+function shapeOf(x: Nested): number[] {
+  return Array.isArray(x) ? [x.length, ...(x.length ? shapeOf(x[0]) : [])] : [];
+}
+
+const V2 = ['dense', 'counter', 'loop', 'branch', 'new_ops', 'upsample', 'resize_cond', 'raw_ops'];
+
+describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
+  test.each(V2)('%s: imported signature == TF (outputs, gradients, variable updates)', (name) => {
+    const { graph, fx } = fixture(name);
+    const vars = variablesOf(fx);
+    const f = ef.internal.signatureFunction(graph, signature(fx), { variables: vars, outputs: 'dict' });
+    const { outs, grads } = runOnce((feeds) => f(feeds) as Record<string, T>, fx, vars);
+    for (const [k, want] of Object.entries(fx.expect)) close(outs[k], want, `${name} output ${k}`);
+    for (const [k, want] of Object.entries(fx.grads ?? {})) {
+      if (want === null) expect([k, grads[k]]).toEqual([k, null]);
+      else close(grads[k], want, `${name} gradient of ${k}`);
+    }
+    for (const [k, want] of Object.entries(fx.variablesAfter)) close(vars[k].value(), want, `${name} variable ${k} after the call`);
+    f.dispose();
+    // The caller's variables stay alive.
+    expect(Object.values(vars).every((v) => v.value().dims !== null)).toBe(true);
+  });
+
+  test.each(V2)('%s: called inside ef.trace == TF', (name) => {
+    const { graph, fx } = fixture(name);
+    const vars = variablesOf(fx);
+    const f = ef.internal.signatureFunction(graph, signature(fx), { variables: vars, outputs: 'dict' });
+    const keys = Object.keys(fx.inputs);
+    const outKeys = Object.keys(fx.expect);
+    const traced = ef.trace((...xs: T[]) => {
+      const o = f(Object.fromEntries(keys.map((k, i) => [k, xs[i]]))) as Record<string, T>;
+      return outKeys.map((k) => o[k]);
+    });
+    const { outs, grads } = runOnce((feeds) => {
+      const ys = traced(...keys.map((k) => feeds[k])) as T[];
+      return Object.fromEntries(outKeys.map((k, i) => [k, ys[i]]));
+    }, fx, vars);
+    for (const [k, want] of Object.entries(fx.expect)) close(outs[k], want, `${name} traced output ${k}`);
+    for (const [k, want] of Object.entries(fx.grads ?? {})) if (want !== null && k in fx.inputs) close(grads[k], want, `${name} traced gradient of ${k}`);
+  });
+
+  test('the library FunctionDef of a signature runs alone, its captures bound to the variables', () => {
+    const { graph, fx } = fixture('dense');
+    const vars = variablesOf(fx);
+    const fname = [...graph.library.keys()].find((k) => k.startsWith('__inference_serve_')) as string;
+    const f = ef.internal.libraryFunction(graph, fname, { captures: [vars.w, vars.b] });
+    expect(f.inputSignature.map(String)).toEqual(["TensorSpec(shape=(None, 3), dtype=tf.float32, name='x')"]);
+    close(f(ef.constant(flat(fx.feeds.x), 'float32', [2, 3])) as T, fx.expect.y, 'dense via the FunctionDef');
+  });
+
+  test('TF1 graph: VariableV2 with AssignAdd, PlaceholderWithDefault defaults, an extra Placeholder as a named input', () => {
+    const { graph, fx } = fixture('v1_refvars');
+    const v = new ef.Variable(ef.constant(flat(fx.variables.v.values), 'float32', [2]), { name: 'v' });
+    const f = ef.internal.signatureFunction(graph, { inputs: { x: { name: 'x:0' }, extra: { name: 'extra:0' } }, outputs: fx.outputs }, { variables: { v }, outputs: 'dict' });
+    const out = f({ x: ef.constant(flat(fx.feeds.x), 'float32', [3, 2]), extra: ef.constant(flat(fx.feeds.extra), 'float32', [2]) }) as Record<string, T>;
+    close(out.y, fx.expect.y, 'v1 y');
+    close(out.z, fx.expect.z, 'v1 z');
+    close(v.value(), fx.variablesAfter.v, 'v1 variable after the call');
+    // Without the extra feed, fetching z names the Placeholder it needs.
+    expect(() => ef.internal.signatureFunction(graph, { inputs: { x: { name: 'x:0' } }, outputs: fx.outputs }, { variables: { v } })).toThrow(/Placeholder.*'extra'/);
+  });
+
+  test('a missing variable, ops without a kernel and a wrong run-time shape fail clearly, without leaks', () => {
+    const { graph, fx } = fixture('dense');
+    const before = ef.memory().numTensors;
+    expect(() => ef.internal.signatureFunction(graph, signature(fx), { variables: {} })).toThrow(/variable 'b' has no initial value|variable 'w' has no initial value/);
+    expect(ef.memory().numTensors).toBe(before);
+    const vars = variablesOf(fx);
+    const f = ef.internal.signatureFunction(graph, signature(fx), { variables: vars });
+    expect(() => f(ef.zeros([2, 5]))).toThrow(/does not match the signature/);
+    f.dispose();
+  });
+
+  test('ops without a kernel fail at load, all listed at once (also inside library functions), without leaks', () => {
+    const { graph, fx } = fixture('new_ops');
+    const json = JSON.parse(JSON.stringify(graph.json)) as ef.internal.GraphDefJson;
+    for (const f of json.library?.function ?? []) for (const n of (f.nodeDef as { op: string }[]) ?? []) if (n.op === 'Erfc' || n.op === 'Einsum') n.op = n.op === 'Erfc' ? 'MyErfc' : 'MyEinsum';
+    const before = ef.memory().numTensors;
+    expect(() => ef.internal.signatureFunction(ef.internal.readTfGraph(json as never), signature(fx))).toThrow(/uses 2 ops EagerFlow cannot run: MyEinsum, MyErfc/);
+    expect(ef.memory().numTensors).toBe(before);
+  });
+
+  test('a shape that is only wrong at run time raises InvalidArgumentError naming the TF node', () => {
+    const F = { type: 'DT_FLOAT' };
+    const shape = (d: number[]) => ({ shape: { dim: d.map((size) => ({ size: String(size) })) } });
+    const g = ef.internal.readTfGraph({ node: [
+      { name: 'x', op: 'Placeholder', attr: { dtype: F, shape: shape([-1, 3]) } },
+      { name: 'y', op: 'Placeholder', attr: { dtype: F, shape: shape([-1, 3]) } },
+      { name: 'sum', op: 'AddV2', input: ['x', 'y'], attr: { T: F } },
+      { name: 'out', op: 'Identity', input: ['sum'], attr: { T: F } },
+    ] } as never);
+    const f = ef.internal.signatureFunction(g, { inputs: { x: { name: 'x:0' }, y: { name: 'y:0' } }, outputs: { out: { name: 'out:0' } } });
+    const [x, y] = [ef.zeros([2, 3]), ef.zeros([4, 3])];
+    const before = ef.memory().numTensors;
+    let caught: unknown;
+    try {
+      f({ x, y });
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(ef.errors.InvalidArgumentError);
+    expect((caught as Error).message).toMatch(/read from the graph: node 'sum' \(AddV2\)/);
+    expect(ef.memory().numTensors).toBe(before);
+    f.dispose();
+  });
+
+  test('Const TensorProtos: *_val lists (the last value repeats), tensor_content, int64 and half narrowed, out-of-range int64 refused', () => {
+    const dim = (d: number[]) => ({ dim: d.map((size) => ({ size: String(size) })) });
+    const c = (name: string, dtype: string, d: number[], fields: Record<string, unknown>) => ({ name, op: 'Const', attr: { dtype: { type: dtype }, value: { tensor: { dtype, tensorShape: dim(d), ...fields } } } });
+    const bytes = new Uint8Array(new Float32Array([1.5, -2, 3.25]).buffer);
+    const graph = (consts: Record<string, unknown>[]) => ef.internal.readTfGraph({ node: [...consts, ...consts.map((k) => ({ name: `out_${k.name as string}`, op: 'Identity', input: [k.name], attr: {} }))] } as never);
+    const run = (consts: Record<string, unknown>[]) => {
+      const f = ef.internal.signatureFunction(graph(consts), { inputs: {}, outputs: Object.fromEntries(consts.map((k) => [k.name as string, { name: `out_${k.name as string}:0` }])) }, { outputs: 'dict' });
+      const o = f() as Record<string, T>;
+      const out = Object.fromEntries(Object.entries(o).map(([k, t]) => [k, [t.dtype, t.arraySync()]]));
+      f.dispose();
+      return out;
+    };
+    expect(run([
+      c('splat', 'DT_FLOAT', [2, 2], { floatVal: [1, 2.5] }),
+      c('i64', 'DT_INT64', [3], { int64Val: ['5', '-7', '9'] }),
+      c('half', 'DT_HALF', [2], { halfVal: [0x3c00, 0xc100] }),
+      c('raw', 'DT_FLOAT', [3], { tensorContent: Buffer.from(bytes).toString('base64') }),
+      c('dbl', 'DT_DOUBLE', [], { doubleVal: [0.25] }),
+    ])).toEqual({ splat: ['float32', [[1, 2.5], [2.5, 2.5]]], i64: ['int32', [5, -7, 9]], half: ['float32', [1, -2.5]], raw: ['float32', [1.5, -2, 3.25]], dbl: ['float32', 0.25] });
+    expect(() => run([c('big', 'DT_INT64', [1], { int64Val: ['4294967296'] })])).toThrow(/DT_INT64 Const does not fit int32/);
+    expect(() => run([c('short', 'DT_FLOAT', [2], { tensorContent: Buffer.from([1, 2, 3]).toString('base64') })])).toThrow(/Const tensor is invalid \(got 3 content bytes/);
+  });
+
+  test('eager: the new ops called as ef ops on the fixture inputs == TF', () => {
+    const { fx } = fixture('new_ops');
+    const image = ef.constant(flat(fx.feeds.image), 'float32', [1, 5, 5, 2]);
+    const a = ef.constant(flat(fx.feeds.a), 'float32', [3, 3]);
+    const crops = ef.image.cropAndResize(image, [[0.1, 0.2, 0.8, 0.9], [0.0, 0.0, 0.5, 0.5]], [0, 0], [3, 2]);
+    close(crops, fx.expect.crops, 'eager cropAndResize');
+    close(ef.einsum('ij,kj->ik', a, a), fx.expect.einsum, 'eager einsum');
+    const mag = ef.sqrt(ef.add(ef.square(a), ef.square(ef.multiply(a, 2))));
+    close(ef.add(ef.multiply(ef.cast(ef.size(a), 'float32'), mag), ef.subtract(1, ef.math.erf(a))), fx.expect.size, 'eager size * |complex| + erfc');
+  });
+
+  test("a tf.function's concrete graph: captured variables are DT_RESOURCE Placeholders bound by name", () => {
+    const { graph, fx } = fixture('concrete');
+    const vars = variablesOf(fx);
+    const f = ef.internal.signatureFunction(graph, signature(fx), { variables: vars, outputs: 'dict' });
+    close((f({ x: ef.constant(flat(fx.feeds.x), 'float32', [2, 3]) }) as Record<string, T>).y, fx.expect.y, 'concrete graph output');
+    expect(() => ef.internal.signatureFunction(graph, signature(fx), {})).toThrow(/has no initial value/);
+  });
+
+  test('readTfGraph takes the message as protobufjs decodes it (snake_case, byte arrays, enum numbers) and GraphDef JSON alike', () => {
+    const { fx } = fixture('dense');
+    const bytes = new Uint8Array(fs.readFileSync(path.join(DIR, 'dense.pb')));
+    const decoded = decodeTfProto('tensorflow.GraphDef', bytes);
+    for (const graph of [ef.internal.readTfGraph(decoded), ef.internal.readTfGraph(JSON.parse(JSON.stringify(ef.internal.readTfGraph(bytes).json)))]) {
+      const f = ef.internal.signatureFunction(graph, signature(fx), { variables: variablesOf(fx), outputs: 'dict' });
+      close((f({ x: ef.constant(flat(fx.feeds.x), 'float32', [2, 3]) }) as Record<string, T>).y, fx.expect.y, 'dense from a decoded message');
+    }
+    expect(() => ef.internal.readTfGraph(bytes.subarray(0, 100))).toThrow(/not a valid tensorflow.GraphDef protobuf/);
+  });
+});

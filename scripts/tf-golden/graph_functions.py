@@ -1,0 +1,347 @@
+"""TensorFlow 2.21 graphs as SavedModels hold them, with TF's outputs and gradients, for the GraphDef importer's tests.
+
+Usage: .venv-tf/bin/python scripts/tf-golden/graph_functions.py
+Writes packages/saving/test/fixtures/tf_graphs/<case>.pb (the serving signature's MetaGraph GraphDef, with its
+function library: StatefulPartitionedCall into FunctionDefs, VarHandleOp resource variables, While/If with
+TensorLists...) and <case>.json (signature inputs/outputs, variable values by VarHandleOp shared_name, the inputs
+fed, TF's outputs, gradients of sum(output * weights) with respect to the inputs and the variables, and the
+variables' values after the call). Each case is a tf.Module saved with tf.saved_model.save and read back from
+saved_model.pb, so the graph is exactly what a SavedModel carries. TF1-style cases are GraphDefs of
+tf.compat.v1 graphs. The tests (graph_functions.test.ts) never run Python.
+"""
+import json
+import os
+import shutil
+import tempfile
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
+os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
+
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+from tensorflow.core.protobuf import saved_model_pb2  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+OUT = os.path.join(ROOT, "packages", "saving", "test", "fixtures", "tf_graphs")
+rng = np.random.RandomState(29)
+
+
+def f32(*shape):
+    return rng.uniform(-1, 1, size=shape).astype(np.float32)
+
+
+def tolist(x):
+    x = np.asarray(x)
+    if x.dtype == np.bool_:
+        return x.astype(bool).tolist()
+    if np.issubdtype(x.dtype, np.complexfloating):
+        return {"re": np.real(x).astype(float).tolist(), "im": np.imag(x).astype(float).tolist()}
+    return x.astype(float if np.issubdtype(x.dtype, np.floating) else int).tolist()
+
+
+def dtype_name(d):
+    return {tf.float32: "float32", tf.int32: "int32", tf.bool: "bool", tf.int64: "int32", tf.complex64: "complex64"}[d]
+
+
+# ---- TF 2.x cases: a Module with one serving signature --------------------------------------------------
+
+
+class Dense(tf.Module):
+    """Nested tf.functions (PartitionedCall inside the signature's function) and two resource variables."""
+
+    def __init__(self):
+        self.w = tf.Variable(f32(3, 4), name="w")
+        self.b = tf.Variable(f32(4), name="b")
+
+    @tf.function
+    def inner(self, x):
+        return tf.tanh(tf.matmul(x, self.w) + self.b)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+    def serve(self, x):
+        h = self.inner(x)
+        return {"y": self.inner2(h) * 2.0}
+
+    @tf.function
+    def inner2(self, h):
+        return tf.nn.relu(h) + tf.reduce_mean(h, axis=1, keepdims=True)
+
+
+class Counter(tf.Module):
+    """Assignments: AssignAddVariableOp, AssignSubVariableOp, AssignVariableOp, then reads of the new values."""
+
+    def __init__(self):
+        self.total = tf.Variable(f32(2), name="total")
+        self.steps = tf.Variable(0, name="steps")
+        self.last = tf.Variable(tf.zeros([2]), name="last")
+
+    @tf.function(input_signature=[tf.TensorSpec([2], tf.float32, name="x")])
+    def serve(self, x):
+        self.total.assign_add(x * 3.0)
+        self.steps.assign_add(1)
+        self.last.assign(x)
+        self.total.assign_sub(self.last * 0.5)
+        return {"out": self.total * tf.cast(self.steps, tf.float32), "init": tf.cast(self.steps, tf.float32)}
+
+
+class Loop(tf.Module):
+    """while_loop over rows writing a TensorArray (TensorListReserve with element_shape -1), a cond inside."""
+
+    def __init__(self):
+        self.scale = tf.Variable(f32(4), name="scale")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32, name="x")])
+    def serve(self, x):
+        n = tf.shape(x)[0]
+        ta = tf.TensorArray(tf.float32, size=n, element_shape=None)
+        acc = tf.zeros([4])
+        for i in tf.range(n):
+            row = x[i] * self.scale
+            if tf.reduce_sum(row) > 0:
+                acc = acc + tf.sin(row)
+            else:
+                acc = acc - row * row
+            ta = ta.write(i, acc)
+        return {"rows": ta.stack(), "acc": acc}
+
+
+class Branch(tf.Module):
+    """tf.cond on a data-dependent predicate (StatelessIf) whose branches capture a variable (If)."""
+
+    def __init__(self):
+        self.v = tf.Variable(f32(3), name="v")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+    def serve(self, x):
+        y = tf.cond(tf.reduce_mean(x) > 0, lambda: x * self.v, lambda: tf.exp(x) - self.v)
+        z = tf.cond(tf.reduce_max(x) > 2.0, lambda: y * 2.0, lambda: tf.square(y))
+        return {"y": y, "z": z}
+
+
+class NewOps(tf.Module):
+    """Ops the importer gained: Size, SparseToDense, ComplexAbs, Erfc, CropAndResize, Einsum and friends."""
+
+    @tf.function(input_signature=[
+        tf.TensorSpec([None, 5, 5, 2], tf.float32, name="image"),
+        tf.TensorSpec([None, 3], tf.float32, name="a"),
+    ])
+    def serve(self, image, a):
+        boxes = tf.constant([[0.1, 0.2, 0.8, 0.9], [0.0, 0.0, 0.5, 0.5]], tf.float32)
+        crops = tf.image.crop_and_resize(image, boxes, tf.zeros([2], tf.int32), [3, 2])
+        e = tf.einsum("ij,kj->ik", a, a)
+        size = tf.cast(tf.size(a), tf.float32)
+        dense = tf.sparse.to_dense(tf.sparse.SparseTensor([[0, 1], [2, 0]], [5.0, 7.0], [3, 2]))
+        sd = tf.raw_ops.SparseToDense(sparse_indices=tf.constant([[0, 0], [1, 2]]), output_shape=tf.constant([2, 3]), sparse_values=a[0, :2], default_value=tf.constant(0.5))
+        c = tf.complex(a, a * 2.0)
+        mag = tf.abs(c)
+        er = tf.math.erfc(a)
+        return {"crops": crops, "einsum": e, "size": size * mag + er, "dense": dense, "sparse": sd}
+
+
+class RawOps(tf.Module):
+    """The converter's other ops without records, as raw ops (legacy Div/Mod/Concat/Gather/Reverse and friends).
+    Outputs only: TF has no gradient for Mod, DenseBincount or ListDiff, so the function has none."""
+
+    no_gradients = True
+
+    @tf.function(input_signature=[
+        tf.TensorSpec([None, 4], tf.float32, name="x"),
+        tf.TensorSpec([6], tf.int32, name="k"),
+    ])
+    def serve(self, x, k):
+        raw = tf.raw_ops
+        m = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]])
+        ki = raw.Div(x=k, y=tf.constant(-4)) * 10 + raw.Mod(x=k, y=tf.constant(-4))
+        kf = raw.Div(x=x, y=tf.constant(0.75)) + raw.Mod(x=x, y=tf.constant(0.3))
+        clip = raw.ClipByValue(t=x, clip_value_min=tf.constant(-0.5), clip_value_max=tf.constant(0.4))
+        lsm = raw.LogSoftmax(logits=x)
+        band = raw.MatrixBandPart(input=m * tf.reduce_sum(x), num_lower=tf.constant(1), num_upper=tf.constant(0))
+        en = raw.EuclideanNorm(input=x, axis=tf.constant([1]), keep_dims=True)
+        a, b = raw.IdentityN(input=[x, clip])
+        s1, s2 = raw.ShapeN(input=[x, m])
+        cat = raw.Concat(concat_dim=tf.constant(1), values=[a, b])
+        gat = raw.Gather(params=x, indices=tf.constant([1, 0, 1]))
+        rev = raw.Reverse(tensor=x, dims=tf.constant([False, True]))
+        diff, idx = raw.ListDiff(x=k, y=tf.constant([2, 5, 9]))
+        bins = raw.DenseBincount(input=tf.abs(k) % 5, size=tf.constant(6), weights=tf.constant([], tf.int32), binary_output=False)
+        fq = raw.FakeQuantWithMinMaxVars(inputs=x * 3.0, min=tf.constant(-1.0), max=tf.constant(2.0), num_bits=4)
+        uniq, uidx = raw.UniqueV2(x=k, axis=tf.constant([0], tf.int64))
+        return {
+            "ints": tf.cast(ki, tf.float32), "floats": kf, "lsm": lsm + en, "band": band, "cat": cat, "gat": gat * rev,
+            "shapes": tf.cast(tf.concat([s1, s2], 0), tf.float32), "diff": tf.cast(tf.stack([diff, idx]), tf.float32),
+            "bins": tf.cast(bins, tf.float32), "fq": fq, "uniq": tf.cast(tf.concat([uniq, uidx], 0), tf.float32),
+        }
+
+
+class Upsample(tf.Module):
+    """conv2d_transpose on an unknown batch: Conv2DBackpropInput whose input_sizes is Pack(shape(x)[0], 8, 8, 3)."""
+
+    def __init__(self):
+        self.kernel = tf.Variable(f32(3, 3, 3, 2), name="kernel")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4, 4, 2], tf.float32, name="x")])
+    def serve(self, x):
+        out_shape = tf.stack([tf.shape(x)[0], 8, 8, 3])
+        return {"y": tf.nn.conv2d_transpose(x, self.kernel, out_shape, strides=2, padding="SAME")}
+
+
+class ResizeInCond(tf.Module):
+    """ResizeBilinear whose size is computed (tf.shape of another input) inside a cond branch.
+    Outputs only: EagerFlow takes gradients of run-time-sized resizes eagerly only."""
+
+    no_gradients = True
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4, 4, 2], tf.float32, name="x"), tf.TensorSpec([None, None, None, 1], tf.float32, name="like")])
+    def serve(self, x, like):
+        size = tf.shape(like)[1:3]
+        y = tf.cond(tf.reduce_mean(x) > 0, lambda: tf.image.resize(x, size), lambda: tf.image.resize(x * 2.0, size, method="nearest"))
+        return {"y": y}
+
+
+CASES_V2 = {
+    "dense": (Dense, lambda: {"x": f32(2, 3)}),
+    "counter": (Counter, lambda: {"x": f32(2)}),
+    "loop": (Loop, lambda: {"x": f32(3, 4)}),
+    "branch": (Branch, lambda: {"x": f32(2, 3) + 0.3}),
+    "new_ops": (NewOps, lambda: {"image": f32(1, 5, 5, 2), "a": f32(3, 3)}),
+    "upsample": (Upsample, lambda: {"x": f32(2, 4, 4, 2)}),
+    "resize_cond": (ResizeInCond, lambda: {"x": f32(1, 4, 4, 2) + 0.5, "like": f32(1, 7, 5, 1)}),
+    "raw_ops": (RawOps, lambda: {"x": f32(3, 4), "k": np.array([7, -7, 2, 5, -1, 7], np.int32)}),
+}
+
+
+def export_v2(name, cls, feeds):
+    m = cls()
+    tmp = tempfile.mkdtemp()
+    try:
+        tf.saved_model.save(m, tmp, signatures={"serving_default": m.serve})
+        sm = saved_model_pb2.SavedModel()
+        with open(os.path.join(tmp, "saved_model.pb"), "rb") as f:
+            sm.ParseFromString(f.read())
+    finally:
+        shutil.rmtree(tmp)
+    mg = sm.meta_graphs[0]
+    sig = mg.signature_def["serving_default"]
+    graph = mg.graph_def
+    handles = {n.attr["shared_name"].s.decode() or n.name for n in graph.node if n.op == "VarHandleOp"}
+    # The main graph's VarHandleOps are named like the variables' checkpoint keys; map them by position in
+    # m.variables (tf.saved_model.save creates them in the order the trackable graph lists the variables).
+    variables = {}
+    by_name = {v.name.split(":")[0]: v for v in m.variables}
+    for h in sorted(handles):
+        v = by_name.get(h)
+        if v is None:
+            raise SystemExit(f"{name}: VarHandleOp '{h}' matches no variable of {sorted(by_name)}")
+        variables[h] = {"dtype": dtype_name(v.dtype), "shape": v.shape.as_list(), "values": tolist(v.numpy())}
+    fn = m.serve
+    inputs = {k: tf.constant(v) for k, v in feeds().items()}
+    watched = [inputs[k] for k in sorted(inputs) if inputs[k].dtype == tf.float32] + [v for v in m.variables if v.trainable and v.dtype == tf.float32]
+    if getattr(cls, "no_gradients", False):
+        outs, weights, watched, grads = fn(**inputs), {}, [], []
+    else:
+        with tf.GradientTape(persistent=True) as tape:
+            for t in watched:
+                tape.watch(t)
+            outs = fn(**inputs)
+            weights = {k: f32(*outs[k].shape) for k in sorted(outs) if outs[k].dtype == tf.float32}
+            loss = tf.add_n([tf.reduce_sum(outs[k] * weights[k]) for k in weights])
+        grads = tape.gradient(loss, watched)
+    n_in = sum(1 for k in inputs if inputs[k].dtype == tf.float32)
+    names = [k for k in sorted(inputs) if inputs[k].dtype == tf.float32] + [v.name.split(":")[0] for v in watched[n_in:]]
+    after = {v.name.split(":")[0]: tolist(v.numpy()) for v in m.variables}
+    spec = {
+        "inputs": {k: {"name": t.name, "dtype": tf.as_dtype(t.dtype).name, "shape": [d.size for d in t.tensor_shape.dim]} for k, t in sig.inputs.items()},
+        "outputs": {k: {"name": t.name} for k, t in sig.outputs.items()},
+        "variables": variables,
+        "feeds": {k: tolist(v) for k, v in inputs.items()},
+        "feedDtypes": {k: dtype_name(v.dtype) for k, v in inputs.items()},
+        "expect": {k: tolist(v) for k, v in outs.items()},
+        "lossWeights": {k: tolist(v) for k, v in weights.items()},
+        "grads": {n: (None if g is None else tolist(g)) for n, g in zip(names, grads)},
+        "variablesAfter": after,
+        "ops": sorted({n.op for n in graph.node} | {n.op for f in graph.library.function for n in f.node_def}),
+    }
+    return graph.SerializeToString(), spec
+
+
+# ---- TF1-style graphs (tf.compat.v1): reference variables, PlaceholderWithDefault --------------------------
+
+
+def export_v1_refvars():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 2], name="x")
+        scale = tf.compat.v1.placeholder_with_default(tf.constant(1.5), [], name="scale")
+        v = tf.compat.v1.Variable(f32(2), name="v", use_resource=False)
+        init = tf.compat.v1.global_variables_initializer()
+        upd = tf.compat.v1.assign_add(v, tf.reduce_sum(x, axis=0), name="upd")
+        with tf.control_dependencies([upd]):
+            y = tf.identity(x * v * scale, name="y")
+        extra = tf.compat.v1.placeholder(tf.float32, [2], name="extra")
+        z = tf.identity(x + extra, name="z")
+        with tf.compat.v1.Session(graph=g) as s:
+            s.run(init)
+            v0 = s.run(v)
+            feeds = {"x": f32(3, 2), "extra": f32(2)}
+            yv, zv = s.run([y, z], {x: feeds["x"], extra: feeds["extra"]})
+            v1 = s.run(v)
+        gd = g.as_graph_def()
+    spec = {
+        "inputs": {"x": {"name": "x:0", "dtype": "float32", "shape": [-1, 2]}},
+        "outputs": {"y": {"name": "y:0"}, "z": {"name": "z:0"}},
+        "variables": {"v": {"dtype": "float32", "shape": [2], "values": tolist(v0)}},
+        "feeds": {k: tolist(v) for k, v in feeds.items()},
+        "expect": {"y": tolist(yv), "z": tolist(zv)},
+        "variablesAfter": {"v": tolist(v1)},
+        "ops": sorted({n.op for n in gd.node}),
+    }
+    return gd.SerializeToString(), spec
+
+
+# ---- A tf.function's concrete graph (not a SavedModel): captured variables are DT_RESOURCE Placeholders -------
+
+
+def export_concrete():
+    m = Dense()
+    cf = m.serve.get_concrete_function()
+    gd = cf.graph.as_graph_def()
+    by_id = {id(v.handle): v for v in m.variables}
+    variables = {}
+    for ext, internal in cf.graph.captures:
+        v = by_id.get(id(ext))
+        if v is not None:
+            variables[internal.op.name] = {"dtype": dtype_name(v.dtype), "shape": v.shape.as_list(), "values": tolist(v.numpy())}
+    x = f32(2, 3)
+    out = m.serve(tf.constant(x))
+    inputs = [t for t in cf.inputs if t.dtype != tf.resource]
+    spec = {
+        "inputs": {"x": {"name": inputs[0].name, "dtype": "float32", "shape": [-1, 3]}},
+        "outputs": {"y": {"name": cf.outputs[0].name}},
+        "variables": variables,
+        "feeds": {"x": tolist(x)},
+        "expect": {"y": tolist(out["y"])},
+        "variablesAfter": {},
+        "ops": sorted({n.op for n in gd.node} | {n.op for f in gd.library.function for n in f.node_def}),
+    }
+    return gd.SerializeToString(), spec
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    tf.random.set_seed(29)
+    made = {}
+    for name, (cls, feeds) in CASES_V2.items():
+        made[name] = export_v2(name, cls, feeds)
+    made["v1_refvars"] = export_v1_refvars()
+    made["concrete"] = export_concrete()
+    for name, (pb, spec) in made.items():
+        with open(os.path.join(OUT, f"{name}.pb"), "wb") as f:
+            f.write(pb)
+        with open(os.path.join(OUT, f"{name}.json"), "w") as f:
+            json.dump(spec, f, separators=(",", ":"))
+        print(f"{name}: {len(pb)} bytes, ops {spec['ops']}")
+
+
+if __name__ == "__main__":
+    main()
