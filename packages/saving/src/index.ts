@@ -21,8 +21,6 @@ export type { TfGraph, GraphTensorSpec, GraphFunctionOptions } from './graph_fun
 export { graphDefFromProto } from './graphdef_proto';
 export type { GraphDefJson } from './graphdef_proto';
 export { installHostCallbackBridge } from './host';
-export { tfProto, tfProtoEnum, decodeTfProto, encodeTfProto } from './proto/tf_protos';
-export { crc32c, maskCrc, unmaskCrc, maskedCrc32c } from './proto/crc32c';
 export type { HostCallbackBridge, HostCallbackInfo, HostCallbackLoad } from './host';
 export { tfProto, tfProtoEnum, decodeTfProto, encodeTfProto } from './proto/tf_protos';
 export { graphDefToProto } from './proto/graphdef_proto';
