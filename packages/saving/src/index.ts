@@ -18,8 +18,8 @@ export { knownOps, readerTable } from './spec_io';
 export { loadLimits } from './reader';
 export { readTfGraph, signatureFunction, libraryFunction } from './graph_functions';
 export type { TfGraph, GraphTensorSpec, GraphFunctionOptions } from './graph_functions';
-export { graphDefFromProto } from './graphdef_proto';
-export type { GraphDefJson } from './graphdef_proto';
+export { graphDefFromProto } from './graphdef_decode';
+export type { GraphDefJson } from './graphdef_decode';
 export { installHostCallbackBridge } from './host';
 export type { HostCallbackBridge, HostCallbackInfo, HostCallbackLoad } from './host';
 
