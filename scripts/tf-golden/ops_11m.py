@@ -3,7 +3,7 @@ non-max suppression, the real-valued tf.signal ops and random.gamma / random.poi
 
 Ops with complex64 inputs or outputs (complex, math.real/imag, signal.fft/ifft/rfft/irfft/stft/inverseStft) and
 signal.inverseStftWindowFn (it returns a function) are in NOT_YET: their TF checks, with first- and second-order
-gradients, are packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/signal_more.py).
+gradients, are packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/signal_spectral.py).
 
 Usage: .venv-tf/bin/python scripts/tf-golden/ops_11m.py   (writes only these ops' fixtures; generate.py writes all)
 """
