@@ -11,16 +11,16 @@ import * as o from './ops';
 import { print } from './array/print';
 import { resize } from './image/resize';
 import { NN_COMPOSITES } from './nn/activations_composites';
-import { POOL_COMPOSITES } from './nn/pool_composites';
+import { POOL_COMPOSITES } from './nn/pool';
 import { NORM_COMPOSITES } from './nn/normalization_losses';
 import { MANIP_COMPOSITES } from './array/manipulation_composites';
-import { RANDOM_COMPOSITES } from './random/draws_composites';
+import { RANDOM_COMPOSITES } from './random/draws';
 import { LINALG_COMPOSITES } from './linalg/diag_band_products';
 import { LINALG2_COMPOSITES } from './linalg/decompositions';
 import { IMAGE_COMPOSITES } from './image/adjust_flip_crop';
 import { IMAGE2_COMPOSITES } from './image/crop_resize_patches';
 import { SIGNAL_COMPOSITES } from './signal/frame_window_stft';
-import { RANDOM2_COMPOSITES } from './random/gamma_composites';
+import { RANDOM2_COMPOSITES } from './random/gamma';
 
 /**
  * Public ops written by hand: true composites (softmax, reduceMean, stack, clipByValue) and the
