@@ -10,9 +10,11 @@ import { whereCoords } from './math/segment_search';
 import * as o from './ops';
 import { print } from './array/print';
 import { resize } from './image/resize';
-import { NN_COMPOSITES } from './nn/activations_composites';
+import { NN_COMPOSITES } from './nn/activations';
+import { CONV_COMPOSITES } from './nn/conv';
 import { POOL_COMPOSITES } from './nn/pool';
-import { NORM_COMPOSITES } from './nn/normalization_losses';
+import { NORM_COMPOSITES } from './nn/normalization';
+import { LOSS_COMPOSITES } from './nn/losses';
 import { MANIP_COMPOSITES } from './array/manipulation_composites';
 import { RANDOM_COMPOSITES } from './random/draws';
 import { LINALG_COMPOSITES } from './linalg/diag_band_products';
@@ -58,8 +60,10 @@ export const COMPOSITES = {
   print: composite(['print'], print),
   resize: composite(['image.resize'], resize),
   ...NN_COMPOSITES,
+  ...CONV_COMPOSITES,
   ...POOL_COMPOSITES,
   ...NORM_COMPOSITES,
+  ...LOSS_COMPOSITES,
   ...MANIP_COMPOSITES,
   ...RANDOM_COMPOSITES,
   ...LINALG_COMPOSITES,
