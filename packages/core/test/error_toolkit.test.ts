@@ -90,8 +90,8 @@ describe('a kernel missing on the active backend', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(ef.errors.UnimplementedError);
-    expect((err as ef.internal.OpError).message).toBe(expected('ef_test_missing'));
-    expect((err as ef.internal.OpError).opName).toBe('ef_test_missing');
+    expect((err as ef.errors.OpError).message).toBe(expected('ef_test_missing'));
+    expect((err as ef.errors.OpError).opName).toBe('ef_test_missing');
     expect(ef.memory().numTensors).toBe(before);
     x.dispose();
   });
