@@ -95,7 +95,23 @@ export interface Tolerance {
   atol?: number;
 }
 
+/**
+ * TensorFlow's call for an op's golden fixtures: scripts/tf-golden/export_rows.js exports the rows' calls and
+ * scripts/tf-golden/generate.py runs them through TensorFlow (packages/eagerflow/test/conformance/fixtures/<api>.json).
+ */
+export interface TfCall {
+  /** TF's function by its module path, called with ef's positional arguments: 'tf.math.exp'. */
+  fn: string;
+  /**
+   * The shared case set (scripts/tf-golden/table.py) the fixtures run: `unary` (edge values, denormals, a matrix,
+   * scalar, empty, int32 and bool), or a broadcasting binary op's `arith`, `compare` or `logic` grid.
+   */
+  cases: 'unary' | 'arith' | 'compare' | 'logic';
+}
+
 export interface ForwardCase extends Tolerance {
+  /** TensorFlow's call for the fixtures of the row's public op (`api`); every row of one op carries the same. */
+  tfCall?: TfCall;
   /** The primitive this case exercises (checked: the op must bind it). */
   prim: PrimitiveName;
   /**

@@ -1,4 +1,4 @@
-"""MORE_OPS: rows for the ops added after the first suite (issue 11: math, reductions, scans, manipulation, nn, image)."""
+"""MATH_NN_ARRAY_OPS: rows for the ops added after the first suite (issue 11: math, reductions, scans, manipulation, nn, image)."""
 import tensorflow as tf
 
 from table import C, INF, NAN, SMOOTH, INT_EDGES, L, T, binary_cases, reduce_cases, unary_cases
@@ -68,7 +68,7 @@ def pool(fn):
     ])
 
 
-MORE_OPS = {
+MATH_NN_ARRAY_OPS = {
     # Elementwise math.
     "acos": unary(tf.math.acos, [C("domain", UNIT)]),
     "acosh": unary(tf.math.acosh, [C("domain", T([0.5, 1.0, 1.5, 10.0, INF]))]),
