@@ -24,7 +24,7 @@ function tfCalls(rows) {
     if (row.tfCall === undefined) continue;
     const api = row.api ?? row.prim;
     const seen = calls.get(api);
-    if (seen !== undefined && JSON.stringify(seen) !== JSON.stringify(row.tfCall)) {
+    if (seen !== undefined && JSON.stringify(seen, lossless) !== JSON.stringify(row.tfCall, lossless)) {
       throw new Error(`export_rows: the rows of ${api} carry different TF calls (${JSON.stringify(seen)} and ${JSON.stringify(row.tfCall)} on '${row.name}'); one op has one call`);
     }
     calls.set(api, row.tfCall);
@@ -32,11 +32,20 @@ function tfCalls(rows) {
   return Object.fromEntries([...calls].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-module.exports = { tfCalls };
+/** JSON.stringify replacer: the numbers JSON cannot hold become {"num": "nan" | "inf" | "-inf" | "-0"} (encode.py's spelling). */
+function lossless(_key, v) {
+  if (typeof v !== 'number') return v;
+  if (Number.isNaN(v)) return { num: 'nan' };
+  if (v === Infinity) return { num: 'inf' };
+  if (v === -Infinity) return { num: '-inf' };
+  return Object.is(v, -0) ? { num: '-0' } : v;
+}
+
+module.exports = { tfCalls, lossless };
 
 if (require.main === module) {
   const { forwardCases } = require(path.join(root, 'test/harness/rows.ts'));
-  const text = `${JSON.stringify(tfCalls(forwardCases), null, 1)}\n`;
+  const text = `${JSON.stringify(tfCalls(forwardCases), lossless, 1)}\n`;
   if (process.argv[2]) fs.writeFileSync(process.argv[2], text);
   else process.stdout.write(text);
 }

@@ -104,10 +104,35 @@ export interface TfCall {
   fn: string;
   /**
    * The shared case set (scripts/tf-golden/table.py) the fixtures run: `unary` (edge values, denormals, a matrix,
-   * scalar, empty, int32 and bool), or a broadcasting binary op's `arith`, `compare` or `logic` grid.
+   * scalar, empty, int32 and bool), a broadcasting binary op's `arith`, `compare` or `logic` grid, or `reduce`
+   * (a tensor, axes and keepDims: ranks 0-3, special values, empty, int32, bool, bad axes).
    */
-  cases: 'unary' | 'arith' | 'compare' | 'logic';
+  cases: 'unary' | 'arith' | 'compare' | 'logic' | 'reduce';
+  /** ef's positional parameters by name, optional ones with their default, when TF takes some by keyword. */
+  params?: readonly (string | readonly [string, TfLiteral])[];
+  /** TF's keyword arguments from ef's parameters (`{ keepdims: 'keep' }`); the other parameters go positionally. */
+  keywords?: Readonly<Record<string, string>>;
+  /** The op's own cases, after the shared ones. */
+  extra?: readonly TfCase[];
 }
+
+/** A literal argument of a TF fixture case (NaN, infinities and -0 are exported losslessly). */
+export type TfLiteral = number | boolean | string | null | readonly TfLiteral[];
+/** A tensor argument of a TF fixture case: row-major (or nested) data, dtype (default float32), optional shape. */
+export interface TfTensor {
+  tensor: TfLiteral;
+  dtype?: DType | 'string';
+  shape?: readonly number[];
+}
+/** One TF fixture case: ef's positional arguments; `grad: false` records no gradients; tags feed the allowlist. */
+export interface TfCase {
+  name: string;
+  args: readonly (TfTensor | TfLiteral)[];
+  grad?: boolean;
+  tags?: readonly string[];
+}
+/** A tensor argument (scripts/tf-golden/table.py's T). */
+export const tfTensor = (tensor: TfLiteral, dtype?: DType | 'string', shape?: readonly number[]): TfTensor => ({ tensor, dtype, shape });
 
 export interface ForwardCase extends Tolerance {
   /** TensorFlow's call for the fixtures of the row's public op (`api`); every row of one op carries the same. */

@@ -2,7 +2,7 @@
 import * as ef from 'eagerflow';
 import type * as efTypes from 'eagerflow';
 type PrimitiveName = efTypes.internal.PrimitiveName;
-import { ErrorCase, ForwardCase, Gen, InputSpec, TfCall } from './case';
+import { ErrorCase, ForwardCase, Gen, InputSpec, TfCall, TfCase, tfTensor } from './case';
 import { Ref, Value, map, ref, sigmoid, zip, zipN } from './ref';
 
 const F = (shape: number[], gen?: Gen): InputSpec => ({ shape, gen });
@@ -87,25 +87,41 @@ interface BinarySpec {
   out?: 'bool';
   /** Accepted dtypes listed in the dtype error. */
   dtypes?: string;
-  /** TensorFlow's call for the golden fixtures (rows' `tfCall`), for the ops whose fixtures are the shared grid alone. */
+  /** TensorFlow's call for the golden fixtures (rows' `tfCall`): the shared grid and the op's own cases. */
   tfCall?: TfCall;
 }
+
+// The TF fixtures' own cases of some binary ops (scripts/tf-golden: after the shared grid).
+const T = tfTensor;
+const STR = T(['a', 'bc', '', 'd'], 'string');
+const strings = (b: ReturnType<typeof T>): TfCase => ({ name: 'strings', args: [STR, b], grad: false });
+const DIVIDE_CASES: TfCase[] = [
+  { name: 'int32 true division', args: [T([7, -7, 1, 0], 'int32'), T([2, 2, 0, 0], 'int32')], grad: false },
+  { name: 'tiny denominators', args: [T([1e-20, 0.0]), T([1e-23, 1e-30])] },
+];
+const POW_CASES: TfCase[] = [
+  { name: 'int32 non-negative exponents', args: [T([2, -3, 0, 7, 1], 'int32'), T([3, 3, 0, 2, 30], 'int32')], grad: false },
+  { name: 'int32 negative exponent', args: [T([2, 1], 'int32'), T([-1, 2], 'int32')], grad: false },
+  { name: 'int32 overflow wraps', args: [T([3, 7, -3, 2, 46341, 10], 'int32'), T([25, 15, 21, 31, 2, 10], 'int32')], grad: false },
+  { name: 'one to inf', args: [T([1.0, 1.0, -1.0]), T([Infinity, NaN, Infinity])] },
+  { name: 'negative base', args: [T([-2.0, -2.0, -8.0]), T([2.0, 3.0, 1.0 / 3.0])] },
+];
 
 const BINARY: BinarySpec[] = [
   { prim: 'add', api: 'add', tf: 'AddV2', tfCall: { fn: 'tf.math.add', cases: 'arith' }, op: ef.add, f: (a, b) => a + b },
   { prim: 'sub', api: 'subtract', tf: 'Sub', tfCall: { fn: 'tf.math.subtract', cases: 'arith' }, op: ef.subtract, f: (a, b) => a - b },
   { prim: 'mul', api: 'multiply', tf: 'Mul', tfCall: { fn: 'tf.math.multiply', cases: 'arith' }, op: ef.multiply, f: (a, b) => a * b },
   // Integer RealDiv truncates toward zero (TensorFlow's realdiv / C++ semantics).
-  { prim: 'div', api: 'divide', tf: 'RealDiv', op: ef.divide, f: (a, b) => a / b, gens: ['normal', 'away'], int: (a, b) => a / b, intGens: ['int', 'count'], intOut: 'float32' },
-  { prim: 'pow', api: 'pow', tf: 'Pow', op: ef.pow, f: (a, b) => Math.pow(a, b), gens: ['positive', 'normal'], int: (a, b) => Math.pow(a, b), intGens: ['int', 'index'] },
+  { prim: 'div', api: 'divide', tf: 'RealDiv', tfCall: { fn: 'tf.math.divide', cases: 'arith', extra: DIVIDE_CASES }, op: ef.divide, f: (a, b) => a / b, gens: ['normal', 'away'], int: (a, b) => a / b, intGens: ['int', 'count'], intOut: 'float32' },
+  { prim: 'pow', api: 'pow', tf: 'Pow', tfCall: { fn: 'tf.math.pow', cases: 'arith', extra: POW_CASES }, op: ef.pow, f: (a, b) => Math.pow(a, b), gens: ['positive', 'normal'], int: (a, b) => Math.pow(a, b), intGens: ['int', 'index'] },
   { prim: 'maximum', api: 'maximum', tf: 'Maximum', tfCall: { fn: 'tf.math.maximum', cases: 'arith' }, op: ef.maximum, f: Math.max },
   { prim: 'minimum', api: 'minimum', tf: 'Minimum', tfCall: { fn: 'tf.math.minimum', cases: 'arith' }, op: ef.minimum, f: Math.min },
-  { prim: 'less', api: 'less', tf: 'Less', op: ef.less, f: (a, b) => a < b, out: 'bool' },
+  { prim: 'less', api: 'less', tf: 'Less', tfCall: { fn: 'tf.math.less', cases: 'compare', extra: [strings(STR)] }, op: ef.less, f: (a, b) => a < b, out: 'bool' },
   { prim: 'less_equal', api: 'lessEqual', tf: 'LessEqual', tfCall: { fn: 'tf.math.less_equal', cases: 'compare' }, op: ef.lessEqual, f: (a, b) => a <= b, out: 'bool' },
   { prim: 'greater', api: 'greater', tf: 'Greater', tfCall: { fn: 'tf.math.greater', cases: 'compare' }, op: ef.greater, f: (a, b) => a > b, out: 'bool' },
   { prim: 'greater_equal', api: 'greaterEqual', tf: 'GreaterEqual', tfCall: { fn: 'tf.math.greater_equal', cases: 'compare' }, op: ef.greaterEqual, f: (a, b) => a >= b, out: 'bool' },
-  { prim: 'equal', api: 'equal', tf: 'Equal', op: ef.equal, f: (a, b) => a === b, out: 'bool', dtypes: 'float32 or int32 or bool or string or complex64' },
-  { prim: 'not_equal', api: 'notEqual', tf: 'NotEqual', op: ef.notEqual, f: (a, b) => a !== b, out: 'bool', dtypes: 'float32 or int32 or bool or string or complex64' },
+  { prim: 'equal', api: 'equal', tf: 'Equal', tfCall: { fn: 'tf.math.equal', cases: 'compare', extra: [strings(T(['a', 'b', '', 'e'], 'string'))] }, op: ef.equal, f: (a, b) => a === b, out: 'bool', dtypes: 'float32 or int32 or bool or string or complex64' },
+  { prim: 'not_equal', api: 'notEqual', tf: 'NotEqual', tfCall: { fn: 'tf.math.not_equal', cases: 'compare', extra: [strings(T(['a', 'b', '', 'e'], 'string'))] }, op: ef.notEqual, f: (a, b) => a !== b, out: 'bool', dtypes: 'float32 or int32 or bool or string or complex64' },
 ];
 
 /** Maps -0 to 0: int32 tensors have no negative zero. */
