@@ -13,7 +13,7 @@ interface Circles {
 const circles: Circles = require(path.resolve(__dirname, '../scripts/import-circles.js'));
 
 /** The size of KNOWN_CIRCLES when it was last shortened: lower these as circles are broken, never raise them. */
-const KNOWN_AT_MOST = { circles: 2, files: 23 };
+const KNOWN_AT_MOST = { circles: 2, files: 20 };
 
 test('the repository has no import circle beyond the known ones, and every known one still stands as listed', () => {
   const { unknown, stale } = circles.circleFindings();

@@ -131,11 +131,8 @@ const KNOWN_CIRCLES = [
     'packages/core/src/ops/bind.ts',
     'packages/core/src/ops/check.ts',
     'packages/core/src/ops/graphdef_spec.ts',
-    'packages/core/src/ops/math/cast.ts',
-    'packages/core/src/ops/onnx_lowerings.ts',
     'packages/core/src/ops/onnx_spec.ts',
     'packages/core/src/ops/primitive.ts',
-    'packages/core/src/values/convert.ts',
     'packages/core/src/values/variable.ts',
   ],
   [

@@ -11,6 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { TOOLING } from '../eslint.config.mjs';
+import { badFileNames, nameProblem } from './file_name_rule.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -58,6 +59,10 @@ async function selfCheck() {
   const lines = results.flatMap((r) => r.messages.map((m) => `${r.filePath.slice(root.length + 1)}: ${m.ruleId}`));
   const dead = deadExports('scripts/lint-fixtures/dead/tsconfig.json', ['dead/entry.ts']);
   for (const m of dead.text.matchAll(/lint-fixtures\/dead\/(\w+\.ts)\[\d+,\d+\]: (.+)/g)) lines.push(`scripts/lint-fixtures/dead/${m[1]}: dead export ${m[2]}`);
+  // File names (scripts/file_name_rule.mjs), planted as paths: three bad names and a good one.
+  for (const f of ['more.ts', 'composites_linalg2.ts', 'allowlist_20c.ts', 'strided_slice.ts'].map((n) => `scripts/lint-fixtures/names/${n}`)) {
+    if (nameProblem(f) !== null) lines.push(`${f}: file-name`);
+  }
   return [...new Set(lines)].sort();
 }
 
@@ -72,6 +77,9 @@ if (process.argv.includes('--self-check')) {
     'scripts/lint-fixtures/cycle_b.ts: no-restricted-imports',
     'scripts/lint-fixtures/cycle_b.ts: no-restricted-properties',
     'scripts/lint-fixtures/dead/lib.ts: dead export dead',
+    'scripts/lint-fixtures/names/allowlist_20c.ts: file-name',
+    'scripts/lint-fixtures/names/composites_linalg2.ts: file-name',
+    'scripts/lint-fixtures/names/more.ts: file-name',
     'test/harness/__any_fixture__.ts: @typescript-eslint/no-explicit-any',
   ];
   process.exit(JSON.stringify(found) === JSON.stringify(want) ? 0 : 1);
@@ -80,8 +88,10 @@ if (process.argv.includes('--self-check')) {
 const e = await eslint();
 const d = deadExports();
 const c = circles();
+const names = badFileNames(root);
 if (e.problems) console.log(`eslint: ${e.problems} problem(s)\n${e.text}`);
 if (!d.ok) console.log(`dead exports (ts-unused-exports):\n${d.text}`);
 if (!c.ok) console.log(`import circles (scripts/import-circles.js):\n${c.text}`);
-if (e.problems || !d.ok || !c.ok) process.exit(1);
-console.log(`lint: clean (eslint over ${e.files} files: sources, tests, harness, browser, bench, examples, scripts, .ci; no dead exports; ${c.text.split('\n').pop()})`);
+if (names.length) console.log(`file names (scripts/file_name_rule.mjs):\n${names.join('\n')}`);
+if (e.problems || !d.ok || !c.ok || names.length) process.exit(1);
+console.log(`lint: clean (eslint over ${e.files} files: sources, tests, harness, browser, bench, examples, scripts, .ci; no dead exports; file names say what they hold; ${c.text.split('\n').pop()})`);

@@ -8,7 +8,7 @@ import { releasing } from './op_builder';
 import { typeError } from '../errors/error_toolkit';
 import { whereCoords } from './math/segment_search';
 import * as o from './ops';
-import { print } from '../values/print';
+import { print } from './array/print';
 import { resize } from './image/resize';
 import { NN_COMPOSITES } from './nn/activations_composites';
 import { POOL_COMPOSITES } from './nn/pool_composites';

@@ -14,33 +14,9 @@ import { dimsToString } from '../../values/shape';
 import * as AR from './binary_functions';
 import * as o from '../ops';
 import { NUMERIC, argError, checkArity, checkDTypes, normalizeAxes } from '../check';
-import { AxisParams, ReduceParams, argInfer, keepDimsLike, reducedDims } from './reduce';
+import { AxisParams, ReduceParams, argInfer, keepDimsLike, reduceApi, reduceTf, reducedDims, reducedShape, runtimeAxes } from './reduce';
+import { g0, I32 } from '../rule_helpers';
 
-const I32 = { fixed: attr.type('int32') } as const;
-const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
-
-/** Output shape of a reduction named `op`; `axes: null` reduces everything. */
-function reducedShape(op: string, x: AVal, p: ReduceParams): AVal['shape'] {
-  if (x.shape === null) return p.keepDims || p.axes !== null ? null : [];
-  const rank = x.shape.length;
-  const axes = p.axes === null ? x.shape.map((_, i) => i) : normalizeAxes(op, p.axes, rank);
-  if (p.keepDims) return x.shape.map((d, i) => (axes.includes(i) ? 1 : d));
-  return x.shape.filter((_, i) => !axes.includes(i));
-}
-
-const runtimeAxes = (x: Info, p: ReduceParams): number[] => (p.axes === null ? x.shape.map((_, i) => i) : p.axes.map((a) => (a < 0 ? a + x.shape.length : a)));
-
-/** A reduction's GraphDef form: axes as a Const input (null = every axis), keep_dims as an attr. */
-const reduceTf = (op: string, noT = false): TfSpec =>
-  tfSpec<ReduceParams>({
-    op,
-    inputs: ['x', { param: 'axes', shape: 'vector', nullMeans: 'all-axes' }],
-    attrs: { ...(noT ? {} : { T: { dtypeOf: 0 } }), Tidx: I32, keep_dims: { param: 'keepDims', kind: 'bool', default: false } },
-    noT,
-  });
-
-/** A reduction's API: `(x, axis = null, keepDims = false)`. */
-const reduceApi = <const P extends readonly string[]>(paths: P) => api(paths, [arg.tensor('x'), arg.axes('axis'), arg.bool('keepDims', false)]);
 
 /** A reduction record: tfjs kernel `kernel` with attrs { axis, keepDims }. */
 /** What a reduction over nothing gives (TensorFlow's identity element), per dtype; tfjs kernels give NaN or garbage. */
