@@ -24,6 +24,7 @@ CASE_SETS = {
     "compare": lambda: binary_cases("compare"),
     "logic": lambda: binary_cases("logic"),
     "reduce": lambda: reduce_cases(None),
+    "none": lambda: [],
 }
 NUMS = {"nan": float("nan"), "inf": float("inf"), "-inf": float("-inf"), "-0": -0.0}
 

@@ -105,9 +105,9 @@ export interface TfCall {
   /**
    * The shared case set (scripts/tf-golden/table.py) the fixtures run: `unary` (edge values, denormals, a matrix,
    * scalar, empty, int32 and bool), a broadcasting binary op's `arith`, `compare` or `logic` grid, or `reduce`
-   * (a tensor, axes and keepDims: ranks 0-3, special values, empty, int32, bool, bad axes).
+   * (a tensor, axes and keepDims: ranks 0-3, special values, empty, int32, bool, bad axes), or `none` (`extra` only).
    */
-  cases: 'unary' | 'arith' | 'compare' | 'logic' | 'reduce';
+  cases: 'unary' | 'arith' | 'compare' | 'logic' | 'reduce' | 'none';
   /** ef's positional parameters by name, optional ones with their default, when TF takes some by keyword. */
   params?: readonly (string | readonly [string, TfLiteral])[];
   /** TF's keyword arguments from ef's parameters (`{ keepdims: 'keep' }`); the other parameters go positionally. */
@@ -135,7 +135,7 @@ export interface TfCase {
 export const tfTensor = (tensor: TfLiteral, dtype?: DType | 'string', shape?: readonly number[]): TfTensor => ({ tensor, dtype, shape });
 
 export interface ForwardCase extends Tolerance {
-  /** TensorFlow's call for the fixtures of the row's public op (`api`); every row of one op carries the same. */
+  /** TensorFlow's call for the fixtures of the row's public op (`api`); the rows of one op that carry it carry the same. */
   tfCall?: TfCall;
   /** The primitive this case exercises (checked: the op must bind it). */
   prim: PrimitiveName;
