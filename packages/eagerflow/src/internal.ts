@@ -62,3 +62,7 @@ export type { HostCallbackOptions, HostCallbackParams, HostFlavor } from '@eager
 // Saving's wiring and tables: the GraphDef writer, the graph-model import rows and readers.
 export { installSaving, installHostCallbackBridge, toGraphDef, IMPORT_ROWS, knownOps, readerTable } from '@eagerflow/saving';
 export type { EagerFlowMetadata, SignatureJson, HostCallbackBridge, HostCallbackInfo, HostCallbackLoad } from '@eagerflow/saving';
+// TF 2.x graphs (SavedModel MetaGraphs, frozen and concrete-function GraphDefs) as traced functions: what
+// ef.savedModel.load builds on (function library calls, resource variables bound to ef.Variables).
+export { readTfGraph, signatureFunction, libraryFunction, graphDefFromProto } from '@eagerflow/saving';
+export type { TfGraph, GraphTensorSpec, GraphFunctionOptions, GraphDefJson } from '@eagerflow/saving';
