@@ -3,7 +3,7 @@
 // the fetches need) or one library FunctionDef, with resource variables bound to ef.Variables.
 import type { DType, Dims } from '@eagerflow/core';
 import { Tensor, Variable } from '@eagerflow/core';
-import { GraphDefJson, graphDefFromProto } from './graphdef_proto';
+import { GraphDefJson, graphDefFromProto } from './graphdef_decode';
 import { LoadOptions, LoadedFunction, buildFunction, neededNodes, readLibrary } from './loader';
 import type { ArgValue } from './reader';
 import { fromTfDType } from './format';

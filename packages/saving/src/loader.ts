@@ -15,7 +15,7 @@ import { SignatureIO, checkSupported, customReader, inferSignature } from './gra
 import { LoadedSignature, positionalArgs, signatureOf } from './loaded_io';
 import { isLegacyResize, readLegacyResize } from './import_detect';
 import { inferListShapes } from './import_lists';
-import { inlineConst } from './graphdef_proto';
+import { inlineConst } from './graphdef_decode';
 import { TF1_CONTROL_OPS, foldControlFlow } from './tf1_frames';
 import { foldReader } from './tf1_exec';
 import { isDynamic, readDynamic } from './dynamic_params';

@@ -5,7 +5,7 @@ import { HostFunction } from './host';
 import { InputRef, ParsedNode, array, cyclePath, loadError, own, record, show, text, withNode } from './validate';
 import { ConstValue } from './weights';
 import { fromTfDType } from './format';
-import { inlineConst } from './graphdef_proto';
+import { inlineConst } from './graphdef_decode';
 
 /**
  * Limits that keep hostile files from exhausting time or memory while loading (raise them for trusted files):
