@@ -73,3 +73,8 @@ export { optimizers, initializers, losses, train } from './training';
 import * as data from './data';
 /** Input pipelines: `ef.data.Dataset` (tf.data) on @tensorflow/tfjs-data. */
 export { data };
+
+// Records and examples (issue 30): tf.io's TFRecord writer, Example parsing, tensor and image codecs.
+import * as io from './io';
+/** `ef.io`: TFRecordWriter, parseExample and its feature specs, serializeTensor/parseTensor, image codecs, files. */
+export { io };
