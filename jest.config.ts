@@ -7,6 +7,8 @@ const config: Config = {
   transform: { '^.+\\.(t|j)sx?$': '<rootDir>/scripts/esbuild-ts.js' },
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test-output/'],
+  // ESM-only dependencies (fast-png and its iobuffer) go through the same transform to CommonJS.
+  transformIgnorePatterns: ['/node_modules/(?!(fast-png|iobuffer)/)'],
   modulePathIgnorePatterns: ['<rootDir>/test-output/'],
   moduleNameMapper: {
     '^eagerflow$': '<rootDir>/packages/eagerflow/src/index.ts',
