@@ -214,4 +214,3 @@ export function sparseDenseMatmul(sp: SparseTensor, b: TensorLike, options: { ad
   });
 }
 
-export { isSparse };
