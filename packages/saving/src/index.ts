@@ -17,6 +17,8 @@ export type { CustomOp, ModelSource } from './graph_model';
 export { knownOps, readerTable } from './spec_io';
 export { loadLimits } from './reader';
 export { installHostCallbackBridge } from './host';
+export { tfProto, tfProtoEnum, decodeTfProto, encodeTfProto } from './proto/tf_protos';
+export { crc32c, maskCrc, unmaskCrc, maskedCrc32c } from './proto/crc32c';
 export type { HostCallbackBridge, HostCallbackInfo, HostCallbackLoad } from './host';
 
 /**
