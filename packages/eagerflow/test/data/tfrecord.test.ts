@@ -159,6 +159,14 @@ test('a compressed file read without its compressionType, or the reverse, fails 
   expect(r.err!.message).toMatch(/cannot GZIP-decompress .*records\.none\.tfrecord.*Check compressionType/);
   r = await failure(ef.data.TFRecordDataset([fs.readFileSync(path.join(FIX, 'records.none.tfrecord'))], { compressionType: 'ZLIB' }));
   expect(r.err!.message).toMatch(/cannot ZLIB-decompress ArrayBuffer #0/);
+  // A compressed file cut short is data loss, from a path (Node's zlib) and from bytes (fflate).
+  const cut = path.join(tmp, 'cut.gz');
+  fs.writeFileSync(cut, fs.readFileSync(gz).subarray(0, 500));
+  for (const src of [cut, new Uint8Array(fs.readFileSync(cut))]) {
+    r = await failure(ef.data.TFRecordDataset([src], { compressionType: 'GZIP' }));
+    expect(r.err).toBeInstanceOf(ef.errors.DataLossError);
+    expect(r.err!.message).toMatch(/truncated GZIP stream: .* ends inside its compressed data/);
+  }
 });
 
 test('bad arguments fail at construction; a missing file when read', async () => {
@@ -183,3 +191,35 @@ test('breaking out of the loop closes the files and leaks nothing', () =>
       break;
     }
   }));
+
+test('bounded fuzz: damaged GZIP/ZLIB files (byte flips, cuts) fail with DataLossError or InvalidArgumentError, or read a correct prefix', async () => {
+  let seed = 99;
+  const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0), seed % n);
+  const want = meta.records;
+  for (const [name, kind] of KINDS.slice(1)) {
+    const good = new Uint8Array(fs.readFileSync(path.join(FIX, `records.${name}.tfrecord`)));
+    for (let trial = 0; trial < 40; trial++) {
+      const bad = good.slice(0, trial % 2 === 0 ? rand(good.length) : good.length);
+      if (trial % 2 === 1) bad[rand(bad.length)] ^= 1 << rand(8);
+      // Node's zlib (a path) and fflate (bytes) both: never a hang, never an unnamed error.
+      const file = path.join(tmp, `fuzz.${name}`);
+      fs.writeFileSync(file, bad);
+      for (const src of [file, bad]) {
+        const got: Want[] = [];
+        let err: Error | null = null;
+        try {
+          for await (const t of ef.data.TFRecordDataset([src], { compressionType: kind, bufferSize: 64 })) {
+            got.push(describeBytes((t as ef.Tensor).bytes()[0]));
+            (t as ef.Tensor).dispose();
+          }
+        } catch (e) {
+          err = e as Error;
+        }
+        if (err !== null) expect(err.constructor.name).toMatch(/^(DataLossError|InvalidArgumentError)$/);
+        // Records that did arrive are TF's, in order (a flip zlib misses is caught by the record CRCs).
+        expect(got).toEqual(want.slice(0, got.length));
+        if (err === null) expect(got.length === want.length || trial % 2 === 0).toBe(true);
+      }
+    }
+  }
+});

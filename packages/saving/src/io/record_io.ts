@@ -2,7 +2,7 @@
 // TF's compressions ('' | 'GZIP' | 'ZLIB') and the writer. Node's zlib inflates file streams (native, fast);
 // fflate inflates in-memory and browser sources and deflates for the writer (synchronous streaming, so
 // write/flush/close stay synchronous as TF's are). Framing and CRCs are ./tfrecord_framing.ts.
-import { InvalidArgumentError, NotFoundError, OpError, FailedPreconditionError, argError, describe, typeError } from '@eagerflow/core';
+import { DataLossError, InvalidArgumentError, NotFoundError, OpError, FailedPreconditionError, argError, describe, typeError } from '@eagerflow/core';
 import { Gunzip, Gzip, Unzlib, Zlib } from 'fflate';
 import { encodeRecord, readRecords } from './tfrecord_framing';
 
@@ -131,9 +131,12 @@ async function* fflateInflate(api: string, chunks: AsyncIterable<Uint8Array>, ki
   if (any) yield* push(new Uint8Array(0), true);
 }
 
-function badCompression(api: string, kind: string, name: string, e: unknown): InvalidArgumentError {
+function badCompression(api: string, kind: string, name: string, e: unknown): InvalidArgumentError | DataLossError {
   const m = (e as Error)?.message ?? String(e);
-  // A truncated compressed stream is data loss, as TF's ZlibInputStream reports it.
+  // A compressed stream cut short is data loss (TF's ZlibInputStream reports it so); other failures are bad input.
+  if (/unexpected end|unexpected EOF/i.test(m)) {
+    return new DataLossError(`${api}: truncated ${kind} stream: ${name} ends inside its compressed data (got: ${m}). The file was cut short; rewrite it, or read it with .ignoreErrors() to keep the records before the cut`, { opName: api, cause: e });
+  }
   return new InvalidArgumentError(`${api}: cannot ${kind}-decompress ${name} (got: ${m}, expected ${kind} data). Check compressionType: files written with compression '' need compressionType ''`, { opName: api, cause: e });
 }
 
