@@ -1,7 +1,7 @@
 // ef.data.TFRecordDataset: the records of TFRecord files (paths in Node; ArrayBuffers, Blobs and fetch Responses
 // anywhere) as scalar string tensors holding their bytes. Reading streams (bounded memory); framing, CRCs and
 // decompression are @eagerflow/saving's (src/io/record_io.ts).
-import { TensorSpec, argError, constant, describe } from '@eagerflow/core';
+import { Tensor, TensorSpec, argError, constant, describe } from '@eagerflow/core';
 import { DEFAULT_BUFFER_SIZE, checkCompression, checkSource, sourceRecords } from '@eagerflow/saving';
 import type { CompressionType, RecordSource } from '@eagerflow/saving';
 import { Dataset, source as sourceDataset } from './dataset';
@@ -21,8 +21,8 @@ export interface TFRecordOptions {
 }
 
 interface TFRecordDatasetCtor {
-  new (filenames: RecordSource | RecordSource[], options?: TFRecordOptions): Dataset;
-  (filenames: RecordSource | RecordSource[], options?: TFRecordOptions): Dataset;
+  new (filenames: RecordSource | RecordSource[] | Tensor, options?: TFRecordOptions): Dataset;
+  (filenames: RecordSource | RecordSource[] | Tensor, options?: TFRecordOptions): Dataset;
 }
 
 /**
@@ -34,8 +34,10 @@ interface TFRecordDatasetCtor {
  * const ds = ef.data.TFRecordDataset([bytes.buffer]);
  * (await ds.toArray()).map((t) => Array.from((t as ef.Tensor).bytes()[0])); // [[1, 2], [3]]
  */
-export const TFRecordDataset = function TFRecordDataset(filenames: RecordSource | RecordSource[], options: TFRecordOptions = {}): Dataset {
-  const list = Array.isArray(filenames) ? filenames : [filenames];
+export const TFRecordDataset = function TFRecordDataset(filenames: RecordSource | RecordSource[] | Tensor, options: TFRecordOptions = {}): Dataset {
+  // A string tensor of paths (scalar or vector), as TF takes.
+  const given = filenames instanceof Tensor && filenames.dtype === 'string' && (filenames.rank ?? 2) <= 1 ? (filenames.dataSync() as string[]) : filenames;
+  const list = Array.isArray(given) ? given : [given];
   const sources = list.map((f, i) => checkSource(API, f, i));
   const compression = checkCompression(API, options.compressionType);
   const bufferSize = options.bufferSize === null || options.bufferSize === undefined || options.bufferSize === 0 ? DEFAULT_BUFFER_SIZE : checkCount(API, 'bufferSize', options.bufferSize, 1);

@@ -44,6 +44,9 @@ describe.each(KINDS)('the file TF wrote with compression %s', (name, kind) => {
         const got = await records(ef.data.TFRecordDataset(file, { compressionType: kind, bufferSize }));
         expect(got.map(describeBytes)).toEqual(meta.records);
       }
+      const names = ef.constant([file]);
+      expect((await records(ef.data.TFRecordDataset(names, { compressionType: kind }))).map(describeBytes)).toEqual(meta.records);
+      names.dispose();
     }));
 
   test('reads from an ArrayBuffer, a Uint8Array, a Blob and a fetch Response', async () => {
