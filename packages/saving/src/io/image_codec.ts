@@ -3,7 +3,8 @@
 // 255 and rounded, as tf.image.convert_image_dtype with saturation), the same convention as ef.summary.image.
 import { InvalidArgumentError, Tensor, TensorLike, argError, constant, describe, typeError } from '@eagerflow/core';
 import { decode as pngDecode, encode as pngEncode, convertIndexedToRgb } from 'fast-png';
-import { decode as jpegDecode } from 'jpeg-js';
+// jpeg-js's decoder module alone (its index also pulls in the encoder, which ef.io does not use).
+import jpegDecode from 'jpeg-js/lib/decoder.js';
 
 function contentsOf(api: string, contents: unknown): Uint8Array {
   if (contents instanceof Uint8Array) return contents;
