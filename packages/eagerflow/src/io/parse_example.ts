@@ -266,7 +266,6 @@ function run(api: string, serialized: unknown, slots: OutSlot[], groups: number,
   if (serialized instanceof Tensor && serialized.isSymbolic) {
     if (serialized.dtype !== 'string') throw typeError(api, 'serialized must be a string tensor', `a ${serialized.dtype} tensor`, 'a string (bytes) tensor', 'Pass the records of a TFRecordDataset.');
     const Tout = slots.flatMap((s) => (s.spec.kind === 'VarLenFeature' ? ['int32', s.spec.dtype, 'int32'] : [s.spec.dtype])) as ('float32' | 'int32' | 'string')[];
-    const scalar = serialized.rank === 0;
     const outs = pyFunction((t: Tensor) => {
       const { records } = recordsOf(api, t);
       return flatOutputs(hostParse(records, t.rank === 0));
@@ -291,7 +290,6 @@ function run(api: string, serialized: unknown, slots: OutSlot[], groups: number,
         result[s.group][s.key] = t;
       }
     }
-    void scalar;
     return result;
   }
   const { records, scalar } = recordsOf(api, serialized);
