@@ -95,6 +95,9 @@ export const MOVES = [
   ['ops/runtime_shape', 'ops/array/runtime_shape'],
   ['ops/runtime_axes', 'ops/array/runtime_axes'],
   ['ops/runtime_util', 'ops/array/runtime_util'],
+  // ops that lived in values/ (values/ imports no op file)
+  ['values/tensor_at', 'ops/array/numpy_indexing'],
+  ['values/print', 'ops/array/print'],
 ];
 
 /** Where a file a branch adds in an old category folder goes. */
@@ -231,7 +234,7 @@ const textFiles = [
 const byOld = new Map([...moved].map(([o, n]) => [path.relative(SRC, o), path.relative(SRC, n)]));
 for (const file of textFiles) {
   const text = fs.readFileSync(file, 'utf8');
-  const out = text.replace(/(packages\/core\/src\/|"\.\/src\/|"\.\/dist\/(?:esm\/)?)((?:ops|primitives)\/[\w/]+)\.(ts|js)\b/g, (m, pre, p, ext) => {
+  const out = text.replace(/(packages\/core\/src\/|"\.\/src\/|"\.\/dist\/(?:esm\/)?)((?:ops|primitives|values)\/[\w/]+)\.(ts|js)\b/g, (m, pre, p, ext) => {
     const n = byOld.get(p);
     return n === undefined ? m : `${pre}${n}.${ext}`;
   });

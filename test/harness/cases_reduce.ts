@@ -1,6 +1,6 @@
 // Harness cases for reductions and matmul: sum (and reduceMean), max, argMax, batched matmul.
 import * as ef from 'eagerflow';
-import { ErrorCase, ForwardCase, Gen, InputSpec } from './case';
+import { ErrorCase, ForwardCase, Gen, InputSpec, TfCall } from './case';
 import { Ref, argMax, map, matmul, reduce, ref, sizeOf } from './ref';
 
 const F = (shape: number[], gen?: Gen): InputSpec => ({ shape, gen });
@@ -82,7 +82,16 @@ function matmulCases(): ForwardCase[] {
   return out;
 }
 
-export const reduceCases: ForwardCase[] = [...reductionCases(), ...matmulCases()];
+/** TensorFlow's calls for the reductions' golden fixtures (the shared `reduce` cases: ef's (x, axis, keepDims)). */
+const reduceCall = (fn: string): TfCall => ({ fn, cases: 'reduce', params: ['x', ['axis', null], ['keep', false]], keywords: { axis: 'axis', keepdims: 'keep' } });
+const TF_CALLS: Record<string, TfCall> = {
+  reduceSum: reduceCall('tf.math.reduce_sum'),
+  reduceMax: reduceCall('tf.math.reduce_max'),
+  reduceMean: reduceCall('tf.math.reduce_mean'),
+};
+const withTfCall = (row: ForwardCase): ForwardCase => (row.api !== undefined && row.api in TF_CALLS ? { ...row, tfCall: TF_CALLS[row.api] } : row);
+
+export const reduceCases: ForwardCase[] = [...reductionCases().map(withTfCall), ...matmulCases()];
 
 const axisRange = (op: string): ErrorCase[] => [
   { prim: op === 'reduceSum' ? 'sum' : 'max', name: `${op} axis out of range`, inputs: [F([2, 3])], run: (x) => (op === 'reduceSum' ? ef.reduceSum(x, 2) : ef.reduceMax(x, -3)), op, got: op === 'reduceSum' ? 'axis 2 for a rank-2 tensor' : 'axis -3 for a rank-2 tensor', expected: 'an integer in [-2, 2)' },

@@ -10,9 +10,8 @@ import { dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import * as o from '../ops';
 import { argError, checkArity, checkDTypes, normalizeAxes } from '../check';
+import { g0, I32 } from '../rule_helpers';
 
-const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
-const I32 = { fixed: attr.type('int32') } as const;
 
 export interface AxisParams {
   readonly axis: number;

@@ -2,16 +2,15 @@
 import type { Info } from '../../backend/backend';
 import { AVal, Primitive } from '../primitive';
 import { api, arg } from '../api_spec';
-import { attr, tfSpec } from '../graphdef_spec';
+import { tfSpec } from '../graphdef_spec';
 import { dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import * as o from '../ops';
 import { argError, checkDTypes } from '../check';
 import { intValues, withScratch } from '../kernel_util';
 import { isHostBackend } from '../../backend/backend';
+import { g0, I32 } from '../rule_helpers';
 
-const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
-const I32 = { fixed: attr.type('int32') } as const;
 
 export interface SegmentParams {
   readonly numSegments: number;
