@@ -84,3 +84,12 @@ import * as utils from './utils';
 export { summary };
 /** Keras-style utilities (tf.keras.utils): `Progbar`. */
 export { utils };
+// Records and examples (issue 30): tf.io's TFRecord writer, Example parsing, tensor and image codecs.
+import * as io from './io';
+/** `ef.io`: TFRecordWriter, parseExample and its feature specs, serializeTensor/parseTensor, image codecs, files. */
+export { io };
+import * as sparse from './sparse';
+/** `ef.sparse`: toDense, fromDense, add, sparseDenseMatmul on `ef.SparseTensor`s. */
+export { sparse };
+export { SparseTensor } from './sparse/sparse_tensor';
+export type { SparseTensorInit } from './sparse/sparse_tensor';

@@ -52,3 +52,6 @@ export { saveSavedModel } from './saved_model_writer';
 export type { SavedModelSaveOptions } from './saved_model_writer';
 export { loadSavedModel } from './saved_model_loader';
 export type { LoadedSavedModel, LoadedSignature } from './saved_model_loader';
+export { DEFAULT_BUFFER_SIZE, TFRecordWriter, checkCompression, checkSource, sourceBytes, sourceName, sourceRecords, nodeModule } from './io/record_io';
+export type { CompressionType, RecordSource, TFRecordWriterOptions } from './io/record_io';
+export { decodePng, encodePng, decodeJpeg } from './io/image_codec';
