@@ -53,6 +53,27 @@ describe('inside ef.trace', () => {
     wa.close();
     expect(readEvents(a).slice(1).map((e) => [e.step, scalarOf(e)])).toEqual([[5, 1], [5, 2]]);
   });
+
+  test('bad data found only at run time (an int32 pixel out of range) is an InvalidArgumentError from the call', () => {
+    const dir = tempLogdir();
+    const writer = ef.summary.createFileWriter(dir);
+    const f = ef.trace((img: ef.Tensor) => {
+      ef.summary.image('img', img, { step: 1 });
+      return ef.identity(img);
+    });
+    const ok = ef.constant([[[[10]]]], 'int32');
+    const bad = ef.constant([[[[256]]]], 'int32');
+    writer.asDefault(() => f(ok).dispose());
+    const before = ef.memory().numTensors;
+    let thrown: unknown;
+    try { f(bad); } catch (e) { thrown = e; }
+    expect(thrown).toBeInstanceOf(ef.errors.InvalidArgumentError);
+    expect(String((thrown as Error).message)).toMatch(/int32 image value 256/);
+    expect(ef.memory().numTensors).toBe(before);
+    writer.close();
+    expect(readEvents(dir)).toHaveLength(2);
+    ef.dispose([ok, bad]);
+  });
 });
 
 describe('writers', () => {
