@@ -38,3 +38,5 @@ export function installSaving(): void {
 export { encodeRecord, encodeRecords, readRecords, RecordUnframer, RECORD_HEADER_BYTES, RECORD_FOOTER_BYTES } from './io/tfrecord_framing';
 export type { RecordUnframerOptions } from './io/tfrecord_framing';
 export { crc32c, maskCrc, unmaskCrc, maskedCrc32c } from './proto/crc32c';
+export { DEFAULT_BUFFER_SIZE, TFRecordWriter, checkCompression, checkSource, sourceBytes, sourceName, sourceRecords, nodeModule } from './io/record_io';
+export type { CompressionType, RecordSource, TFRecordWriterOptions } from './io/record_io';

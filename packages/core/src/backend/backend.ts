@@ -310,6 +310,18 @@ export function readInfoSync(x: Info): HostData {
   return vals as HostData;
 }
 
+/** The bytes of a string tensor's elements, row-major (tfjs stores strings as bytes; dataSync decodes them as UTF-8). */
+export function readBytesSync(x: TfTensor): Uint8Array[] {
+  const vals = engine.readSync(x.dataId) as unknown as (Uint8Array | string)[];
+  const enc = new TextEncoder();
+  return Array.from(vals, (b) => (typeof b === 'string' ? enc.encode(b) : b));
+}
+
+/** A string tensor whose elements are the given bytes (kept as given: no UTF-8 round trip). */
+export function makeBytesTf(values: Uint8Array[], shape: number[]): TfTensor {
+  return tfTensor(values as any, shape, 'string');
+}
+
 export function readAsync(x: TfTensor): Promise<HostData> {
   return x.data() as unknown as Promise<HostData>;
 }

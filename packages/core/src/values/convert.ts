@@ -1,15 +1,18 @@
 // Converting JS values, NDArrays, tfjs tensors and Variables into Tensors (ef.constant).
 import * as backend from '../backend/backend';
 import { DType, HostData, asDType, describe } from './dtype';
-import { NDArray, Nested, Scalar, fillHost, flatten, inferDType, shapeSize } from './ndarray';
+import { MAX_RANK, NDArray, Nested, Scalar, fillHost, flatten, inferDType, shapeSize } from './ndarray';
 import { Tensor } from './tensor';
 import { bind } from '../ops/bind';
 import { cast as castP } from '../ops/math/cast';
 import { argError } from '../ops/check';
 import { typeError } from '../errors/error_toolkit';
 
+/** Bytes elements of a string tensor: a Uint8Array or nested arrays of them. */
+export type NestedBytes = Uint8Array | NestedBytes[];
+
 /** Anything an op accepts where it reads a tensor. */
-export type TensorLike = Tensor | backend.TfTensor | NDArray | Nested | HostData | VariableLike;
+export type TensorLike = Tensor | backend.TfTensor | NDArray | Nested | HostData | VariableLike | NestedBytes[];
 
 /** The part of Variable that conversion needs (avoids an import cycle). */
 export interface VariableLike {
@@ -74,6 +77,8 @@ export function constant(value: TensorLike, dtype?: DType, shape?: number[]): Te
     if (isVariableLike(value) && t !== out) t.dispose();
     return out;
   }
+  const bytes = bytesLeaves(value, dtype, shape);
+  if (bytes !== null) return new Tensor(backend.makeBytesTf(bytes.flat, bytes.dims), 'string');
   let data: HostData;
   let dims: number[];
   let dt: DType;
@@ -99,6 +104,49 @@ export function constant(value: TensorLike, dtype?: DType, shape?: number[]): Te
     dims = shape;
   }
   return new Tensor(backend.makeTf(data, dims, dt), dt);
+}
+
+/**
+ * String tensors hold bytes: a Uint8Array with dtype 'string' is one bytes scalar, and nested arrays whose
+ * leaves are Uint8Arrays (no dtype, or 'string') are a string tensor of those bytes. Null for any other value.
+ */
+function bytesLeaves(value: unknown, dtype: DType | undefined, shape: number[] | undefined): { flat: Uint8Array[]; dims: number[] } | null {
+  const api = 'constant';
+  let dims: number[];
+  const flat: Uint8Array[] = [];
+  if (value instanceof Uint8Array && dtype === 'string') {
+    dims = [];
+    flat.push(new Uint8Array(value));
+  } else {
+    if (!Array.isArray(value) || (dtype !== undefined && dtype !== 'string')) return null;
+    dims = [];
+    let probe: unknown = value;
+    while (Array.isArray(probe) && dims.length <= MAX_RANK) {
+      dims.push(probe.length);
+      probe = probe[0];
+    }
+    if (!(probe instanceof Uint8Array)) return null;
+    const walk = (v: unknown, axis: number, where: string): void => {
+      if (axis === dims.length) {
+        if (v instanceof Uint8Array) flat.push(new Uint8Array(v));
+        else if (typeof v === 'string') flat.push(new TextEncoder().encode(v));
+        else throw typeError(api, `mixed nested array at ${where || 'top level'}`, describe(v), 'a Uint8Array (or string) like the first element of a bytes tensor', 'Make every element bytes (Uint8Array) or a string.');
+        return;
+      }
+      if (!Array.isArray(v) || v.length !== dims[axis]) {
+        throw typeError(api, `ragged nested array at ${where || 'top level'}`, Array.isArray(v) ? `length ${v.length}` : describe(v), `length ${dims[axis]}`, 'Make every row the same length.');
+      }
+      v.forEach((x, i) => walk(x, axis + 1, `${where}[${i}]`));
+    };
+    walk(value, 0, '');
+  }
+  if (shape) {
+    const n = shapeSize(shape);
+    if (flat.length === 1 && n !== 1) return { flat: Array.from({ length: n }, () => new Uint8Array(flat[0])), dims: shape };
+    if (flat.length !== n) throw argError(api, 'value does not match the requested shape', `${flat.length} elements`, `${n} elements for shape [${shape.join(', ')}]`, 'Pass a value with as many elements as the shape, or a scalar to fill.');
+    dims = shape;
+  }
+  return { flat, dims };
 }
 
 /** Host values of `dt` from nested JS values, or a TypeError when one is not representable. */

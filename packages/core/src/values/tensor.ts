@@ -133,6 +133,21 @@ export class Tensor {
     return backend.readAsync(this.concrete('Tensor.data'));
   }
 
+  /**
+   * The bytes of a string tensor's elements, row-major (string tensors hold bytes, as TF's do: `dataSync`,
+   * `numpy` and `arraySync` decode them as UTF-8, `bytes()` does not). Copies, so the caller may keep them.
+   * @example
+   * const t = ef.constant([new Uint8Array([0xff, 0]), new Uint8Array([65])]);
+   * t.bytes().map((b) => Array.from(b)); // [[255, 0], [65]]
+   */
+  bytes(): Uint8Array[] {
+    const tf = this.concrete('Tensor.bytes');
+    if (this.dtype !== 'string') {
+      throw typeError('Tensor.bytes', `bytes() reads string tensors, got a ${this.dtype} tensor`, this.dtype, 'a string tensor', 'Use dataSync() for numeric tensors, or ef.io.serializeTensor for their bytes.');
+    }
+    return backend.readBytesSync(tf).map((b) => new Uint8Array(b));
+  }
+
   /** A host copy as an NDArray. */
   numpy(): NDArray {
     const tf = this.concrete('Tensor.numpy');

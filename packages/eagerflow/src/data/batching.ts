@@ -91,7 +91,8 @@ function stackElements(els: Element[]): Element {
     for (let c = 0; c < first.length; c++) {
       const column = new Array<Tensor>(cols.length);
       for (let k = 0; k < cols.length; k++) column[k] = cols[k][c];
-      stacked.push(stack(column));
+      // tfjs's string kernels decode and re-encode UTF-8; string tensors hold bytes, so they stack on the host.
+      stacked.push(first[c].dtype === 'string' ? constant(column.flatMap((t) => t.bytes()), 'string', [column.length, ...(first[c].dims as number[])]) : stack(column));
     }
     return pack<Element>(els[0], stacked);
   } catch (e) {

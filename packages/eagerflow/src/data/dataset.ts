@@ -4,7 +4,7 @@ import { guarded, userIterator } from './iter';
 import { ElementFn, filterIter, parallelMap, sequentialMap } from './element_fn';
 import { Parts, fromGeneratorParts, fromTensorSlicesParts, fromTensorsParts, rangeParts, zipParts } from './sources';
 import { batchParts, paddedBatchParts, PaddedOptions, unbatchParts } from './batching';
-import { cacheParts, concatenateParts, enumerateParts, prefetchParts, repeatParts, shardParts, shuffleParts, skipParts, takeParts } from './transforms';
+import { cacheParts, concatenateParts, enumerateParts, ignoreErrorsParts, prefetchParts, repeatParts, shardParts, shuffleParts, skipParts, takeParts } from './transforms';
 import { DatasetKind, WindowOptions, flatMapParts, interleaveParts, windowParts } from './nested';
 import { AUTOTUNE, Element, ElementSpec, UNKNOWN_CARDINALITY, checkCount, disposeElement, checkFunction, commonSpec, specString, toHost } from './structure';
 
@@ -278,6 +278,21 @@ export class Dataset {
     const shift = checkCount('Dataset.window', 'shift', options.shift ?? size, 1);
     const stride = checkCount('Dataset.window', 'stride', options.stride ?? 1, 1);
     return this.then('Dataset.window', windowParts(this._parts, size, shift, stride, options.dropRemainder === true, DATASET));
+  }
+
+  /**
+   * Drops the elements whose production fails (TF's `ignore_errors`): a map function that throws, a corrupted
+   * TFRecord file (the rest of that file is skipped, as TF does). `logWarning` logs each ignored error.
+   * @example
+   * const inverse = (x: ef.Tensor) => ef.pyFunction((v: ef.Tensor) => {
+   *   if (v.item() === 0) throw new ef.errors.InvalidArgumentError('no inverse of 0');
+   *   return ef.divide(1, v);
+   * }, [x], 'float32');
+   * const ds = ef.data.Dataset.fromTensorSlices(ef.constant([1, 0, 2])).map(inverse).ignoreErrors();
+   * (await ds.toArray()).map((t) => (t as ef.Tensor).item()); // [1, 0.5]
+   */
+  ignoreErrors(options: { logWarning?: boolean } = {}): Dataset {
+    return this.then('Dataset.ignoreErrors', ignoreErrorsParts(this._parts, options.logWarning === true));
   }
 
   /** Every `numShards`-th element starting at `index`. */

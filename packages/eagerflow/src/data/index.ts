@@ -7,6 +7,8 @@ export type { PaddedOptions } from './batching';
 export type { WindowOptions } from './nested';
 export type { CsvOptions } from './text';
 export { TextLineDataset } from './text';
+export { TFRecordDataset } from './tfrecord';
+export type { TFRecordOptions } from './tfrecord';
 export { AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, DatasetSpec } from './structure';
 export type { Element, ElementSpec } from './structure';
 

@@ -166,3 +166,26 @@ export function shuffleParts(src: Parts, bufferSize: number, seed: number | null
 export function prefetchParts(src: Parts, bufferSize: number): Parts {
   return { spec: src.spec, card: src.card, make: () => viaTfjsData(src.make(), (it) => it.prefetch(bufferSize)) };
 }
+
+/**
+ * Drops the elements whose production failed (TF's ignore_errors): the error is swallowed (logged with
+ * `logWarning`) and the next element is pulled. A TFRecord file that fails is skipped from there to its end.
+ */
+export function ignoreErrorsParts(src: Parts, logWarning: boolean): Parts {
+  return {
+    spec: src.spec,
+    card: src.card === INF ? INF : UNK,
+    make: () => {
+      const up = src.make();
+      return iter(async () => {
+        for (;;) {
+          try {
+            return await up.next();
+          } catch (e) {
+            if (logWarning) console.warn(`Dataset.ignoreErrors: ignoring an error: ${(e as Error)?.message ?? String(e)}`);
+          }
+        }
+      }, () => up.close());
+    },
+  };
+}

@@ -19,6 +19,7 @@ function maskedCrcOf(bytes: Uint8Array): number {
 /**
  * One record framed as TF writes it: 12 header bytes, the data, 4 footer bytes.
  * @example
+ * const { encodeRecord } = require('@eagerflow/saving');
  * encodeRecord(new Uint8Array([1, 2, 3])).length; // 19
  */
 export function encodeRecord(data: Uint8Array): Uint8Array {
@@ -69,6 +70,7 @@ export interface RecordUnframerOptions {
  * resumes at the next record (the record is skipped, as `ignoreErrors()` wants); after a length-CRC mismatch
  * the framing is lost and the reader stays failed (`failed` is true).
  * @example
+ * const { RecordUnframer, encodeRecords } = require('@eagerflow/saving');
  * const u = new RecordUnframer({ file: 'a.tfrecord' });
  * const recs = u.push(encodeRecords([new Uint8Array([7]), new Uint8Array([8, 9])]));
  * u.end();
@@ -229,6 +231,7 @@ function hex(bytes: Uint8Array): string {
 /**
  * The records of a byte stream (sync or async chunks), in order; DataLossError as RecordUnframer's.
  * @example
+ * const { readRecords, encodeRecords } = require('@eagerflow/saving');
  * const bytes = encodeRecords([new Uint8Array([1]), new Uint8Array([2])]);
  * const out = [];
  * for await (const r of readRecords([bytes.subarray(0, 5), bytes.subarray(5)], { file: 'x' })) out.push(r[0]);

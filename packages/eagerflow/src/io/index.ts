@@ -1,0 +1,16 @@
+// ef.io: TensorFlow's tf.io for records and examples: TFRecord writing, Example parsing, tensor and image codecs.
+import { encodeRecords } from '@eagerflow/saving';
+
+export { TFRecordWriter } from '@eagerflow/saving';
+export type { TFRecordWriterOptions, CompressionType, RecordSource } from '@eagerflow/saving';
+
+/**
+ * The bytes of a TFRecord file (uncompressed) holding `records`, built in memory: for browsers, tests, or
+ * a fetch body. Strings are UTF-8.
+ * @example
+ * ef.io.encodeTFRecords([new Uint8Array([1]), 'ab']).length; // 17 + 18
+ */
+export function encodeTFRecords(records: Iterable<Uint8Array | string>): Uint8Array {
+  const enc = new TextEncoder();
+  return encodeRecords(Array.from(records, (r) => (typeof r === 'string' ? enc.encode(r) : r)));
+}
