@@ -116,6 +116,23 @@ describe('writers', () => {
     w.close(); // twice is fine
   });
 
+  test('flushMillis writes queued events without a flush() call; an unclosed writer writes its queue at exit', async () => {
+    const dir = tempLogdir();
+    const w = ef.summary.createFileWriter(dir, { flushMillis: 300 });
+    w.asDefault(() => ef.summary.scalar('a', 1, { step: 1 }));
+    w.flush();
+    w.asDefault(() => ef.summary.scalar('a', 2, { step: 2 }));
+    expect(readEvents(dir)).toHaveLength(2); // queued
+    await new Promise((r) => setTimeout(r, 700));
+    expect(readEvents(dir)).toHaveLength(3); // the timer wrote it
+    w.close();
+    const exitDir = tempLogdir();
+    const code = `const ef = require('eagerflow'); const w = ef.summary.createFileWriter(${JSON.stringify(exitDir)}); w.asDefault(() => ef.summary.scalar('a', 1, { step: 1 }));`;
+    const r = require('node:child_process').spawnSync(process.execPath, ['-e', code], { cwd: require('node:path').resolve(__dirname, '../../../..'), encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(readEvents(exitDir)).toHaveLength(2);
+  });
+
   test('graph() writes the traced function\'s GraphDef as tensorflow.GraphDef bytes', () => {
     const dir = tempLogdir();
     const w = ef.summary.createFileWriter(dir);
