@@ -133,6 +133,8 @@ export function flush(writer: SummaryWriter | null = defaultWriter): void {
 export interface SummaryOptions {
   /** The step this value belongs to (a number or a scalar int tensor; inside ef.trace a tensor is read at run time). */
   step?: number | Tensor;
+  /** A longer description shown with the chart (Markdown; TF's `description`). */
+  description?: string;
 }
 
 const NUMERIC: readonly DType[] = ['float32', 'int32', 'bool'];
@@ -181,13 +183,19 @@ function writeSummary(
   if (writer === null) return false;
   writer.checkOpen(api);
   const step = checkStep(api, options?.step);
+  const description = options?.description;
+  if (description !== undefined && typeof description !== 'string') {
+    throw argError(api, 'description must be a string', typeof description, 'Markdown text', 'Pass a string or leave description out.');
+  }
   const c: Converted = convert(api, data);
   try {
     check(c.t);
     const inputs: Tensor[] = step instanceof Tensor ? [c.t, step] : [c.t];
     numpyFunction((x: NDArray, s?: NDArray) => {
       const stepValue = s === undefined ? (step as number) : Math.trunc(Number(s.data[0]));
-      writer.addEvent({ step: stepValue, summary: { value: [value(tag, x)] } }, api);
+      const v = value(tag, x);
+      if (description) (v.metadata as Record<string, unknown>).summary_description = description;
+      writer.addEvent({ step: stepValue, summary: { value: [v] } }, api);
       return undefined;
     }, inputs, [], true, `${api}_${tag}`.replace(/[^A-Za-z0-9_.\-/]/g, '_'));
   } finally {
