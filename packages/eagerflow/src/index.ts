@@ -86,3 +86,8 @@ export { utils };
 import * as io from './io';
 /** `ef.io`: TFRecordWriter, parseExample and its feature specs, serializeTensor/parseTensor, image codecs, files. */
 export { io };
+import * as sparse from './sparse';
+/** `ef.sparse`: toDense, fromDense, add, sparseDenseMatmul on `ef.SparseTensor`s. */
+export { sparse };
+export { SparseTensor } from './sparse/sparse_tensor';
+export type { SparseTensorInit } from './sparse/sparse_tensor';

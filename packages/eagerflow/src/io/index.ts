@@ -14,3 +14,5 @@ export function encodeTFRecords(records: Iterable<Uint8Array | string>): Uint8Ar
   const enc = new TextEncoder();
   return encodeRecords(Array.from(records, (r) => (typeof r === 'string' ? enc.encode(r) : r)));
 }
+export { FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, parseExample, parseSingleExample, parseSequenceExample, parseSingleSequenceExample } from './parse_example';
+export type { FeatureSpec, FixedLenFeatureSpec, FixedLenSequenceFeatureSpec, VarLenFeatureSpec, SequenceFeatures } from './parse_example';

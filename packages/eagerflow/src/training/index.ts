@@ -2,4 +2,4 @@
 export * as optimizers from './optimizers_ns';
 export * as initializers from './initializers';
 export * as losses from './losses';
-export * as train from './checkpoint';
+export * as train from './train_ns';

@@ -210,8 +210,8 @@ export class TFRecordWriter {
     const sink = (d: Uint8Array): void => {
       if (d.length > 0) this.compressed.push(d);
     };
-    // TF's GZIP/ZLIB writers use zlib's default level (6).
-    this.deflater = this.compressionType === 'GZIP' ? new Gzip({ level: 6 }, sink) : this.compressionType === 'ZLIB' ? new Zlib({ level: 6 }, sink) : null;
+    // TF's GZIP/ZLIB writers use zlib's default level (6); mtime 0 as TF's zlib header (deterministic files).
+    this.deflater = this.compressionType === 'GZIP' ? new Gzip({ level: 6, mtime: 0 }, sink) : this.compressionType === 'ZLIB' ? new Zlib({ level: 6 }, sink) : null;
   }
 
   private open(api: string): number {
