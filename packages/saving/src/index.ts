@@ -18,7 +18,6 @@ export { knownOps, readerTable } from './spec_io';
 export { loadLimits } from './reader';
 export { installHostCallbackBridge } from './host';
 export type { HostCallbackBridge, HostCallbackInfo, HostCallbackLoad } from './host';
-export { tfProto, tfProtoEnum, decodeTfProto, encodeTfProto } from './proto/tf_protos';
 export { graphDefToProto } from './proto/graphdef_proto';
 export { EventFileWriter, encodeEvent } from './events/event_file';
 export type { EventFileOptions } from './events/event_file';
