@@ -11,7 +11,7 @@ LOGDIR="$(mktemp -d)"
 node -r ./scripts/register-ts.js examples/07-tensorboard.ts --logdir "$LOGDIR" > /dev/null
 "$VENV_BIN/tensorboard" --logdir "$LOGDIR" --host 127.0.0.1 --port "$PORT" > "$LOGDIR/tensorboard.log" 2>&1 &
 TB_PID=$!
-trap 'kill "$TB_PID" 2>/dev/null || true' EXIT
+trap 'kill "$TB_PID" 2>/dev/null || true; rm -rf "$LOGDIR"' EXIT
 for _ in $(seq 1 60); do
   curl -sf "http://127.0.0.1:$PORT/data/runs" | grep -q train && break
   sleep 1
@@ -20,7 +20,7 @@ for pair in scalars:scalars graphs:graph; do
   tab="${pair%%:*}"
   out="docs/images/tensorboard-${pair##*:}.png"
   /usr/bin/chromium --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
-    --disable-sync --no-first-run --window-size=1280,800 --virtual-time-budget=15000 \
+    --disable-sync --no-first-run --window-size=1280,940 --virtual-time-budget=15000 \
     --screenshot="$PWD/$out" "http://127.0.0.1:$PORT/#$tab" 2>/dev/null
   echo "wrote $out"
 done
