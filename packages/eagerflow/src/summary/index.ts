@@ -8,7 +8,7 @@
  * @module
  */
 import {
-  Converted, DType, InvalidArgumentError, NDArray, Tensor, TensorLike, argError, convert, opError, release,
+  Converted, DType, FailedPreconditionError, InvalidArgumentError, NDArray, Tensor, TensorLike, argError, convert, ctx, opError, release,
 } from '@eagerflow/core';
 import { numpyFunction } from '@eagerflow/callbacks';
 import type { GraphDef } from '@eagerflow/saving';
@@ -372,6 +372,9 @@ export interface GraphSource {
  */
 export function graph(concreteFunction: GraphSource | GraphDef): boolean {
   const api = 'summary.graph';
+  if (ctx.builder !== null) {
+    throw opError(FailedPreconditionError, api, 'called while tracing', 'a call inside ef.trace', 'an eager call', 'Call ef.summary.graph(f.getConcreteFunction(...)) outside the traced function (TF\'s graph() cannot be invoked inside a graph context either).');
+  }
   const writer = defaultWriter;
   if (writer === null) return false;
   writer.checkOpen(api);

@@ -190,6 +190,18 @@ describe('bad input: clear errors, nothing written, no tensor left', () => {
     if (input instanceof ef.Tensor) input.dispose();
   });
 
+  test('graph() inside a traced function: FailedPreconditionError (as TF refuses it in a graph context)', () => {
+    const cf = ef.trace((x: ef.Tensor) => ef.exp(x)).getConcreteFunction(new ef.TensorSpec([1]));
+    const f = ef.trace((x: ef.Tensor) => {
+      ef.summary.graph(cf);
+      return ef.identity(x);
+    });
+    const x = ef.constant([1]);
+    expect(() => w.asDefault(() => f(x))).toThrow(ef.errors.FailedPreconditionError);
+    expect(() => w.asDefault(() => f(x))).toThrow(/summary\.graph.*called while tracing/s);
+    x.dispose();
+  });
+
   test('a closed writer: FailedPreconditionError naming the file', () => {
     const d = tempLogdir();
     const closed = ef.summary.createFileWriter(d);
