@@ -134,7 +134,7 @@ async function main(): Promise<void> {
     const grads = tape.gradient(loss, params);
     optimizer.applyGradients(grads.map((g, i) => [g, params[i]] as [ef.Tensor, ef.Variable]));
     // Written at every call, with the optimizer's step counter read at run time.
-    ef.summary.scalar('batch/loss', loss, { step: optimizer.iterations.value() });
+    ef.summary.scalar('batch/loss', loss, { step: optimizer.iterations });
     return loss;
   });
   const ckpt = new ef.train.Checkpoint({ model: params, optimizer });

@@ -41,6 +41,27 @@ describe('inside ef.trace', () => {
     step.dispose();
   });
 
+  test('a Variable step (the optimizer\'s iterations) is read at every run, eagerly and traced', () => {
+    const dir = tempLogdir();
+    const writer = ef.summary.createFileWriter(dir);
+    const opt = new ef.optimizers.SGD({ learningRate: 0.1 });
+    const w = new ef.Variable([1]);
+    const step = ef.trace(() => {
+      const loss = opt.minimize(() => ef.reduceSum(ef.square(w)), [w]);
+      ef.summary.scalar('loss', loss, { step: opt.iterations });
+      return loss;
+    });
+    const before = ef.memory().numTensors;
+    writer.asDefault(() => {
+      for (let i = 0; i < 2; i++) step().dispose();
+      ef.summary.scalar('eager', 1, { step: opt.iterations });
+    });
+    expect(ef.memory().numTensors).toBe(before);
+    writer.close();
+    expect(readEvents(dir).slice(1).map((e) => [e.summary.value[0].tag, e.step])).toEqual([['loss', 1], ['loss', 2], ['eager', 2]]);
+    w.dispose();
+  });
+
   test('the writer is the default one at trace time (as TF captures it); a number step is fixed at trace time', () => {
     const a = tempLogdir();
     const wa = ef.summary.createFileWriter(a);
@@ -165,6 +186,7 @@ describe('bad input: clear errors, nothing written, no tensor left', () => {
     ['string scalar', () => 'x', (x) => ef.summary.scalar('s', x, { step: 0 }), /dtype string/, ef.errors.InvalidArgumentError],
     ['no step', () => 1, (x) => ef.summary.scalar('s', x), /no step given/, ef.errors.InvalidArgumentError],
     ['fractional step', () => 1, (x) => ef.summary.scalar('s', x, { step: 1.5 }), /step must be an integer/, ef.errors.InvalidArgumentError],
+    ['float Variable step of rank 1', () => ef.constant([1, 2]), (v) => { const sv = new ef.Variable(v); try { return ef.summary.scalar('s', 1, { step: sv }); } finally { sv.dispose(); } }, /step must be a scalar/, ef.errors.InvalidArgumentError],
     ['vector step', () => ef.constant([1, 2], 'int32'), (s) => ef.summary.scalar('s', 1, { step: s }), /step must be a scalar/, ef.errors.InvalidArgumentError],
     ['image rank 3', () => ef.zeros([2, 2, 3]), (x) => ef.summary.image('i', x, { step: 0 }), /summary\.image.*rank 4 \(\[batch, height, width, channels\]\)/s, ef.errors.InvalidArgumentError],
     ['image bool', () => ef.constant([[[[true]]]]), (x) => ef.summary.image('i', x, { step: 0 }), /dtype bool.*float32 or int32/s, ef.errors.InvalidArgumentError],
