@@ -9,6 +9,8 @@ const config: Config = {
   // fast-png and its iobuffer ship only ES modules: the esbuild transform compiles them to CommonJS like our sources.
   transformIgnorePatterns: ['/node_modules/(?!(fast-png|iobuffer)/)'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test-output/'],
+  // ESM-only dependencies (fast-png and its iobuffer) go through the same transform to CommonJS.
+  transformIgnorePatterns: ['/node_modules/(?!(fast-png|iobuffer)/)'],
   modulePathIgnorePatterns: ['<rootDir>/test-output/'],
   moduleNameMapper: {
     '^eagerflow$': '<rootDir>/packages/eagerflow/src/index.ts',

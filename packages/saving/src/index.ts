@@ -40,3 +40,4 @@ export { crc32c, maskCrc, unmaskCrc, maskedCrc32c } from './proto/crc32c';
 export { DEFAULT_BUFFER_SIZE, TFRecordWriter, checkCompression, checkSource, sourceBytes, sourceName, sourceRecords, nodeModule } from './io/record_io';
 export type { CompressionType, RecordSource, TFRecordWriterOptions } from './io/record_io';
 export { tfProto, tfProtoEnum, decodeTfProto, encodeTfProto } from './proto/tf_protos';
+export { decodePng, encodePng, decodeJpeg } from './io/image_codec';

@@ -47,6 +47,9 @@ function normalizeOutput(api: string, out: unknown): unknown {
   if (Array.isArray(out) && out.some((v) => v instanceof Tensor || Array.isArray(v) || isPlainObject(v))) return out.map((v) => normalizeOutput(api, v));
   if (isPlainObject(out)) return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, normalizeOutput(api, v)]));
   if (typeof out === 'number' || typeof out === 'boolean' || typeof out === 'string' || Array.isArray(out)) return constant(out as never);
+  if (typeof out === 'object' && out !== null && ['indices', 'values', 'denseShape'].every((k) => (out as Record<string, unknown>)[k] instanceof Tensor)) {
+    throw typeError(api, 'dataset elements cannot be SparseTensors yet', 'an ef.SparseTensor', 'dense tensors', 'Densify inside the function with ef.sparse.toDense(sp), or parse with FixedLenFeature / FixedLenSequenceFeature({allowMissing: true}).');
+  }
   throw typeError(api, 'the function must return tensors or nested arrays/objects of tensors', describe(out), 'a Tensor or a structure of them', 'Return ef.Tensor values.');
 }
 

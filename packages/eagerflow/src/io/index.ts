@@ -16,3 +16,6 @@ export function encodeTFRecords(records: Iterable<Uint8Array | string>): Uint8Ar
 }
 export { FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, parseExample, parseSingleExample, parseSequenceExample, parseSingleSequenceExample } from './parse_example';
 export type { FeatureSpec, FixedLenFeatureSpec, FixedLenSequenceFeatureSpec, VarLenFeatureSpec, SequenceFeatures } from './parse_example';
+export { serializeTensor, parseTensor, decodeRaw } from './tensor_codec';
+export { decodePng, encodePng, decodeJpeg } from '@eagerflow/saving';
+export { readFile, writeFile } from './files';

@@ -1,6 +1,7 @@
 // ef.SparseTensor and ef.sparse: TF's tf.sparse.SparseTensor ({indices, values, denseShape}; int32 indices by
 // the dtype contract where TF has int64) and the ops issue 28/30 need: toDense, fromDense, add, sparseDenseMatmul.
 // Built from ef ops (scatterNd, gather, unsortedSegmentSum), so sparseDenseMatmul differentiates like TF's.
+import { pyFunction } from '@eagerflow/callbacks';
 import { InvalidArgumentError, TOP, Tensor, TensorLike, argError, constant, describe, tidy, typeError } from '@eagerflow/core';
 
 const { cast, gather, gatherNd, multiply, notEqual, reshape, scatterNd, transpose, unsortedSegmentSum, add: denseAdd, expandDims, subtract } = TOP;
@@ -92,6 +93,13 @@ function staticShape(api: string, sp: SparseTensor): number[] {
 export function toDense(sp: SparseTensor, options: { defaultValue?: number | string } = {}): Tensor {
   const api = 'ef.sparse.toDense';
   if (!isSparse(sp)) throw typeError(api, 'expected a SparseTensor', describe(sp), 'an ef.SparseTensor', 'Pass e.g. the VarLenFeature result of parseExample.');
+  if (sp.indices.isSymbolic || sp.values.isSymbolic || sp.denseShape.isSymbolic) {
+    // Inside a trace (Dataset.map over parsed VarLenFeatures): densify per call on the host.
+    const rank = sp.denseShape.dims?.[0] ?? null;
+    const out = pyFunction((i: Tensor, v: Tensor, d: Tensor) => toDense(new SparseTensor({ indices: i, values: v, denseShape: d }), options), [sp.indices, sp.values, sp.denseShape], [sp.values.dtype]) as Tensor[];
+    if (rank !== null) out[0].setShape(new Array<null>(rank).fill(null));
+    return out[0];
+  }
   const shape = staticShape(api, sp);
   const idx = sp.indices.arraySync() as number[][];
   const size = shape.reduce((a, b) => a * b, 1);

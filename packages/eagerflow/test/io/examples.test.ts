@@ -139,6 +139,19 @@ describe.each([['none', ''], ['gzip', 'GZIP'], ['zlib', 'ZLIB']] as const)('a TF
   });
 });
 
+test('a VarLenFeature inside Dataset.map densifies with ef.sparse.toDense (traced); a SparseTensor element is a clear error', async () => {
+  const file = path.join(FIX, 'examples.none.tfrecord');
+  const ds = ef.data.TFRecordDataset(file).map((r: ef.Tensor) => {
+    const p = ef.io.parseSingleExample(r, { tags: ef.io.VarLenFeature('string'), id: ef.io.VarLenFeature('int64') });
+    return [ef.sparse.toDense(p.tags as ef.SparseTensor, { defaultValue: '?' }), ef.sparse.toDense(p.id as ef.SparseTensor)];
+  });
+  const got = (await ds.toArray()) as ef.Tensor[][];
+  expect(got.map(([t]) => t.bytes().map(hex))).toEqual([['61', '6263'], [], ['ff00']]);
+  expect(got.map(([, i]) => i.arraySync())).toEqual([[7], [-3], []]);
+  got.flat().forEach((t) => t.dispose());
+  expect(() => ef.data.TFRecordDataset(file).map((r: ef.Tensor) => ef.io.parseSingleExample(r, { tags: ef.io.VarLenFeature('string') }))).toThrow(/dataset elements cannot be SparseTensors yet.*ef\.sparse\.toDense/);
+});
+
 describe('bad input: InvalidArgumentErrors naming the record and the feature, nothing leaked', () => {
   const ser = (c: Record<string, ef.train.FeatureInit>): Uint8Array => new ef.train.Example({ features: { feature: c } }).serializeToString();
   const bad: [string, Uint8Array[], Record<string, ef.io.FeatureSpec>, RegExp][] = [
