@@ -236,6 +236,18 @@ describe('bad input: clear errors, nothing written, no tensor left', () => {
     x.dispose();
   });
 
+  test('without a filesystem (browsers): createFileWriter is a FailedPreconditionError saying why', () => {
+    const proc = process as unknown as { getBuiltinModule?: unknown };
+    const saved = proc.getBuiltinModule;
+    proc.getBuiltinModule = undefined;
+    try {
+      expect(() => ef.summary.createFileWriter('logs')).toThrow(ef.errors.FailedPreconditionError);
+      expect(() => ef.summary.createFileWriter('logs')).toThrow(/no filesystem here.*Node\.js/s);
+    } finally {
+      proc.getBuiltinModule = saved;
+    }
+  });
+
   test('bad writer options', () => {
     expect(() => ef.summary.createFileWriter('')).toThrow(/logdir must be a non-empty string/);
     expect(() => ef.summary.createFileWriter(tempLogdir(), { maxQueue: -1 })).toThrow(/maxQueue must be a non-negative integer/);
