@@ -6,8 +6,6 @@ const config: Config = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)sx?$': '<rootDir>/scripts/esbuild-ts.js' },
   testMatch: ['**/*.test.ts'],
-  // fast-png and its iobuffer ship only ES modules: the esbuild transform compiles them to CommonJS like our sources.
-  transformIgnorePatterns: ['/node_modules/(?!(fast-png|iobuffer)/)'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test-output/'],
   // ESM-only dependencies (fast-png and its iobuffer) go through the same transform to CommonJS.
   transformIgnorePatterns: ['/node_modules/(?!(fast-png|iobuffer)/)'],

@@ -29,6 +29,8 @@ CALLS = [
     ('scalar', 'loss', 0.5, 'float32', {'step': 1}),
     ('scalar', 'loss', 0.25, 'float32', {'step': 2}),
     ('scalar', 'train/count', 7, 'int32', {'step': 3}),
+    ('scalar', 'described', 1.5, 'float32', {'step': 3, 'description': 'Loss of the **training** set'}),
+    ('histogram', 'described_h', np.array([1.0, 2.0], np.float32), 'float32', {'step': 3, 'description': 'weights'}),
     ('histogram', 'weights', HIST, 'float32', {'step': 4}),
     ('histogram', 'weights_7', HIST, 'float32', {'step': 5, 'buckets': 7}),
     ('histogram', 'ints', np.array([[1, 2], [2, 9]], np.int32), 'int32', {'step': 6}),

@@ -84,6 +84,7 @@ import * as utils from './utils';
 export { summary };
 /** Keras-style utilities (tf.keras.utils): `Progbar`. */
 export { utils };
+
 // Records and examples (issue 30): tf.io's TFRecord writer, Example parsing, tensor and image codecs.
 import * as io from './io';
 /** `ef.io`: TFRecordWriter, parseExample and its feature specs, serializeTensor/parseTensor, image codecs, files. */

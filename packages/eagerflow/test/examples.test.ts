@@ -10,6 +10,11 @@ test('npm start (examples/run-all.js) runs every demo and prints eager results',
   expect(r.status).toBe(0);
   expect(r.stdout).toContain('<tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>');
   expect(r.stdout).toMatch(/(\d+)\/\1 demos ran\./);
+  // examples/07-tensorboard.ts: TFRecords -> ef.data -> training with a Progbar, TensorBoard logs and checkpoints.
+  expect(r.stdout).toMatch(/wrote 4 TFRecord files of tf\.train\.Examples/);
+  expect(r.stdout).toMatch(/16\/16\S* \S*━{20}/);
+  expect(r.stdout).toContain('checkpoints kept: ckpt-4.bin, ckpt-5.bin');
+  expect(r.stdout).toMatch(/TensorBoard logs: train\/events\.out\.tfevents\.\d+\./);
 });
 
 test('the TypeScript demos and the tooling tests type-check (strict) against the published types', () => {

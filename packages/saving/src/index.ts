@@ -22,7 +22,6 @@ export { graphDefFromProto } from './graphdef_decode';
 export type { GraphDefJson } from './graphdef_decode';
 export { installHostCallbackBridge } from './host';
 export type { HostCallbackBridge, HostCallbackInfo, HostCallbackLoad } from './host';
-export { tfProto, tfProtoEnum, decodeTfProto, encodeTfProto } from './proto/tf_protos';
 export { graphDefToProto } from './proto/graphdef_proto';
 export { EventFileWriter, encodeEvent } from './events/event_file';
 export type { EventFileOptions } from './events/event_file';

@@ -8,7 +8,7 @@
  * @module
  */
 import {
-  Converted, DType, InvalidArgumentError, NDArray, Tensor, TensorLike, argError, convert, opError, release,
+  Converted, DType, FailedPreconditionError, InvalidArgumentError, NDArray, Tensor, TensorLike, Variable, argError, convert, ctx, isVariableLike, opError, release,
 } from '@eagerflow/core';
 import { numpyFunction } from '@eagerflow/callbacks';
 import type { GraphDef } from '@eagerflow/saving';
@@ -131,8 +131,13 @@ export function flush(writer: SummaryWriter | null = defaultWriter): void {
 
 /** Options shared by the summary calls. */
 export interface SummaryOptions {
-  /** The step this value belongs to (a number or a scalar int tensor; inside ef.trace a tensor is read at run time). */
-  step?: number | Tensor;
+  /**
+   * The step this value belongs to: a number, a scalar int tensor or a Variable such as an optimizer's
+   * `iterations` (inside ef.trace a tensor or Variable is read at run time).
+   */
+  step?: number | Tensor | Variable;
+  /** A longer description shown with the chart (Markdown; TF's `description`). */
+  description?: string;
 }
 
 const NUMERIC: readonly DType[] = ['float32', 'int32', 'bool'];
@@ -151,21 +156,38 @@ function checkCount(api: string, what: string, x: unknown, min: number): number 
   return x;
 }
 
-/** The step as a host number, or the step tensor to read at run time. */
-function checkStep(api: string, step: unknown): number | Tensor {
+function checkStepTensor(api: string, step: Tensor): void {
+  if (step.dtype !== 'int32' && step.dtype !== 'float32') throw argError(api, 'step must be an int32 tensor', step.dtype, 'int32', 'Pass an int32 scalar step.');
+  if (step.rank !== null && step.rank !== 0) throw argError(api, 'step must be a scalar', `shape [${step.dims}]`, 'shape []', 'Pass one step per call.');
+}
+
+/**
+ * The step as a host number, or the step tensor to read at run time; a Variable's step is a read of it
+ * (`read`, for the caller to release).
+ */
+function checkStep(api: string, step: unknown): { step: number | Tensor; read: Converted | null } {
   if (step === undefined || step === null) {
-    throw argError(api, 'no step given', String(step), 'options.step: a number or a scalar int tensor', 'Pass { step } (e.g. the optimizer\'s iterations or your loop counter), as tf.summary calls need one.');
+    throw argError(api, 'no step given', String(step), 'options.step: a number, a scalar int tensor or a Variable', 'Pass { step } (e.g. the optimizer\'s iterations or your loop counter), as tf.summary calls need one.');
   }
   if (typeof step === 'number') {
     if (!Number.isSafeInteger(step)) throw argError(api, 'step must be an integer', String(step), 'an integer (int64 in the event file)', 'Pass a whole-number step.');
-    return step;
+    return { step, read: null };
   }
   if (step instanceof Tensor) {
-    if (step.dtype !== 'int32' && step.dtype !== 'float32') throw argError(api, 'step must be an int32 tensor', step.dtype, 'int32', 'Pass an int32 scalar step.');
-    if (step.rank !== null && step.rank !== 0) throw argError(api, 'step must be a scalar', `shape [${step.dims}]`, 'shape []', 'Pass one step per call.');
-    return step;
+    checkStepTensor(api, step);
+    return { step, read: null };
   }
-  throw argError(api, 'step must be a number or a Tensor', typeof step, 'a number or a scalar int32 tensor', 'Pass { step: i }.');
+  if (isVariableLike(step)) {
+    const read = convert(api, step);
+    try {
+      checkStepTensor(api, read.t);
+    } catch (e) {
+      release(read);
+      throw e;
+    }
+    return { step: read.t, read };
+  }
+  throw argError(api, 'step must be a number, a Tensor or a Variable', typeof step, 'a number, a scalar int32 tensor or a Variable', 'Pass { step: i }.');
 }
 
 /**
@@ -180,18 +202,26 @@ function writeSummary(
   const writer = defaultWriter;
   if (writer === null) return false;
   writer.checkOpen(api);
-  const step = checkStep(api, options?.step);
-  const c: Converted = convert(api, data);
+  const { step, read: stepRead } = checkStep(api, options?.step);
+  const description = options?.description;
+  let c: Converted | null = null;
   try {
+    if (description !== undefined && typeof description !== 'string') {
+      throw argError(api, 'description must be a string', typeof description, 'Markdown text', 'Pass a string or leave description out.');
+    }
+    c = convert(api, data);
     check(c.t);
     const inputs: Tensor[] = step instanceof Tensor ? [c.t, step] : [c.t];
     numpyFunction((x: NDArray, s?: NDArray) => {
       const stepValue = s === undefined ? (step as number) : Math.trunc(Number(s.data[0]));
-      writer.addEvent({ step: stepValue, summary: { value: [value(tag, x)] } }, api);
+      const v = value(tag, x);
+      if (description) (v.metadata as Record<string, unknown>).summary_description = description;
+      writer.addEvent({ step: stepValue, summary: { value: [v] } }, api);
       return undefined;
     }, inputs, [], true, `${api}_${tag}`.replace(/[^A-Za-z0-9_.\-/]/g, '_'));
   } finally {
-    release(c);
+    if (c !== null) release(c);
+    if (stepRead !== null) release(stepRead);
   }
   return true;
 }
@@ -364,6 +394,9 @@ export interface GraphSource {
  */
 export function graph(concreteFunction: GraphSource | GraphDef): boolean {
   const api = 'summary.graph';
+  if (ctx.builder !== null) {
+    throw opError(FailedPreconditionError, api, 'called while tracing', 'a call inside ef.trace', 'an eager call', 'Call ef.summary.graph(f.getConcreteFunction(...)) outside the traced function (TF\'s graph() cannot be invoked inside a graph context either).');
+  }
   const writer = defaultWriter;
   if (writer === null) return false;
   writer.checkOpen(api);

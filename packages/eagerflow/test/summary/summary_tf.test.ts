@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { encodeTfProto, tfProto } from '@eagerflow/saving';
 import { EventObject, eventFile, readEvents, readRecordsSync, tempLogdir } from './helpers';
 
-interface Call { kind: string; name: string; data: unknown; dtype: string; shape: number[]; options: Record<string, number> }
+interface Call { kind: string; name: string; data: unknown; dtype: string; shape: number[]; options: Record<string, any> } // eslint-disable-line @typescript-eslint/no-explicit-any
 
 // fast-png's types sit behind package.json "exports" (not read by this repo's node10 resolution).
 const { decode: decodePng } = require('fast-png') as { decode(b: Uint8Array): { width: number; height: number; channels: number; depth: number; data: Uint8Array } };
@@ -20,8 +20,8 @@ function callSummary(c: Call): boolean {
   const data = typeof c.data === 'object' ? ef.constant(c.data as number[], c.dtype as ef.DType) : (c.data as number | string);
   const ok = ((): boolean => {
     switch (c.kind) {
-      case 'scalar': return ef.summary.scalar(c.name, data, { step: o.step });
-      case 'histogram': return ef.summary.histogram(c.name, data, { step: o.step, buckets: o.buckets });
+      case 'scalar': return ef.summary.scalar(c.name, data, { step: o.step, description: o.description });
+      case 'histogram': return ef.summary.histogram(c.name, data, { step: o.step, buckets: o.buckets, description: o.description });
       case 'image': return ef.summary.image(c.name, data, { step: o.step, maxOutputs: o.max_outputs });
       case 'text': return ef.summary.text(c.name, data, { step: o.step });
       case 'audio': return ef.summary.audio(c.name, data, { step: o.step, sampleRate: o.sample_rate, maxOutputs: o.max_outputs });

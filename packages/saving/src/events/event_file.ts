@@ -39,6 +39,21 @@ function nodeModules(api: string): { fs: SyncFs; path: { join(...p: string[]): s
 
 let fileCounter = 0;
 
+// Writers still open when Node exits write their queued events then (TF flushes its writers at exit too).
+const openWriters = new Set<EventFileWriter>();
+let exitHook = false;
+function flushAtExit(w: EventFileWriter): void {
+  openWriters.add(w);
+  if (exitHook) return;
+  exitHook = true;
+  const proc = (globalThis as { process?: { once?(event: string, fn: () => void): unknown } }).process;
+  proc?.once?.('exit', () => {
+    for (const writer of openWriters) {
+      try { writer.flush(); } catch { /* the process is ending; nothing to report to */ }
+    }
+  });
+}
+
 /** Encodes an Event (TF's field names; `summary.value[i].tensor` etc. as protobufjs objects). */
 export function encodeEvent(event: Record<string, unknown>): Uint8Array {
   const type = tfProto('tensorflow.Event');
@@ -86,6 +101,7 @@ export class EventFileWriter {
     // TF's EventsWriter starts every file with the format version (its wall_time in whole seconds).
     this.queue.push(encodeEvent({ wall_time: Math.floor(now), file_version: 'brain.Event:2', source_metadata: { writer: 'eagerflow' } }));
     this.flush();
+    flushAtExit(this);
     if (flushMillis > 0 && Number.isFinite(flushMillis)) {
       this.timer = setInterval(() => { if (!this.isClosed) this.flush(); }, flushMillis);
       (this.timer as { unref?: () => void }).unref?.(); // a pending flush does not keep Node alive; close() writes the rest
@@ -119,6 +135,7 @@ export class EventFileWriter {
     this.flush();
     if (this.timer !== null) clearInterval(this.timer);
     this.isClosed = true;
+    openWriters.delete(this);
     this.fs.closeSync(this.fd);
   }
 
