@@ -66,3 +66,6 @@ export type { EagerFlowMetadata, SignatureJson, HostCallbackBridge, HostCallback
 // ef.savedModel.load builds on (function library calls, resource variables bound to ef.Variables).
 export { readTfGraph, signatureFunction, libraryFunction, graphDefFromProto } from '@eagerflow/saving';
 export type { TfGraph, GraphTensorSpec, GraphFunctionOptions, GraphDefJson } from '@eagerflow/saving';
+// TF's protobuf messages (TF 2.21's schemas, from the TF wheel): what the SavedModel, checkpoint, Example and
+// event-file readers and writers encode and decode with.
+export { tfProto, decodeTfProto, encodeTfProto } from '@eagerflow/saving';
