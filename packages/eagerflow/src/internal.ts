@@ -68,4 +68,4 @@ export { readTfGraph, signatureFunction, libraryFunction, graphDefFromProto } fr
 export type { TfGraph, GraphTensorSpec, GraphFunctionOptions, GraphDefJson } from '@eagerflow/saving';
 // TF's protobuf messages (TF 2.21's schemas, from the TF wheel): what the SavedModel, checkpoint, Example and
 // event-file readers and writers encode and decode with.
-export { tfProto, decodeTfProto, encodeTfProto } from '@eagerflow/saving';
+export { tfProto, decodeTfProto, encodeTfProto, graphDefToProto } from '@eagerflow/saving';
