@@ -1,6 +1,6 @@
 // Harness cases for reductions and matmul: sum (and reduceMean), max, argMax, batched matmul.
 import * as ef from 'eagerflow';
-import { ErrorCase, ForwardCase, Gen, InputSpec, TfCall } from './case';
+import { ErrorCase, ForwardCase, Gen, InputSpec, TfCall, tfReduce } from './case';
 import { Ref, argMax, map, matmul, reduce, ref, sizeOf } from './ref';
 
 const F = (shape: number[], gen?: Gen): InputSpec => ({ shape, gen });
@@ -83,11 +83,10 @@ function matmulCases(): ForwardCase[] {
 }
 
 /** TensorFlow's calls for the reductions' golden fixtures (the shared `reduce` cases: ef's (x, axis, keepDims)). */
-const reduceCall = (fn: string): TfCall => ({ fn, cases: 'reduce', params: ['x', ['axis', null], ['keep', false]], keywords: { axis: 'axis', keepdims: 'keep' } });
 const TF_CALLS: Record<string, TfCall> = {
-  reduceSum: reduceCall('tf.math.reduce_sum'),
-  reduceMax: reduceCall('tf.math.reduce_max'),
-  reduceMean: reduceCall('tf.math.reduce_mean'),
+  reduceSum: tfReduce('tf.math.reduce_sum'),
+  reduceMax: tfReduce('tf.math.reduce_max'),
+  reduceMean: tfReduce('tf.math.reduce_mean'),
 };
 const withTfCall = (row: ForwardCase): ForwardCase => (row.api !== undefined && row.api in TF_CALLS ? { ...row, tfCall: TF_CALLS[row.api] } : row);
 

@@ -1,6 +1,6 @@
 // Harness cases for issue 11's reductions and scans: reduceMin/Prod/Any/All, argMin, cumsum/cumprod, addN, topK, and the composite reductions.
 import * as ef from 'eagerflow';
-import { ErrorCase, ForwardCase, Gen, InputSpec } from './case';
+import { ErrorCase, ForwardCase, Gen, InputSpec, TfCall, TfCase, tfReduce, tfTensor } from './case';
 import { Ref, map, reduce, ref, sizeOf, stridesOf } from './ref';
 
 const F = (shape: number[], gen?: Gen): InputSpec => ({ shape, gen });
@@ -180,7 +180,24 @@ const topKRows: ForwardCase[] = [
   { prim: 'top_k', api: 'math.topK', tfOps: ['TopKV2'], name: 'topK int32 with ties (lower index first)', inputs: [{ shape: [2, 4], dtype: 'int32', values: [1, 3, 3, 2, 5, 5, 5, 0] }], op: (x) => m.topK(x, 3), ref: topKRef(3) },
 ];
 
-export const reductionCases: ForwardCase[] = [...reductionRows(), ...scanRows(), ...argRows, ...addNRows, ...topKRows];
+/** TensorFlow's calls for the golden fixtures (scripts/tf-golden): the shared `reduce` cases, or bool ones for any/all. */
+const BOOLS = tfTensor([[true, false, true], [true, true, true]], 'bool');
+const BOOL_REDUCE: TfCase[] = [
+  { name: 'all axes', args: [BOOLS, null] },
+  { name: 'axis 0', args: [BOOLS, 0] },
+  { name: 'axis 1 keepDims', args: [BOOLS, 1, true] },
+  { name: 'empty', args: [tfTensor([], 'bool', [0, 2]), 0] },
+  { name: 'float input', args: [tfTensor([-1.5, -0.25, 0.75, 2.0, 0.3, -3.0], 'float32', [2, 3]), null] },
+];
+const TF_CALLS: Record<string, TfCall> = {
+  reduceMin: tfReduce('tf.math.reduce_min'),
+  reduceProd: tfReduce('tf.math.reduce_prod'),
+  reduceAny: tfReduce('tf.math.reduce_any', BOOL_REDUCE),
+  reduceAll: tfReduce('tf.math.reduce_all', BOOL_REDUCE),
+};
+const withTfCall = (row: ForwardCase): ForwardCase => (row.api !== undefined && row.api in TF_CALLS ? { ...row, tfCall: TF_CALLS[row.api] } : row);
+
+export const reductionCases: ForwardCase[] = [...reductionRows().map(withTfCall), ...scanRows(), ...argRows, ...addNRows, ...topKRows];
 
 export const reductionErrors: ErrorCase[] = [
   { prim: 'min', api: 'reduceMin', name: 'reduceMin axis out of range', inputs: [F([2, 3])], run: (x) => ef.reduceMin(x, 2), op: 'reduceMin', got: 'axis 2 for a rank-2 tensor', expected: 'an integer in [-2, 2)' },
