@@ -33,9 +33,6 @@ def scan(fn):
     ])
 
 
-BOOLS = T([[True, False, True], [True, True, True]], "bool")
-BOOL_REDUCE = [C("all axes", BOOLS, None), C("axis 0", BOOLS, 0), C("axis 1 keepDims", BOOLS, 1, True),
-               C("empty", T([], "bool", [0, 2]), 0), C("float input", M23, None)]
 
 
 def conv_cases():
@@ -100,10 +97,6 @@ MATH_NN_ARRAY_OPS = {
     "nn.logSoftmax": (lambda x, axis=-1: tf.nn.log_softmax(x, axis=axis), [C("vector", T([1.0, 2.0, 3.0])), C("axis 0", M23, 0), C("large", T([1000.0, 0.0, -1000.0]))]),
     "nn.softsign": unary(tf.nn.softsign),
     # Reductions and scans.
-    "reduceMin": reduce(tf.math.reduce_min, "min"),
-    "reduceProd": reduce(tf.math.reduce_prod, "prod"),
-    "reduceAny": reduce(tf.math.reduce_any, "any", BOOL_REDUCE),
-    "reduceAll": reduce(tf.math.reduce_all, "all", BOOL_REDUCE),
     "math.reduceVariance": reduce(tf.math.reduce_variance, "variance", reduce_cases("variance")[:10]),
     "math.reduceStd": reduce(tf.math.reduce_std, "std", reduce_cases("std")[:10]),
     "reduceLogsumexp": reduce(tf.math.reduce_logsumexp, "logsumexp", reduce_cases("lse")[:10] + [C("large", T([1000.0, 1000.0, -INF]), None)]),

@@ -131,6 +131,16 @@ export interface TfCase {
   grad?: boolean;
   tags?: readonly string[];
 }
+/**
+ * A reduction's TF call: ef's (x, axis = null, keepDims = false) passed as TF's (x, axis=, keepdims=); the shared
+ * `reduce` cases, or only the op's own (`own`).
+ */
+export const tfReduce = (fn: string, own?: readonly TfCase[]): TfCall => ({
+  fn,
+  ...(own ? { cases: 'none' as const, extra: own } : { cases: 'reduce' as const }),
+  params: ['x', ['axis', null], ['keep', false]],
+  keywords: { axis: 'axis', keepdims: 'keep' },
+});
 /** A tensor argument (scripts/tf-golden/table.py's T). */
 export const tfTensor = (tensor: TfLiteral, dtype?: DType | 'string', shape?: readonly number[]): TfTensor => ({ tensor, dtype, shape });
 

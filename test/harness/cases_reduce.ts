@@ -1,6 +1,6 @@
 // Harness cases for reductions and matmul: sum (and reduceMean), max, argMax, batched matmul.
 import * as ef from 'eagerflow';
-import { ErrorCase, ForwardCase, Gen, InputSpec, TfCall } from './case';
+import { ErrorCase, ForwardCase, Gen, InputSpec, tfReduce } from './case';
 import { Ref, argMax, map, matmul, reduce, ref, sizeOf } from './ref';
 
 const F = (shape: number[], gen?: Gen): InputSpec => ({ shape, gen });
@@ -32,9 +32,9 @@ const REDUCTIONS: [string, Axes, boolean, number[]][] = [
 function reductionCases(): ForwardCase[] {
   const out: ForwardCase[] = [];
   for (const [name, axes, keep, shape] of REDUCTIONS) {
-    out.push({ prim: 'sum', api: 'reduceSum', tfOps: ['Sum'], name: `reduceSum ${name}`, inputs: [F(shape)], op: (x) => ef.reduceSum(x, axes, keep), ref: sumRef(axes, keep) });
-    out.push({ prim: 'max', api: 'reduceMax', tfOps: ['Max'], name: `reduceMax ${name}`, inputs: [F(shape)], op: (x) => ef.reduceMax(x, axes, keep), ref: maxRef(axes, keep) });
-    out.push({ prim: 'sum', api: 'reduceMean', tfOps: ['Sum'], name: `reduceMean ${name}`, inputs: [F(shape)], op: (x) => ef.reduceMean(x, axes, keep), ref: meanRef(axes, keep) });
+    out.push({ prim: 'sum', api: 'reduceSum', tfOps: ['Sum'], tfCall: tfReduce('tf.math.reduce_sum'), name: `reduceSum ${name}`, inputs: [F(shape)], op: (x) => ef.reduceSum(x, axes, keep), ref: sumRef(axes, keep) });
+    out.push({ prim: 'max', api: 'reduceMax', tfOps: ['Max'], tfCall: tfReduce('tf.math.reduce_max'), name: `reduceMax ${name}`, inputs: [F(shape)], op: (x) => ef.reduceMax(x, axes, keep), ref: maxRef(axes, keep) });
+    out.push({ prim: 'sum', api: 'reduceMean', tfOps: ['Sum'], tfCall: tfReduce('tf.math.reduce_mean'), name: `reduceMean ${name}`, inputs: [F(shape)], op: (x) => ef.reduceMean(x, axes, keep), ref: meanRef(axes, keep) });
   }
   out.push(
     { prim: 'sum', api: 'reduceSum', tfOps: ['Sum'], name: 'reduceSum int32', inputs: [I([2, 3])], op: (x) => ef.reduceSum(x, 1), ref: sumRef(1) },
@@ -82,16 +82,7 @@ function matmulCases(): ForwardCase[] {
   return out;
 }
 
-/** TensorFlow's calls for the reductions' golden fixtures (the shared `reduce` cases: ef's (x, axis, keepDims)). */
-const reduceCall = (fn: string): TfCall => ({ fn, cases: 'reduce', params: ['x', ['axis', null], ['keep', false]], keywords: { axis: 'axis', keepdims: 'keep' } });
-const TF_CALLS: Record<string, TfCall> = {
-  reduceSum: reduceCall('tf.math.reduce_sum'),
-  reduceMax: reduceCall('tf.math.reduce_max'),
-  reduceMean: reduceCall('tf.math.reduce_mean'),
-};
-const withTfCall = (row: ForwardCase): ForwardCase => (row.api !== undefined && row.api in TF_CALLS ? { ...row, tfCall: TF_CALLS[row.api] } : row);
-
-export const reduceCases: ForwardCase[] = [...reductionCases().map(withTfCall), ...matmulCases()];
+export const reduceCases: ForwardCase[] = [...reductionCases(), ...matmulCases()];
 
 const axisRange = (op: string): ErrorCase[] => [
   { prim: op === 'reduceSum' ? 'sum' : 'max', name: `${op} axis out of range`, inputs: [F([2, 3])], run: (x) => (op === 'reduceSum' ? ef.reduceSum(x, 2) : ef.reduceMax(x, -3)), op, got: op === 'reduceSum' ? 'axis 2 for a rank-2 tensor' : 'axis -3 for a rank-2 tensor', expected: 'an integer in [-2, 2)' },

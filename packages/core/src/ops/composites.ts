@@ -10,7 +10,7 @@ import { whereCoords } from './math/segment_search';
 import * as o from './ops';
 import { print } from './array/print';
 import { resize } from './image/resize';
-import { NN_COMPOSITES } from './nn/activations';
+import { NN_COMPOSITES } from './nn/activations_composites';
 import { CONV_COMPOSITES } from './nn/conv';
 import { POOL_COMPOSITES } from './nn/pool';
 import { NORM_COMPOSITES } from './nn/normalization';

@@ -9,7 +9,7 @@ import * as UNA from '../math/unary';
 import * as BMM from '../math/unary_functions';
 import { argError } from '../check';
 import { describe } from '../../values/dtype';
-import { logSoftmax } from './activations';
+import { logSoftmax } from './activations_composites';
 import { anyAlong, lastDim, positionsAlong, sameShapeAtRunTime } from '../array/runtime_shape';
 
 const abs: (x: TensorLike) => Tensor = o.wrapperOf(UNA.abs);

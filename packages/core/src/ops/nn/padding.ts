@@ -7,7 +7,7 @@
 export type Padding = 'SAME' | 'VALID' | readonly (readonly [number, number])[];
 
 /** The extent of a kernel of `k` taps dilated by `d`. */
-export const dilatedExtent = (k: number, d: number): number => (k - 1) * d + 1;
+const dilatedExtent = (k: number, d: number): number => (k - 1) * d + 1;
 
 /** The output size along one spatial dim of `inp` for a window of `k` taps, stride `s`, dilation `d`. */
 export function windowOutSize(inp: number, k: number, s: number, d: number, pad: 'SAME' | 'VALID' | readonly [number, number]): number {

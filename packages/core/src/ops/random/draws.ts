@@ -9,7 +9,7 @@ import { ReadScope, SpecNode, WriteScope, attr } from '../graphdef_spec';
 import { bind } from '../bind';
 import { tensorOfShapeNode, writeShapeOf } from '../array/reshape';
 import { PhiloxStream } from './philox';
-import { statelessStream, streamFor, checkSeed, newGenerator, opSeeds } from './seeds';
+import { checkSeed, newGenerator, opSeeds, readSeedPair, statelessStream, streamFor } from './seeds';
 import { composite } from '../api_spec';
 import type { TensorLike } from '../../values/convert';
 import { convert } from '../../values/convert';
@@ -168,13 +168,6 @@ function stateless(name: string, op: string, tfOp: string, draw: Draw) {
     },
   } satisfies Primitive<StatelessParams>;
   return rec;
-}
-
-/** The seed pair of a stateless node (input k, a Const of two ints). */
-export function readSeedPair(r: ReadScope, k: number): [number, number] {
-  const seed = r.numbers(k, 'the seed');
-  if (seed.length !== 2) throw r.error('the seed must hold two integers', `[${seed.join(', ')}]`, 'a seed of shape [2]', 'Fix the seed input');
-  return [seed[0], seed[1]];
 }
 
 export const statelessRandomNormal = stateless('stateless_random_normal', 'random.statelessNormal', 'StatelessRandomNormal', (s) => s.normal());
