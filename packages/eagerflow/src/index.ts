@@ -43,7 +43,7 @@ export { internal };
 export { compat, contrib } from '@eagerflow/callbacks';
 
 // Tensors, shapes, variables, memory and backends.
-export { Tensor, TensorShape, TensorSpec, NDArray, Variable, constant, ndarray } from '@eagerflow/core';
+export { Tensor, TensorShape, TensorSpec, NDArray, Variable, constant, convertToTensor, ndarray } from '@eagerflow/core';
 export { tidy, keep, dispose, memory, setBackend, getBackend, ready } from '@eagerflow/core';
 export type { DType, Dims, TensorLike, VariableOptions, Nested, HostData } from '@eagerflow/core';
 

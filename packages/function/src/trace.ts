@@ -82,13 +82,20 @@ export class Tracer {
     this.detector = RetraceDetector.for(fn, name);
   }
 
+  /** Variables the body created so far (a first trace that creates some is traced again to check). */
+  private created = 0;
+  /** True during that second, checking trace. */
+  private checking = false;
+
   onVariableCreated(): void {
-    if (this.count > 0) {
+    if (this.count > 0 || this.checking) {
+      const what = this.checking ? 'a new Variable on every call (the second trace of the first call created one again)' : `a new Variable on trace #${this.count + 1}`;
       throw typeError(
-        `ef.trace(${this.name})`, 'Creating variables on a non-first call to a traced function is not allowed', `a new Variable on trace #${this.count + 1}`,
-        'variables only on the first trace', 'Create the variable outside the function, or once: `if (!this.v) this.v = new ef.Variable(...)`.',
+        `ef.trace(${this.name})`, 'tf.function only supports singleton Variables created on the first call; creating variables on a non-first call to a traced function is not allowed', what,
+        'variables only on the first trace', 'Make sure the Variable is only created once or created outside the function: `if (!this.v) this.v = new ef.Variable(...)`.',
       );
     }
+    this.created++;
   }
 
   /**
@@ -149,6 +156,36 @@ export class Tracer {
   }
 
   private traceNew(args: readonly unknown[], flat: FlatArgs, key: string): ConcreteFunction {
+    const createdBefore = this.created;
+    const { recorded, builder, placeholders, slots } = this.traceOnce(args, flat);
+    if (this.count === 0 && this.created > createdBefore) {
+      // TensorFlow traces a function that created variables a second time and raises if that trace
+      // creates variables again: a variable made on every call is refused on the first call, not later.
+      this.checking = true;
+      try {
+        this.traceOnce(args, flat).recorded.graph.dispose();
+      } catch (e) {
+        recorded.graph.dispose();
+        throw e;
+      } finally {
+        this.checking = false;
+      }
+    }
+    const { structured, leaves, graph } = recorded as Recorded;
+    const outTemplate = { structured: reSymbol(structured, graph, builder), dtypes: leaves.map((t) => t.dtype) };
+    const cf = new ConcreteFunction(graph, placeholders, outTemplate, slots, key, this.names, this.options.jitCompile ?? false, args.length);
+    this.count++;
+    this.cache.set(key, cf);
+    if (this.options.reduceRetracing) {
+      const group = this.relaxed.get(flat.shapeless) ?? [];
+      group.push(cf);
+      this.relaxed.set(flat.shapeless, group);
+    }
+    return cf;
+  }
+
+  /** One run of the body under a fresh builder (the graph, its placeholders and variable slots). */
+  private traceOnce(args: readonly unknown[], flat: FlatArgs): { recorded: Recorded; builder: GraphBuilder; placeholders: Tensor[]; slots: VariableSlot[] } {
     const builder = new GraphBuilder(this.name);
     const placeholders = flat.tensors.map((leaf) => builder.addInput(leaf.dtype, leaf.shape, inputName(leaf.name ?? leaf.path)));
     const distinct = distinctVars(flat.variables);
@@ -171,17 +208,7 @@ export class Tracer {
       slots.forEach((s) => s.unbind());
       tracing.pop();
     }
-    const { structured, leaves, graph } = recorded as Recorded;
-    const outTemplate = { structured: reSymbol(structured, graph, builder), dtypes: leaves.map((t) => t.dtype) };
-    const cf = new ConcreteFunction(graph, placeholders, outTemplate, slots, key, this.names, this.options.jitCompile ?? false);
-    this.count++;
-    this.cache.set(key, cf);
-    if (this.options.reduceRetracing) {
-      const group = this.relaxed.get(flat.shapeless) ?? [];
-      group.push(cf);
-      this.relaxed.set(flat.shapeless, group);
-    }
-    return cf;
+    return { recorded: recorded as Recorded, builder, placeholders, slots };
   }
 
   /** Runs the body under the builder; returned variable arguments are read while their slots are bound. */
@@ -288,6 +315,8 @@ function outputsToTensors(result: unknown, builder: GraphBuilder): unknown {
   const leaf = (x: unknown): unknown => {
     if (x instanceof Variable) return withBuilder(builder, () => x.value());
     if (backend.isTfTensor(x)) return Tensor.fromTf(x);
+    // TF converts Python numbers, strings and booleans a tf.function returns to tensors (a JS number: float32).
+    if (typeof x === 'number' || typeof x === 'boolean' || typeof x === 'string') return constant(x);
     return x;
   };
   // Iterative, in the function's own key order (variable reads keep their order); cycles are a TypeError.

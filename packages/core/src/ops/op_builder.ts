@@ -141,7 +141,7 @@ export function makeOp<S extends ApiSpec>(prim: Primitive, spec: S): FnOf<S> {
   const op = opNameOf(spec, prim.name);
   const fixed = spec.fixed ?? {};
   const a = spec.args;
-  const onlyTensors = spec.options.length === 0 && a.every((x) => x.kind === 'tensor') && spec.prepare === undefined;
+  const onlyTensors = spec.options.length === 0 && a.every((x) => x.kind === 'tensor') && spec.prepare === undefined && spec.dynamic === undefined;
   if (onlyTensors && a.length === 1 && spec.fixed === undefined) {
     return ((x: TensorLike) => {
       const c = convert(op, x, a[0].hint === 'peer' ? undefined : (a[0].hint ?? undefined));
@@ -157,6 +157,10 @@ export function makeOp<S extends ApiSpec>(prim: Primitive, spec: S): FnOf<S> {
   }
   const plan = planOf(spec);
   return ((...args: unknown[]) => {
+    if (spec.dynamic !== undefined) {
+      const out = spec.dynamic(op, args);
+      if (out !== undefined) return out;
+    }
     const params: Record<string, unknown> = { ...fixed };
     readParams(op, spec, plan, args, params);
     // Tensors need no conversion (convert would return them as they are, nothing to release).

@@ -19,6 +19,7 @@ import * as SJ from '../primitives/slice_join/slice_join';
 import * as UNA from '../primitives/basic_math/unary';
 import type { PadMode } from '../primitives/transformation/mirror_pad';
 import { argError } from '../primitives/check';
+import { ShapeLike, dimsOf, isTensorShapeArg } from '../values/shape_arg';
 import type { ApiSpec, FnOf } from './api_spec';
 import { convertAll, makeOp, releasing } from './op_builder';
 
@@ -210,15 +211,31 @@ export function cast(x: TensorLike, dtype: DType): Tensor {
   return releasing([a], () => bind(CST.cast, [a.t], { dtype: dt })[0]);
 }
 
-/** @example ef.fill([2], 7).arraySync(); // [7, 7] */
-export function fill(dims: number[], value: number | boolean | string, dtype?: DType): Tensor {
+/**
+ * Like tf.fill: `dims` may be a TensorShape, int32 tensors (eager) among the dims, or a 1-D int32 tensor;
+ * `value` may be a scalar tensor (its dtype is the result's).
+ * @example ef.fill([2], 7).arraySync(); // [7, 7]
+ */
+export function fill(dims: number[] | ShapeLike, value: number | boolean | string | Tensor, dtype?: DType): Tensor {
+  if (!Array.isArray(dims) && !isTensorShapeArg(dims)) throw argError('fill', 'dims must be an array', describe(dims), 'an array of integers', 'Pass e.g. [2, 3].');
+  const shape = isTensorShapeArg(dims) ? dimsOf('fill', 'dims', dims) : (dims as number[]);
+  if (value instanceof Tensor) {
+    if (value.rank !== 0) throw argError('fill', 'value must be a scalar', `a tensor of shape ${value.shape.toString()}`, 'a scalar tensor', 'Pass one value to repeat.');
+    const v = dtype !== undefined && dtype !== value.dtype ? cast(value, dtype) : value;
+    try {
+      return broadcastTo(v, shape);
+    } finally {
+      if (v !== value) v.dispose();
+    }
+  }
   const dt = dtype ? asDType(dtype, 'fill') : typeof value === 'boolean' ? 'bool' : typeof value === 'string' ? 'string' : 'float32';
-  if (!Array.isArray(dims)) throw argError('fill', 'dims must be an array', describe(dims), 'an array of integers', 'Pass e.g. [2, 3].');
-  return bind(CRE.fill, [], { shape: dims, value, dtype: dt })[0];
+  return bind(CRE.fill, [], { shape, value, dtype: dt })[0];
 }
 
-export const zeros = (shape: number[], dtype: DType = 'float32'): Tensor => fill(shape, dtype === 'bool' ? false : dtype === 'string' ? '' : 0, dtype);
-export const ones = (shape: number[], dtype: DType = 'float32'): Tensor => fill(shape, dtype === 'bool' ? true : 1, dtype);
+/** An integer alone is a 1-D shape, as in TF (`ef.zeros(2)`). */
+const shapeArg = (op: string, shape: number | number[] | ShapeLike): number[] | ShapeLike => (typeof shape === 'number' ? dimsOf(op, 'shape', shape, true) : shape);
+export const zeros = (shape: number | number[] | ShapeLike, dtype: DType = 'float32'): Tensor => fill(shapeArg('zeros', shape), dtype === 'bool' ? false : dtype === 'string' ? '' : 0, dtype);
+export const ones = (shape: number | number[] | ShapeLike, dtype: DType = 'float32'): Tensor => fill(shapeArg('ones', shape), dtype === 'bool' ? true : 1, dtype);
 
 /** range(limit) or range(start, limit, delta): like tf.range (float32 unless dtype says otherwise). */
 export function range(start: number, limit?: number | null, delta = 1, dtype: DType = 'float32'): Tensor {

@@ -4,18 +4,31 @@ import { argError, typeError } from '../errors/error_toolkit';
 /** A list of dims where `null` is an unknown dim; `null` for the whole list is unknown rank. */
 export type Dims = (number | null)[] | null;
 
-/** A static shape, possibly partially known, printed like TensorFlow: `(None, 3)`. */
-export class TensorShape {
+/**
+ * A static shape, possibly partially known, printed like TensorFlow: `(None, 3)`. Like TF's
+ * `TensorShape` it indexes (`shape[0]`, `shape[-1]`: a dim, `null` when unknown), iterates, has
+ * `length` and `rank`, and converts to a 1-D int32 tensor wherever an op reads a tensor
+ * (`ef.reduceProd(t.shape)`) or a shape (`ef.zeros(t.shape)`). A shape of unknown rank gives `null`
+ * at every index, as TF's does.
+ * @example
+ * const s = ef.zeros([3, 2, 4]).shape;
+ * [s[0], s[-1], s.length, [...s].join('x')]; // [3, 4, 3, "3x2x4"]
+ */
+export class TensorShape implements Iterable<number | null> {
   readonly dims: (number | null)[] | null;
+  /** The dim at an index; a negative index counts from the end (TF's `shape[-1]`). */
+  readonly [index: number]: number | null;
 
   constructor(dims: Dims | TensorShape | undefined) {
     if (dims instanceof TensorShape) {
       this.dims = dims.dims === null ? null : dims.dims.slice();
+      if (this.dims === null) return unknownRankIndexing(this);
+      defineIndices(this, this.dims);
       return;
     }
     if (dims === null || dims === undefined) {
       this.dims = null;
-      return;
+      return unknownRankIndexing(this);
     }
     if (!Array.isArray(dims)) {
       throw typeError('TensorShape', 'dims must be an array or null', typeof dims, 'an array of dims or null', 'Pass e.g. [2, null].');
@@ -26,6 +39,7 @@ export class TensorShape {
       }
     }
     this.dims = dims.slice();
+    defineIndices(this, this.dims);
   }
 
   static unknown(): TensorShape {
@@ -36,8 +50,16 @@ export class TensorShape {
     return this.dims === null ? null : this.dims.length;
   }
 
+  /** The rank (TF's `len(shape)`); throws for an unknown rank, as TF does. */
   get length(): number {
-    return this.asList().length;
+    if (this.dims === null) throw argError('TensorShape.length', 'the length of a shape of unknown rank is not defined', 'a shape of unknown rank', 'a known rank', 'Check shape.rank (null when unknown) first.');
+    return this.dims.length;
+  }
+
+  /** The dims in order (TF iterates a TensorShape); throws for an unknown rank, as TF does. */
+  *[Symbol.iterator](): Iterator<number | null> {
+    if (this.dims === null) throw argError('TensorShape', 'cannot iterate over a shape with unknown rank', 'a shape of unknown rank', 'a known rank', 'Check shape.rank (null when unknown) first.');
+    yield* this.dims;
   }
 
   isFullyDefined(): boolean {
@@ -97,6 +119,27 @@ export class TensorShape {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `TensorShape(${this.toString()})`;
   }
+}
+
+/** Read-only index properties `0..n-1` and `-1..-n` (non-enumerable: the shape still prints and compares by dims). */
+function defineIndices(shape: TensorShape, dims: readonly (number | null)[]): void {
+  const n = dims.length;
+  const props: PropertyDescriptorMap = {};
+  for (let i = 0; i < n; i++) {
+    props[i] = { value: dims[i], enumerable: false };
+    props[i - n] = { value: dims[i], enumerable: false };
+  }
+  Object.defineProperties(shape, props);
+}
+
+/** A shape of unknown rank answers `null` at every integer index, as TF's `TensorShape(None)[k]`. */
+function unknownRankIndexing(shape: TensorShape): TensorShape {
+  return new Proxy(shape, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^-?\d+$/.test(key)) return null;
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
 }
 
 /** Formats dims compactly for error messages: [2,3], [?,3], <unknown>. */

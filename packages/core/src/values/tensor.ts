@@ -79,6 +79,11 @@ export class Tensor {
     return this._tf !== null ? this._tf.rank : this._dims === null ? null : this._dims.length;
   }
 
+  /** The rank, as NumPy's and TF's `ndim` (null when unknown inside a trace). */
+  get ndim(): number | null {
+    return this.rank;
+  }
+
   get size(): number | null {
     return this._tf !== null ? this._tf.size : this.shape.numElements();
   }

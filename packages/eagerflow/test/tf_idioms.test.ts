@@ -1,0 +1,110 @@
+// TF code as written (issue 28): shapes, call forms and the last divergences, against TensorFlow 2.21's own answers
+// (fixtures/tf_idioms.json, written by scripts/tf-golden/idioms.py).
+import * as ef from 'eagerflow';
+import * as fs from 'fs';
+import * as path from 'path';
+
+interface Enc {
+  dtype: string;
+  shape: number[];
+  data: (number | string | boolean)[];
+}
+type Fixture = { shapes: Record<string, unknown>; values: Record<string, unknown> };
+const FIX = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures/tf_idioms.json'), 'utf8')) as Fixture;
+const S = FIX.shapes as Record<string, Enc & unknown[] & number & string>;
+const V = FIX.values as Record<string, { x: Enc | number[][]; y: Enc; first: Enc[]; second: Enc[] } & Enc>;
+
+const num = (v: number | string | boolean): number | string | boolean => (v === 'nan' ? NaN : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v === '-0' ? -0 : v);
+const decode = (e: Enc): (number | string | boolean)[] => e.data.map(num);
+/** Exact (Object.is, so NaN == NaN and -0 != 0 where TF's sign matters) or within float32 rounding. */
+function expectTf(t: ef.Tensor, e: Enc, what: string, rtol = 0): void {
+  expect([what, t.dtype, t.shape.asList()]).toEqual([what, e.dtype, e.shape]);
+  const got = t.dtype === 'string' ? (t.dataSync() as unknown as string[]) : Array.from(t.dataSync() as Float32Array);
+  const want = decode(e);
+  got.forEach((g, i) => {
+    const w = want[i];
+    const ok = typeof g === 'number' && typeof w === 'number' ? (Number.isNaN(w) ? Number.isNaN(g) : g === w || Math.abs(g - w) <= rtol * Math.abs(w)) : g === w;
+    if (!ok) throw new Error(`${what}[${i}]: got ${String(g)}, TF ${String(w)}`);
+  });
+}
+/** TF's Python error classes -> EagerFlow's (ValueError is a bad argument value: InvalidArgumentError). */
+const errorClass = (name: string): new (...a: never[]) => Error => (name === 'TypeError' ? TypeError : ef.errors.InvalidArgumentError);
+
+describe('TensorShape and tensors as TF has them', () => {
+  const t = ef.zeros([3, 2, 4, 5]);
+  test('index (negative too), rank, length, iteration, asList', () => {
+    const s = t.shape;
+    expect([s[0], s[-1], s[1], s[-4]]).toEqual(S.index);
+    expect(t.ndim).toBe(S.ndim);
+    expect(s.length).toBe(S.len);
+    expect([...s]).toEqual(S.list);
+    expect(s.asList()).toEqual(S.asList);
+    expect(s[4]).toBeUndefined(); // TF raises IndexError; a JS property read cannot (docs/tf_departures.md)
+    expect(ef.TensorShape.unknown()[0]).toBe(S.unknownRankIndex);
+    expect(() => [...ef.TensorShape.unknown()]).toThrow(/cannot iterate over a shape with unknown rank/);
+    expect(() => ef.TensorShape.unknown().length).toThrow(ef.errors.InvalidArgumentError);
+  });
+
+  test('a TensorShape is a 1-D int32 tensor to ops, and a shape to shape arguments', () => {
+    expectTf(ef.reduceProd(t.shape), S.reduceProd, 'reduceProd(t.shape)');
+    expect(ef.zeros(new ef.TensorShape(t.shape.asList().slice(1))).shape.asList()).toEqual(S.zerosOfShape);
+    expect(ef.reshape(t, t.shape).shape.asList()).toEqual([3, 2, 4, 5]);
+    const before = ef.memory().numTensors;
+    expect(() => ef.reduceSum(new ef.TensorShape([null, 2]))).toThrow(errorClass(S.partialShapeToTensor));
+    expect(() => ef.zeros(new ef.TensorShape([null, 2]))).toThrow(/partially known TensorShape/);
+    expect(ef.memory().numTensors).toBe(before);
+  });
+
+  test('ef.zeros(2), ef.ones(3): an integer is a 1-D shape', () => {
+    expectTf(ef.zeros(2), S.zeros2, 'zeros(2)');
+    expectTf(ef.ones(3), S.ones3, 'ones(3)');
+  });
+
+  test('tensors as dimensions: fill and reshape (eager), reshape (traced, a run-time shape)', () => {
+    const x = ef.constant(3);
+    expectTf(ef.fill([ef.cast(x, 'int32')], x), S.fillTensorDim, 'fill([cast(x)], x)');
+    expect(ef.reshape(t, [ef.constant(6, 'int32'), -1]).shape.asList()).toEqual(S.reshapeTensorDim);
+    expect(ef.reshape(t, ef.constant([6, -1], 'int32')).shape.asList()).toEqual(S.reshapeTensorDim);
+    const f = ef.trace((y: ef.Tensor, n: ef.Tensor) => ef.reshape(y, [n, -1]));
+    expect(f(t, ef.constant(6, 'int32')).shape.asList()).toEqual(S.reshapeTensorDim);
+    expect(f(t, ef.constant(4, 'int32')).shape.asList()).toEqual([4, 30]);
+    expect(f.tracingCount).toBe(1);
+    expect(() => ef.fill([ef.constant(2)], 1)).toThrow(/int32/);
+    const g = ef.trace((n: ef.Tensor) => ef.zeros([n]));
+    expect(() => g(ef.constant(2, 'int32'))).toThrow(/symbolic tensor whose value is known only when the graph runs/);
+  });
+
+  test('numpy() is the NDArray; convertToTensor as TF', () => {
+    const v = new ef.Variable([1, 2]);
+    expect(v.value().numpy()).toBeInstanceOf(ef.NDArray);
+    const c = ef.constant(1);
+    expect(ef.convertToTensor(c)).toBe(c);
+    expect(() => ef.convertToTensor(c, 'int32')).toThrow(errorClass(S.convertDtypeMismatch));
+    expectTf(ef.convertToTensor([1, 2], null, 'int32'), S.convertHint, 'convertToTensor hint');
+    expect(ef.convertToTensor([1.5], null, 'int32').dtype).toBe('float32'); // a hint that does not fit is ignored
+  });
+});
+
+describe('traced functions as TF has them', () => {
+  test('a ConcreteFunction is callable; an extra argument is a TypeError', () => {
+    const cf = ef.trace((x: ef.Tensor) => ef.multiply(x, 2)).getConcreteFunction(ef.constant([1, 2]));
+    expectTf(cf(ef.constant([1, 2])) as ef.Tensor, S.cfCall, 'cf(x)');
+    expect(typeof cf).toBe('function');
+    expect(cf).toBeInstanceOf(ef.ConcreteFunction);
+    expect(cf.name).toBe('traced');
+    expect(() => cf(ef.constant([1, 2]), 3)).toThrow(errorClass(S.cfExtraArg));
+    expect(() => cf.call(ef.constant([1, 2]), 3)).toThrow(/takes 1 positional argument but 2 were given/);
+  });
+
+  test('returned numbers and strings are tensors', () => {
+    expectTf(ef.trace(() => 3.5)() as unknown as ef.Tensor, S.returnsNumber, 'returns 3.5');
+    expectTf(ef.trace(() => 'a')() as unknown as ef.Tensor, S.returnsString, "returns 'a'");
+  });
+
+  test('a Variable created on every call is refused on the first call', () => {
+    const f = ef.trace((x: ef.Tensor) => ef.add(new ef.Variable(1).value(), x));
+    // TF raises ValueError; EagerFlow keeps its TypeError for variable creation in traces (docs/tf_departures.md).
+    expect(S.variableEveryCall).toBe('ValueError');
+    expect(() => f(ef.constant(1))).toThrow(/only supports singleton Variables created on the first call/);
+  });
+});

@@ -1,0 +1,92 @@
+"""TensorFlow 2.21's answers for issue 28's idioms (TF code as written): shapes, call forms and the last divergences.
+
+Writes packages/eagerflow/test/fixtures/tf_idioms.json, read by packages/eagerflow/test/tf_idioms.test.ts.
+Run: /work/main/.venv-tf/bin/python scripts/tf-golden/idioms.py
+"""
+import json
+import os
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+from encode import enc_array, enc_num  # noqa: E402
+
+OUT = os.path.join(os.path.dirname(__file__), "../../packages/eagerflow/test/fixtures/tf_idioms.json")
+
+
+def err(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the class name is the fixture
+        return type(e).__name__
+    return None
+
+
+def grads2(f, *xs):
+    """First-order gradients of sum(f) and the gradients of the sum of those (second order)."""
+    xs = [tf.constant(x, tf.float32) for x in xs]
+    with tf.GradientTape() as t2:
+        t2.watch(xs)
+        with tf.GradientTape() as t1:
+            t1.watch(xs)
+            y = f(*xs)
+        gs = t1.gradient(y, xs)
+        s = tf.add_n([tf.reduce_sum(g) for g in gs])
+    return {"first": [enc_array(g.numpy()) for g in gs], "second": [enc_array(g.numpy()) for g in t2.gradient(s, xs)]}
+
+
+def shapes():
+    t = tf.zeros([3, 2, 4, 5])
+    x = tf.constant(3.0)
+    cf = tf.function(lambda x: x * 2).get_concrete_function(tf.constant([1.0, 2.0]))
+
+    @tf.function
+    def every_call(x):
+        return tf.Variable(1.0) + x
+
+    return {
+        "index": [t.shape[0], t.shape[-1], t.shape[1], t.shape[-4]],
+        "ndim": t.ndim,
+        "len": len(t.shape),
+        "list": list(t.shape),
+        "asList": t.shape.as_list(),
+        "unknownRankIndex": tf.TensorShape(None)[0],
+        "reduceProd": enc_array(tf.reduce_prod(t.shape).numpy()),
+        "zeros2": enc_array(tf.zeros(2).numpy()),
+        "ones3": enc_array(tf.ones(3).numpy()),
+        "fillTensorDim": enc_array(tf.fill([tf.cast(x, tf.int32)], x).numpy()),
+        "reshapeTensorDim": list(tf.reshape(t, [tf.constant(6), -1]).shape),
+        "zerosOfShape": list(tf.zeros(t.shape[1:]).shape),
+        "partialShapeToTensor": err(lambda: tf.convert_to_tensor(tf.TensorShape([None, 2]))),
+        "convertDtypeMismatch": err(lambda: tf.convert_to_tensor(tf.constant(1.0), dtype=tf.int32)),
+        "convertHint": enc_array(tf.convert_to_tensor([1, 2], dtype_hint=tf.int32).numpy()),
+        "cfCall": enc_array(cf(tf.constant([1.0, 2.0])).numpy()),
+        "cfExtraArg": err(lambda: cf(tf.constant([1.0, 2.0]), 3)),
+        "returnsNumber": enc_array(tf.function(lambda: 3.5)().numpy()),
+        "returnsString": enc_array(tf.function(lambda: "a")().numpy()),
+        "variableEveryCall": err(lambda: every_call(tf.constant(1.0))),
+    }
+
+
+def values():
+    lin = tf.linspace(-10.0, 10.0, 201).numpy()
+    rows = [[1.0, np.inf, 2.0], [np.nan, 1.0, 2.0], [-np.inf, 1.0, 2.0], [np.inf, np.inf, 1.0], [-np.inf, -np.inf, -np.inf], [0.5, -3.0, 20.0]]
+    return {
+        "linspace": enc_array(lin),
+        "linspaceSmall": enc_array(tf.linspace(0.1, 0.7, 7).numpy()),
+        "softmaxRows": {"x": enc_array(np.array(rows, np.float32)), "y": enc_array(tf.nn.softmax(tf.constant(rows, tf.float32)).numpy())},
+        "divide": {"x": [[1.0, 0.0, 0.0, 2.0, -1.0], [0.0, 0.0, 1.0, 0.0, 2.0]], **grads2(tf.divide, [1.0, 0.0, 0.0, 2.0, -1.0], [0.0, 0.0, 1.0, 0.0, 2.0])},
+        "pow": {"x": [[0.0, 0.0, 0.0, -1.0, 2.0, 0.0], [0.0, 1.0, 2.0, 0.5, 0.0, -1.0]], **grads2(tf.pow, [0.0, 0.0, 0.0, -1.0, 2.0, 0.0], [0.0, 1.0, 2.0, 0.5, 0.0, -1.0])},
+    }
+
+
+def main():
+    out = {"tf": tf.__version__, "shapes": shapes(), "values": values()}
+    with open(OUT, "w") as f:
+        json.dump(out, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
