@@ -5,8 +5,8 @@ import { NDArray, Nested, Scalar, fillHost, flatten, inferDType, shapeSize } fro
 import { Tensor } from './tensor';
 import { TensorShape } from './shape';
 import { bind } from '../ops/bind';
-import { cast as castP } from '../primitives/transformation/cast';
-import { argError } from '../primitives/check';
+import { cast as castP } from '../ops/math/cast';
+import { argError } from '../ops/check';
 import { typeError } from '../errors/error_toolkit';
 
 /** Anything an op accepts where it reads a tensor. */
