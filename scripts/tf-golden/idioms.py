@@ -81,8 +81,23 @@ def values():
     }
 
 
+def softmax_eigen(rows):
+    """The same rows with oneDNN off (Eigen's kernel: the conformance fixtures' setting), in a child process."""
+    import subprocess
+    import sys
+    code = "import json,sys,tensorflow as tf,numpy as np;r=json.loads(sys.argv[1]);print(json.dumps(tf.nn.softmax(tf.constant(np.array(r,np.float32))).numpy().astype(str).tolist()))"
+    env = dict(os.environ, TF_ENABLE_ONEDNN_OPTS="0", TF_CPP_MIN_LOG_LEVEL="3")
+    out = subprocess.run([sys.executable, "-c", code, json.dumps(rows)], env=env, capture_output=True, text=True, check=True).stdout
+    vals = np.array(json.loads(out.strip().splitlines()[-1]), dtype=np.float32)
+    return enc_array(vals)
+
+
 def main():
+    if os.environ.get("TF_ENABLE_ONEDNN_OPTS") == "0":
+        raise SystemExit("run with TF's default build settings (oneDNN on): softmax rows record both kernels")
     out = {"tf": tf.__version__, "shapes": shapes(), "values": values()}
+    rows = out["values"]["softmaxRows"]
+    rows["yEigen"] = softmax_eigen(np.array([[v if isinstance(v, float) else float(v) for v in r] for r in np.array(rows["x"]["data"], dtype=object).reshape(rows["x"]["shape"])], dtype=np.float32).tolist())
     with open(OUT, "w") as f:
         json.dump(out, f, indent=1)
         f.write("\n")

@@ -108,3 +108,41 @@ describe('traced functions as TF has them', () => {
     expect(() => f(ef.constant(1))).toThrow(/only supports singleton Variables created on the first call/);
   });
 });
+
+describe('values TF gives (no silent divergence)', () => {
+  test('linspace: each value is start + i * step in float32, the last exactly stop (TF LinSpace)', () => {
+    expectTf(ef.linspace(-10, 10, 201), V.linspace, 'linspace(-10, 10, 201)');
+    expectTf(ef.linspace(0.1, 0.7, 7), V.linspaceSmall, 'linspace(0.1, 0.7, 7)');
+    const f = ef.trace(() => ef.linspace(-10, 10, 201));
+    expectTf(f() as ef.Tensor, V.linspace, 'linspace traced');
+  });
+
+  test('softmax of rows holding inf and NaN (TF's default build; Eigen, oneDNN off, makes those rows all NaN)', () => {
+    const eigen = (V.softmaxRows as unknown as { yEigen: Enc }).yEigen;
+    expect(decode(eigen).slice(0, 3).every((v) => Number.isNaN(v))).toBe(true);
+    const x = ef.constant(decode(V.softmaxRows.x as Enc) as number[], 'float32', (V.softmaxRows.x as Enc).shape);
+    expectTf(ef.softmax(x), V.softmaxRows.y, 'softmax', 2e-7);
+    expectTf(ef.nn.softmax(x), V.softmaxRows.y, 'nn.softmax', 2e-7);
+    expectTf(ef.trace((y: ef.Tensor) => ef.softmax(y))(x), V.softmaxRows.y, 'softmax traced', 2e-7);
+  });
+
+  for (const op of ['divide', 'pow'] as const) {
+    test(`${op}: first- and second-order gradients at its singular points`, () => {
+      const c = V[op];
+      const [a, b] = (c.x as number[][]).map((r) => ef.constant(r));
+      const outer = new ef.GradientTape({ persistent: true });
+      const { g, s } = outer.record(() => {
+        outer.watch([a, b]);
+        const inner = new ef.GradientTape();
+        const y = inner.record(() => {
+          inner.watch([a, b]);
+          return ef.reduceSum(op === 'divide' ? ef.divide(a, b) : ef.pow(a, b));
+        });
+        const g = inner.gradient(y, [a, b]) as ef.Tensor[];
+        return { g, s: ef.add(ef.reduceSum(g[0]), ef.reduceSum(g[1])) };
+      });
+      g.forEach((t, i) => expectTf(t, c.first[i], `${op} first-order d/dx${i}`, 1e-6));
+      (outer.gradient(s, [a, b]) as ef.Tensor[]).forEach((t, i) => expectTf(t, c.second[i], `${op} second-order d/dx${i}`, 1e-6));
+    });
+  }
+});

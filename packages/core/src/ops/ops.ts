@@ -65,6 +65,8 @@ export const logicalAnd: Binary = wrapperOf(LOG.logicalAnd);
 export const greater: Binary = wrapperOf(LOG.greater);
 export const greaterEqual: Binary = wrapperOf(LOG.greaterEqual);
 export const negative: Unary = wrapperOf(UNA.neg);
+/** NaN is the one value not equal to itself (isNan's record lives in a module that imports this one). */
+const isNan = (x: Tensor): Tensor => bind(LOG.notEqual, [x, x], {})[0];
 export const sign: Unary = wrapperOf(UNA.sign);
 export const exp: Unary = wrapperOf(UNA.exp);
 export const log: Unary = wrapperOf(UNA.log);
@@ -246,17 +248,25 @@ export function range(start: number, limit?: number | null, delta = 1, dtype: DT
   return bind(CRE.range, [], { start: a, stop: b, step: delta, dtype: asDType(dtype, 'range') })[0];
 }
 
-/** softmax along `axis` (default last), numerically stable. */
+/**
+ * softmax along `axis` (default last), numerically stable. Rows holding inf or NaN give TF 2.21's values: the
+ * max skips NaN, and a NaN after the shift (NaN itself, inf - inf) makes the row's sum +inf, so it stays NaN
+ * where it is and the other entries are 0 (`[1, inf, 2]` -> `[0, nan, 0]`, `[nan, 1, 2]` -> `[nan, 0, 0]`).
+ */
 export function softmax(logits: TensorLike, axis = -1): Tensor {
   const a = convert('softmax', logits);
   return releasing([a], () => {
-    const max = reduceMax(a.t, axis, true);
+    const nan = isNan(a.t);
+    const skipNan = where(nan, -Infinity, a.t);
+    const max = reduceMax(skipNan, axis, true);
     const shift = stopGradient(max);
     const shifted = subtract(a.t, shift);
     const e = exp(shifted);
-    const total = reduceSum(e, axis, true);
+    const eNan = isNan(e);
+    const nanToInf = where(eNan, Infinity, e);
+    const total = reduceSum(nanToInf, axis, true);
     const out = divide(e, total);
-    drop(max, shift, shifted, e, total);
+    drop(nan, skipNan, max, shift, shifted, e, eNan, nanToInf, total);
     return out;
   });
 }
