@@ -117,7 +117,7 @@ describe('values TF gives (no silent divergence)', () => {
     expectTf(f() as ef.Tensor, V.linspace, 'linspace traced');
   });
 
-  test('softmax of rows holding inf and NaN (TF's default build; Eigen, oneDNN off, makes those rows all NaN)', () => {
+  test('softmax of rows holding inf and NaN (TF default build; Eigen, oneDNN off, makes those rows all NaN)', () => {
     const eigen = (V.softmaxRows as unknown as { yEigen: Enc }).yEigen;
     expect(decode(eigen).slice(0, 3).every((v) => Number.isNaN(v))).toBe(true);
     const x = ef.constant(decode(V.softmaxRows.x as Enc) as number[], 'float32', (V.softmaxRows.x as Enc).shape);
