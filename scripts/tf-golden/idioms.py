@@ -92,10 +92,25 @@ def softmax_eigen(rows):
     return enc_array(vals)
 
 
+def weak_types():
+    """Python numbers in TF: they take the other operand's dtype (EagerFlow's weak JS numbers give the same dtypes)."""
+    i32 = tf.constant(1, tf.int32)
+    f = tf.function(lambda x: x * 2)
+    return {
+        "int32PlusNumber": enc_array((i32 + 1).numpy()),
+        "int32PlusAbs": enc_array((i32 + tf.abs(2)).numpy()),
+        "tracedNumberPlusInt32": enc_array((f(2) + tf.constant(1)).numpy()),
+        "numbersAlone": enc_array(tf.abs(2.5).numpy()),
+        "float32PlusNumber": enc_array((tf.constant(1.5) + 1).numpy()),
+        "int32PlusFraction": err(lambda: i32 + 1.5),
+        "int32TimesAbs": enc_array((tf.abs(-3) * i32).numpy()),
+    }
+
+
 def main():
     if os.environ.get("TF_ENABLE_ONEDNN_OPTS") == "0":
         raise SystemExit("run with TF's default build settings (oneDNN on): softmax rows record both kernels")
-    out = {"tf": tf.__version__, "shapes": shapes(), "values": values()}
+    out = {"tf": tf.__version__, "shapes": shapes(), "values": values(), "weak": weak_types()}
     rows = out["values"]["softmaxRows"]
     rows["yEigen"] = softmax_eigen(np.array([[v if isinstance(v, float) else float(v) for v in r] for r in np.array(rows["x"]["data"], dtype=object).reshape(rows["x"]["shape"])], dtype=np.float32).tolist())
     with open(OUT, "w") as f:

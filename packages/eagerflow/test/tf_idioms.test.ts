@@ -146,3 +146,40 @@ describe('values TF gives (no silent divergence)', () => {
     });
   }
 });
+
+describe('weak types for JS numbers (JAX rule; TF gives the same dtypes for Python numbers)', () => {
+  const W = (FIX as unknown as { weak: Record<string, Enc & string> }).weak;
+  const i32 = ef.constant(1, 'int32');
+  test('a tensor made only from JS numbers takes the strong operand dtype', () => {
+    expectTf(ef.add(i32, 1), W.int32PlusNumber, 'int32 + 1');
+    expectTf(ef.add(i32, ef.abs(2)), W.int32PlusAbs, 'int32 + abs(2)');
+    expectTf(ef.multiply(ef.abs(-3), i32), W.int32TimesAbs, 'abs(-3) * int32');
+    expect(ef.abs(2).weak).toBe(true);
+    expect(ef.add(ef.abs(2), 1).weak).toBe(true);
+  });
+  test('alone it is float32, and it never changes a strong dtype', () => {
+    expectTf(ef.abs(2.5), W.numbersAlone, 'abs(2.5)');
+    expectTf(ef.add(ef.constant(1.5), ef.abs(1)), W.float32PlusNumber, 'float32 + abs(1)');
+    expect(ef.add(ef.constant(1.5), ef.abs(1)).weak).toBe(false);
+    expect(ef.constant(2).weak).toBe(false); // an explicit ef.constant is strong, as jnp.array
+    expect(ef.gather([1, 2, 3], ef.constant([0], 'int32')).dtype).toBe('float32'); // only operands that share a dtype promote
+    const frac = ef.abs(1.5);
+    const before = ef.memory().numTensors;
+    expect(() => ef.add(i32, frac)).toThrow(W.int32PlusFraction === 'InvalidArgumentError' ? ef.errors.InvalidArgumentError : TypeError);
+    expect(ef.memory().numTensors).toBe(before);
+  });
+  test('traced functions carry the rule: inside, through their arguments and from their outputs', () => {
+    const f = ef.trace((x: ef.Tensor | number) => ef.multiply(x, 2));
+    expectTf(ef.add(f(2) as ef.Tensor, ef.constant(1, 'int32')), W.tracedNumberPlusInt32, 'f(2) + int32');
+    const g = ef.trace((x: ef.Tensor, y: ef.Tensor) => ef.add(x, y));
+    expectTf(g(i32, ef.abs(2)) as ef.Tensor, W.int32PlusAbs, 'traced int32 + abs(2)');
+    expect((g(ef.constant(1.5), ef.abs(2)) as ef.Tensor).dtype).toBe('float32');
+    expect(g.tracingCount).toBe(2);
+    const h = ef.trace((x: ef.Tensor) => ef.add(x, ef.abs(2)));
+    const cf = h.getConcreteFunction(i32);
+    expect(cf.outputs[0].dtype).toBe('int32');
+    // The graph holds the promoted dtypes: a saved and loaded function gives the same dtype and value.
+    const loaded = ef.loadFunction(ef.saveFunction(cf));
+    expectTf(loaded(i32) as ef.Tensor, W.int32PlusAbs, 'loaded int32 + abs(2)');
+  });
+});

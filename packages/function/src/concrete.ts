@@ -25,6 +25,8 @@ export interface OutputTemplate {
   readonly structured: unknown;
   /** Output dtypes in leaf order. */
   readonly dtypes: DType[];
+  /** Which outputs are weakly typed (made from JS numbers alone): calls give weak tensors there too. */
+  readonly weak?: boolean[];
 }
 
 const registry = typeof FinalizationRegistry !== 'undefined' ? new FinalizationRegistry<Value[]>(releaseConstants) : null;
@@ -156,8 +158,12 @@ export class ConcreteFunction {
 
   private adopt(infos: backend.Info[]): Tensor[] {
     const dtypes = this.template.dtypes;
+    const weak = this.template.weak;
     const out = new Array<Tensor>(infos.length);
-    for (let i = 0; i < infos.length; i++) out[i] = new Tensor(backend.adopt(infos[i]), dtypes[i]);
+    for (let i = 0; i < infos.length; i++) {
+      out[i] = new Tensor(backend.adopt(infos[i]), dtypes[i]);
+      if (weak !== undefined && weak[i]) out[i].weak = true;
+    }
     return out;
   }
 

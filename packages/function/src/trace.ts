@@ -172,7 +172,7 @@ export class Tracer {
       }
     }
     const { structured, leaves, graph } = recorded as Recorded;
-    const outTemplate = { structured: reSymbol(structured, graph, builder), dtypes: leaves.map((t) => t.dtype) };
+    const outTemplate = { structured: reSymbol(structured, graph, builder), dtypes: leaves.map((t) => t.dtype), weak: leaves.map((t) => t.weak) };
     const cf = new ConcreteFunction(graph, placeholders, outTemplate, slots, key, this.names, this.options.jitCompile ?? false, args.length);
     this.count++;
     this.cache.set(key, cf);
@@ -187,7 +187,11 @@ export class Tracer {
   /** One run of the body under a fresh builder (the graph, its placeholders and variable slots). */
   private traceOnce(args: readonly unknown[], flat: FlatArgs): { recorded: Recorded; builder: GraphBuilder; placeholders: Tensor[]; slots: VariableSlot[] } {
     const builder = new GraphBuilder(this.name);
-    const placeholders = flat.tensors.map((leaf) => builder.addInput(leaf.dtype, leaf.shape, inputName(leaf.name ?? leaf.path)));
+    const placeholders = flat.tensors.map((leaf) => {
+      const p = builder.addInput(leaf.dtype, leaf.shape, inputName(leaf.name ?? leaf.path));
+      if (leaf.weak === true) p.weak = true;
+      return p;
+    });
     const distinct = distinctVars(flat.variables);
     const slots = distinct.map((v, i) => new VariableSlot(i, v));
     const traceArgs = rebuildArgs(args, placeholders, flat.aliases.map((a) => slots[a].proxy));
@@ -334,7 +338,9 @@ function reSymbol(structured: unknown, graph: Graph, builder: GraphBuilder): unk
     const i = graph.outputs[k];
     const label = x._sym?.label ?? `output_${k}`;
     k++;
-    return new Tensor(null, x.dtype, graph.values[i].shape, { owner: builder, index: i, label });
+    const out = new Tensor(null, x.dtype, graph.values[i].shape, { owner: builder, index: i, label });
+    out.weak = x.weak;
+    return out;
   });
   return packStructure(structured, leaves, isTensor);
 }

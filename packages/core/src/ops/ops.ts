@@ -21,7 +21,8 @@ import type { PadMode } from './array/mirror_pad';
 import { argError } from './check';
 import { ShapeLike, dimsOf, isTensorShapeArg } from '../values/shape_arg';
 import type { ApiSpec, FnOf } from './api_spec';
-import { convertAll, makeOp, releasing } from './op_builder';
+import { convertAll, hintOf, makeOp, releasing } from './op_builder';
+import { promoteWeak } from './weak_types';
 
 const NONE = {};
 
@@ -300,16 +301,22 @@ export function clipByValue(t: TensorLike, clipValueMin: TensorLike, clipValueMa
  * @example ef.divide([7, -7], [2, 2]).arraySync(); // [3.5, -3.5]
  */
 export function divide(x: TensorLike, y: TensorLike): Tensor {
-  if (x instanceof Tensor && y instanceof Tensor && x.dtype !== 'int32') return realDiv(x, y);
-  const [a, b] = convertAll('divide', [x, y], [dtypeOf(y), dtypeOf(x)], true);
+  if (x instanceof Tensor && y instanceof Tensor && x.dtype !== 'int32' && x.weak === y.weak) return realDiv(x, y);
+  const [a, b] = convertAll('divide', [x, y], [hintOf(y), hintOf(x)], true);
   return releasing([a, b], () => {
-    if (a.t.dtype !== 'int32' || b.t.dtype !== 'int32') return bind(ARI.div, [a.t, b.t], NONE)[0];
-    const fa = cast(a.t, 'float32');
-    const fb = cast(b.t, 'float32');
+    const p = promoteWeak('divide', [a.t, b.t]);
+    const [u, v] = p.ts;
     try {
-      return bind(ARI.div, [fa, fb], NONE)[0];
+      if (u.dtype !== 'int32' || v.dtype !== 'int32') return bind(ARI.div, [u, v], NONE)[0];
+      const fa = cast(u, 'float32');
+      const fb = cast(v, 'float32');
+      try {
+        return bind(ARI.div, [fa, fb], NONE)[0];
+      } finally {
+        drop(fa, fb);
+      }
     } finally {
-      drop(fa, fb);
+      p.temps.forEach((t) => t.dispose());
     }
   });
 }

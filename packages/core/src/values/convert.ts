@@ -177,12 +177,21 @@ export function convert(op: string, x: TensorLike, hint?: DType, poolScalars = f
   }
   if (poolScalars && (typeof x === 'number' || typeof x === 'boolean')) {
     const pooled = pooledScalarFor(x, hint);
-    if (pooled !== null) return { t: Tensor.fromTf(pooled), temp: false };
+    if (pooled !== null) return { t: weakIfNumbers(Tensor.fromTf(pooled), x, hint), temp: false };
   }
   if (hint !== undefined && !(x instanceof NDArray) && !ArrayBuffer.isView(x)) {
     return { t: constant(x as Nested, hint), temp: true };
   }
-  return { t: constant(x as Nested), temp: true };
+  return { t: weakIfNumbers(constant(x as Nested), x, hint), temp: true };
+}
+
+/**
+ * JS numbers an op converts with no dtype to follow are weakly typed float32 (JAX's rule; docs/tf-idioms.md):
+ * they take the dtype of the strong operand they meet. An explicit ef.constant is strong, as jnp.array is.
+ */
+function weakIfNumbers(t: Tensor, x: unknown, hint: DType | undefined): Tensor {
+  if (hint === undefined && t.dtype === 'float32' && (typeof x === 'number' || Array.isArray(x))) t.weak = true;
+  return t;
 }
 
 /** A pooled scalar when `x` is exactly representable in the dtype it converts to; else null. */

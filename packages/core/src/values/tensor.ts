@@ -51,6 +51,11 @@ export class Tensor {
   private _shape: TensorShape | null;
   /** Static dims of a symbolic tensor (the TensorShape object is made on demand: tracing is hot). */
   private _dims: Dims;
+  /**
+   * Weakly typed (JAX's `weak_type`): made only from JS numbers, or by ops on such tensors alone. A weak
+   * float32 takes the dtype of the strong int32 or complex64 operand it meets (`ef.add(i32, 1)` is int32).
+   */
+  weak = false;
 
   constructor(tf: backend.TfTensor | null, dtype: DType, dims?: Dims, sym?: SymbolicRef | null, id?: number) {
     this.id = id ?? nextId++;
