@@ -107,10 +107,41 @@ def weak_types():
     }
 
 
+def surface():
+    """tf.config.run_functions_eagerly and tf.init_scope: what a Python side effect sees."""
+    seen = []
+
+    @tf.function
+    def f(x):
+        seen.append(float(x.numpy()) if tf.executing_eagerly() else None)
+        return x + 1
+
+    tf.config.run_functions_eagerly(True)
+    try:
+        for v in (1.0, 2.0, 3.0):
+            f(tf.constant(v))
+    finally:
+        tf.config.run_functions_eagerly(False)
+    eager_calls = list(seen)
+    seen.clear()
+    for v in (1.0, 2.0, 3.0):
+        f(tf.constant(v))
+    inside = []
+
+    @tf.function
+    def g(x):
+        with tf.init_scope():
+            inside.append(tf.executing_eagerly())
+            c = tf.constant(1.0) + 1
+        return x + c
+
+    return {"runEagerlySeen": eager_calls, "tracedSeen": list(seen), "initScopeEager": inside, "initScopeValue": float(g(tf.constant(1.0)).numpy())}
+
+
 def main():
     if os.environ.get("TF_ENABLE_ONEDNN_OPTS") == "0":
         raise SystemExit("run with TF's default build settings (oneDNN on): softmax rows record both kernels")
-    out = {"tf": tf.__version__, "shapes": shapes(), "values": values(), "weak": weak_types()}
+    out = {"tf": tf.__version__, "shapes": shapes(), "values": values(), "weak": weak_types(), "surface": surface()}
     rows = out["values"]["softmaxRows"]
     rows["yEigen"] = softmax_eigen(np.array([[v if isinstance(v, float) else float(v) for v in r] for r in np.array(rows["x"]["data"], dtype=object).reshape(rows["x"]["shape"])], dtype=np.float32).tolist())
     with open(OUT, "w") as f:

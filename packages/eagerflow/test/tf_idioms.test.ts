@@ -183,3 +183,48 @@ describe('weak types for JS numbers (JAX rule; TF gives the same dtypes for Pyth
     expectTf(loaded(i32) as ef.Tensor, W.int32PlusAbs, 'loaded int32 + abs(2)');
   });
 });
+
+describe('surface TF guides use', () => {
+  const U = (FIX as unknown as { surface: { runEagerlySeen: number[]; tracedSeen: (number | null)[]; initScopeEager: boolean[]; initScopeValue: number } }).surface;
+  const body = (seen: (number | null)[]) => (x: ef.Tensor) => {
+    seen.push(x.isSymbolic ? null : (x.item() as number));
+    return ef.add(x, 1);
+  };
+  test('config.runFunctionsEagerly(true): the body (a breakpoint-style side effect) runs on every call', () => {
+    const seen: (number | null)[] = [];
+    const f = ef.trace(body(seen));
+    ef.config.runFunctionsEagerly(true);
+    try {
+      expect(ef.config.functionsRunEagerly()).toBe(true);
+      for (const v of [1, 2, 3]) expect(f(ef.constant(v)).item()).toBe(v + 1);
+    } finally {
+      ef.config.runFunctionsEagerly(false);
+    }
+    expect(seen).toEqual(U.runEagerlySeen);
+    expect(f.tracingCount).toBe(0);
+    seen.length = 0;
+    for (const v of [1, 2, 3]) f(ef.constant(v));
+    expect(seen).toEqual(U.tracedSeen);
+  });
+
+  test('initScope: eager inside a trace, tapes paused', () => {
+    const inside: boolean[] = [];
+    const g = ef.trace((x: ef.Tensor) => {
+      const c = ef.initScope(() => {
+        const t = ef.add(ef.constant(1), 1);
+        inside.push(!t.isSymbolic);
+        return t;
+      });
+      return ef.add(x, c);
+    });
+    expect(g(ef.constant(1)).item()).toBe(U.initScopeValue);
+    expect(inside).toEqual(U.initScopeEager);
+    const x = ef.constant(2);
+    const tape = new ef.GradientTape();
+    const y = tape.record(() => {
+      tape.watch(x);
+      return ef.add(ef.initScope(() => ef.multiply(x, x)), x);
+    });
+    expect((tape.gradient(y, x) as ef.Tensor).item()).toBe(1);
+  });
+});

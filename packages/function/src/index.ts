@@ -22,6 +22,7 @@ export { cond, condPrimitive } from './control_flow';
 export { whileLoop, whilePrimitive } from './while_loop';
 export type { WhileOptions } from './while_loop';
 export { retraceConfig } from './retrace_warning';
+export { config, initScope } from './run_eagerly';
 export { runLimitsOf } from './run_limits';
 export type { RunLimits } from './run_limits';
 export { concreteOf } from './saveable';

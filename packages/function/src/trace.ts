@@ -8,6 +8,7 @@ import { optimize } from './passes';
 import { FlatArgs, checkAgainstSignature, conformToSignature, flattenArgs, flattenSignature, parameterNames, rebuildArgs } from './args';
 import { VariableSlot } from './variable_slots';
 import { RetraceDetector } from './retrace_warning';
+import { functionsRunEagerly } from './run_eagerly';
 
 export interface TraceOptions {
   /** Fixes the inputs: one trace ever; compatible inputs are converted. */
@@ -255,6 +256,7 @@ export class Tracer {
   }
 
   call(args: readonly unknown[]): unknown {
+    if (functionsRunEagerly() && ctx.builder === null) return this.fn.apply(this.thisArg, args as never[]);
     const repeat = this.repeatCall(args);
     if (repeat !== null) {
       if (ctx.builder === null) this.detector.record(false);
@@ -272,6 +274,7 @@ export class Tracer {
   }
 
   async callAsync(args: readonly unknown[]): Promise<unknown> {
+    if (functionsRunEagerly() && ctx.builder === null) return (await this.fn.apply(this.thisArg, args as never[])) as unknown;
     const { cf, flat, temps } = this.concreteFor(args);
     try {
       return await cf.callFlatAsync(leafTensors(flat, temps), distinctVars(flat.variables));
