@@ -138,10 +138,27 @@ def surface():
     return {"runEagerlySeen": eager_calls, "tracedSeen": list(seen), "initScopeEager": inside, "initScopeValue": float(g(tf.constant(1.0)).numpy())}
 
 
+def call_forms():
+    """TF's positional forms: what they accept and the properties their draws have (values are TF's RNG's own)."""
+    x = tf.ones([3, 4])
+    d = tf.nn.dropout(x, 0.5, noise_shape=[1, 4], seed=1).numpy()
+    u = tf.random.uniform([200], minval=2, maxval=5, dtype=tf.int32, seed=1).numpy()
+    return {
+        "dropoutColumnsShared": bool(all(len(set(d[:, j].tolist())) == 1 for j in range(4))),
+        "dropoutValues": sorted(set(d.reshape(-1).tolist())),
+        "statelessNormalShape": list(tf.random.stateless_normal([2, 3], [1, 2], stddev=2.0).shape),
+        "statelessSame": bool(tf.reduce_all(tf.random.stateless_uniform([4], [3, 4], minval=-1, maxval=1) == tf.random.stateless_uniform([4], [3, 4], minval=-1, maxval=1)).numpy()),
+        "statelessCategoricalShape": list(tf.random.stateless_categorical([[0.0, 0.0]], 5, [1, 1]).shape),
+        "uniformInt": {"dtype": u.dtype.name, "min": int(u.min()), "max": int(u.max())},
+        "uniformInt64": err(lambda: tf.random.uniform([2], maxval=5, dtype=tf.int64)),
+        "logicalXor": enc_array(tf.math.logical_xor([True, False, True, False], [True, True, False, False]).numpy()),
+    }
+
+
 def main():
     if os.environ.get("TF_ENABLE_ONEDNN_OPTS") == "0":
         raise SystemExit("run with TF's default build settings (oneDNN on): softmax rows record both kernels")
-    out = {"tf": tf.__version__, "shapes": shapes(), "values": values(), "weak": weak_types(), "surface": surface()}
+    out = {"tf": tf.__version__, "shapes": shapes(), "values": values(), "weak": weak_types(), "surface": surface(), "callForms": call_forms()}
     rows = out["values"]["softmaxRows"]
     rows["yEigen"] = softmax_eigen(np.array([[v if isinstance(v, float) else float(v) for v in r] for r in np.array(rows["x"]["data"], dtype=object).reshape(rows["x"]["shape"])], dtype=np.float32).tolist())
     with open(OUT, "w") as f:

@@ -19,7 +19,7 @@ const decode = (e: Enc): (number | string | boolean)[] => e.data.map(num);
 /** Exact (Object.is, so NaN == NaN and -0 != 0 where TF's sign matters) or within float32 rounding. */
 function expectTf(t: ef.Tensor, e: Enc, what: string, rtol = 0): void {
   expect([what, t.dtype, t.shape.asList()]).toEqual([what, e.dtype, e.shape]);
-  const got = t.dtype === 'string' ? (t.dataSync() as unknown as string[]) : Array.from(t.dataSync() as Float32Array);
+  const got = t.dtype === 'string' || t.dtype === 'bool' ? [t.arraySync()].flat(Infinity) as (string | boolean)[] : Array.from(t.dataSync() as Float32Array);
   const want = decode(e);
   got.forEach((g, i) => {
     const w = want[i];
@@ -226,5 +226,39 @@ describe('surface TF guides use', () => {
       return ef.add(ef.initScope(() => ef.multiply(x, x)), x);
     });
     expect((tape.gradient(y, x) as ef.Tensor).item()).toBe(1);
+  });
+});
+
+describe('TF call forms (API.md section 10: tensors, then TF required arguments positionally)', () => {
+  type CallForms = { dropoutColumnsShared: boolean; dropoutValues: number[]; statelessNormalShape: number[]; statelessSame: boolean; statelessCategoricalShape: number[]; uniformInt: { dtype: string; min: number; max: number }; uniformInt64: string | null; logicalXor: Enc };
+  const K = (FIX as unknown as { callForms: CallForms }).callForms;
+  test('nn.dropout(x, rate, {noiseShape, seed})', () => {
+    const d = ef.nn.dropout(ef.ones([3, 4]), 0.5, { noiseShape: [1, 4], seed: 1 }).arraySync() as number[][];
+    const cols = [0, 1, 2, 3].map((j) => new Set(d.map((r) => r[j])).size === 1);
+    expect(cols.every(Boolean)).toBe(K.dropoutColumnsShared);
+    expect([...new Set(d.flat())].sort()).toEqual(expect.arrayContaining([...new Set(d.flat())].filter((v) => K.dropoutValues.includes(v))));
+    expect(d.flat().every((v) => K.dropoutValues.includes(v))).toBe(true);
+    expect(ef.nn.dropout([1, 2], { rate: 0 }).arraySync()).toEqual([1, 2]); // the older options form still works
+    expect(() => ef.nn.dropout([1, 2], 1)).toThrow(ef.errors.InvalidArgumentError);
+  });
+  test('the stateless family takes the seed pair positionally', () => {
+    expect(ef.random.statelessNormal([2, 3], [1, 2], { stddev: 2 }).shape.asList()).toEqual(K.statelessNormalShape);
+    const a = ef.random.statelessUniform([4], [3, 4], { minval: -1, maxval: 1 }).arraySync();
+    expect(ef.random.statelessUniform([4], [3, 4], { minval: -1, maxval: 1 }).arraySync()).toEqual(a);
+    expect(K.statelessSame).toBe(true);
+    expect(ef.random.statelessUniform([4], { seed: [3, 4], minval: -1, maxval: 1 }).arraySync()).toEqual(a);
+    expect(ef.random.statelessTruncatedNormal([2], [1, 2]).shape.asList()).toEqual([2]);
+    expect(ef.random.statelessCategorical([[0, 0]], 5, [1, 1]).shape.asList()).toEqual(K.statelessCategoricalShape);
+    expect(() => ef.random.statelessNormal([2], [1] as unknown as [number, number])).toThrow(/seed must be a pair/);
+  });
+  test('random.uniform int32 with minval/maxval; int64 refused (no int64 in the contract)', () => {
+    const u = ef.random.uniform([200], { minval: 2, maxval: 5, dtype: 'int32', seed: 1 });
+    const v = Array.from(u.dataSync());
+    expect([u.dtype, Math.min(...v), Math.max(...v)]).toEqual([K.uniformInt.dtype, K.uniformInt.min, K.uniformInt.max]);
+    expect(K.uniformInt64).toBeNull(); // TF draws int64; EagerFlow has none: section 10's TypeError
+    expect(() => ef.random.uniform([2], { maxval: 5, dtype: 'int64' as ef.DType })).toThrow(TypeError);
+  });
+  test('math.logicalXor', () => {
+    expectTf(ef.math.logicalXor([true, false, true, false], [true, true, false, false]), K.logicalXor, 'logicalXor');
   });
 });
