@@ -262,3 +262,22 @@ describe('TF call forms (API.md section 10: tensors, then TF required arguments 
     expectTf(ef.math.logicalXor([true, false, true, false], [true, true, false, false]), K.logicalXor, 'logicalXor');
   });
 });
+
+describe('tensors in JS conditions', () => {
+  test('eager one-element tensors compare and convert by value', () => {
+    const x = ef.constant(2);
+    expect((x as unknown as number) > 1).toBe(true);
+    expect(+(x as unknown as number)).toBe(2);
+    expect((ef.greater(x, 3) as unknown as number) > 0).toBe(false);
+    expect(`${x}`).toBe(x.toString());
+    expect(() => +(ef.constant([1, 2]) as unknown as number)).toThrow(/only one-element tensors have a JS number value/);
+  });
+  test('a symbolic tensor in a numeric or string context throws inside a trace, pointing to ef.cond', () => {
+    const numeric = ef.trace((t: ef.Tensor) => ((t as unknown as number) > 0 ? ef.add(t, 1) : t));
+    expect(() => numeric(ef.constant(1))).toThrow(/used as a JS number inside a trace.*ef\.cond\(ef\.greater\(t, 0\)/);
+    const text = ef.trace((t: ef.Tensor) => `${t}`);
+    expect(() => text(ef.constant(1))).toThrow(/used as a JS string inside a trace/);
+    const ok = ef.trace((t: ef.Tensor) => ef.cond(ef.greater(t, 0), () => ef.add(t, 1), () => t));
+    expect((ok(ef.constant(1)) as ef.Tensor).item()).toBe(2);
+  });
+});

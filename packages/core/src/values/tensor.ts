@@ -193,4 +193,28 @@ export class Tensor {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return this.toString();
   }
+
+  /**
+   * A tensor in a JS numeric or string context (`t > 0`, `+t`, `` `${t}` ``). Eagerly a one-element tensor gives
+   * its value (a string context its printout); inside a trace there is no value yet, so this throws and points to
+   * ef.cond / ef.greater (JS cannot intercept `if (t)`: docs/tf-idioms.md recommends
+   * @typescript-eslint/strict-boolean-expressions for that).
+   */
+  [Symbol.toPrimitive](hint: 'number' | 'string' | 'default'): number | string {
+    if (this._tf === null) {
+      const label = this._sym?.label ?? '?';
+      throw new SymbolicTensorError(errorMessage(
+        'Tensor', `symbolic tensor '${label}' used as a JS ${hint === 'string' ? 'string' : 'number'} inside a trace: its value exists only when the graph runs`,
+        `a symbolic ${this.dtype} tensor of shape ${this.shape.toString()}`, 'an eager tensor',
+        'Use ef ops for value-dependent logic: ef.cond(ef.greater(t, 0), thenFn, elseFn) instead of `t > 0 ? ...`, ef.whileLoop for loops, ef.print or ef.strings to format at run time',
+      ));
+    }
+    if (hint === 'string') return this.toString();
+    const tf = this.concrete('Tensor');
+    if (tf.size !== 1) {
+      throw typeError('Tensor', 'only one-element tensors have a JS number value', `shape ${this.shape.toString()}`, '1 element', 'Compare with ef ops (ef.greater, ef.equal) and reduce (ef.reduceAll) first.');
+    }
+    if (this.dtype === 'string') return String(backend.readSync(tf)[0]);
+    return Number(backend.readSync(tf)[0]);
+  }
 }
