@@ -155,10 +155,37 @@ def call_forms():
     }
 
 
+def custom_gradient():
+    """A custom gradient (y = x*x, grad dy*x) eagerly, traced, and through tf.saved_model (TF keeps it)."""
+    import tempfile
+
+    @tf.custom_gradient
+    def sq(x):
+        return x * x, lambda dy: dy * x
+
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def f(self, x):
+            return sq(x)
+
+    def grad(fn):
+        x = tf.constant(2.0)
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = fn(x)
+        return float(t.gradient(y, x).numpy())
+
+    m = M()
+    path = tempfile.mkdtemp()
+    tf.saved_model.save(m, path)
+    loaded = tf.saved_model.load(path)
+    return {"eager": grad(sq), "traced": grad(m.f), "savedLoaded": grad(loaded.f), "plain": grad(lambda x: x * x)}
+
+
 def main():
     if os.environ.get("TF_ENABLE_ONEDNN_OPTS") == "0":
         raise SystemExit("run with TF's default build settings (oneDNN on): softmax rows record both kernels")
-    out = {"tf": tf.__version__, "shapes": shapes(), "values": values(), "weak": weak_types(), "surface": surface(), "callForms": call_forms()}
+    out = {"tf": tf.__version__, "shapes": shapes(), "values": values(), "weak": weak_types(), "surface": surface(), "callForms": call_forms(), "customGradient": custom_gradient()}
     rows = out["values"]["softmaxRows"]
     rows["yEigen"] = softmax_eigen(np.array([[v if isinstance(v, float) else float(v) for v in r] for r in np.array(rows["x"]["data"], dtype=object).reshape(rows["x"]["shape"])], dtype=np.float32).tolist())
     with open(OUT, "w") as f:

@@ -281,3 +281,38 @@ describe('tensors in JS conditions', () => {
     expect((ok(ef.constant(1)) as ef.Tensor).item()).toBe(2);
   });
 });
+
+describe('custom gradients through traces and saving (never dropped silently)', () => {
+  const G = (FIX as unknown as { customGradient: { eager: number; traced: number; savedLoaded: number; plain: number } }).customGradient;
+  const sq = ef.customGradient((x: ef.Tensor) => ({ value: ef.multiply(x, x), grad: (dy: ef.Tensor) => ef.multiply(dy, x) }));
+  const gradAt2 = (fn: (x: ef.Tensor) => ef.Tensor): number => {
+    const x = ef.constant(2);
+    const tape = new ef.GradientTape();
+    const y = tape.record(() => {
+      tape.watch(x);
+      return fn(x);
+    });
+    return (tape.gradient(y, x) as ef.Tensor).item() as number;
+  };
+  test('eager and traced use the custom rule', () => {
+    const f = ef.trace((x: ef.Tensor) => sq(x) as ef.Tensor, { inputSignature: [new ef.TensorSpec([], 'float32')] });
+    expect(gradAt2((x) => sq(x) as ef.Tensor)).toBe(G.eager);
+    expect(gradAt2((x) => f(x) as ef.Tensor)).toBe(G.traced);
+    expect(gradAt2((x) => ef.multiply(x, x))).toBe(G.plain);
+    // a tape inside the trace sees the rule too
+    const g = ef.trace((x: ef.Tensor) => {
+      const tape = new ef.GradientTape();
+      const y = tape.record(() => {
+        tape.watch(x);
+        return sq(x) as ef.Tensor;
+      });
+      return tape.gradient(y, x) as ef.Tensor;
+    });
+    expect(g(ef.constant(2)).item()).toBe(G.traced);
+  });
+  test('saving refuses clearly (TF keeps it; EagerFlow would lose it)', () => {
+    const f = ef.trace((x: ef.Tensor) => sq(x) as ef.Tensor, { inputSignature: [new ef.TensorSpec([], 'float32')] });
+    expect(G.savedLoaded).toBe(G.traced);
+    expect(() => ef.saveFunction(f)).toThrow(/customGradient cannot be saved yet: its gradient would be lost/);
+  });
+});
