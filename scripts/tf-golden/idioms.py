@@ -182,10 +182,36 @@ def custom_gradient():
     return {"eager": grad(sq), "traced": grad(m.f), "savedLoaded": grad(loaded.f), "plain": grad(lambda x: x * x)}
 
 
+def data():
+    """tf.data: empty lines kept, Dataset.reduce, a predicate of unknown static shape, a loop over a dataset in a tf.function."""
+    import tempfile
+    path = os.path.join(tempfile.mkdtemp(), "lines.txt")
+    with open(path, "w") as f:
+        f.write("a\n\nb\n")
+
+    def even(x):
+        y = tf.numpy_function(lambda v: np.bool_(v % 2 == 0), [x], tf.bool)
+        return y
+
+    @tf.function
+    def loop():
+        s = tf.constant(0, tf.int64)
+        for x in tf.data.Dataset.range(4):
+            s += x
+        return s
+
+    return {
+        "textLines": [x.decode() for x in (t.numpy() for t in tf.data.TextLineDataset(path))],
+        "reduce": int(tf.data.Dataset.range(5).reduce(np.int64(0), lambda s, x: s + x).numpy()),
+        "filterUnknownShape": [int(x) for x in tf.data.Dataset.range(6).filter(even)],
+        "loopInFunction": int(loop().numpy()),
+    }
+
+
 def main():
     if os.environ.get("TF_ENABLE_ONEDNN_OPTS") == "0":
         raise SystemExit("run with TF's default build settings (oneDNN on): softmax rows record both kernels")
-    out = {"tf": tf.__version__, "shapes": shapes(), "values": values(), "weak": weak_types(), "surface": surface(), "callForms": call_forms(), "customGradient": custom_gradient()}
+    out = {"tf": tf.__version__, "shapes": shapes(), "values": values(), "weak": weak_types(), "surface": surface(), "callForms": call_forms(), "customGradient": custom_gradient(), "data": data()}
     rows = out["values"]["softmaxRows"]
     rows["yEigen"] = softmax_eigen(np.array([[v if isinstance(v, float) else float(v) for v in r] for r in np.array(rows["x"]["data"], dtype=object).reshape(rows["x"]["shape"])], dtype=np.float32).tolist())
     with open(OUT, "w") as f:

@@ -316,3 +316,36 @@ describe('custom gradients through traces and saving (never dropped silently)', 
     expect(() => ef.saveFunction(f)).toThrow(/customGradient cannot be saved yet: its gradient would be lost/);
   });
 });
+
+describe('ef.data as tf.data', () => {
+  const D = (FIX as unknown as { data: { textLines: string[]; reduce: number; filterUnknownShape: number[]; loopInFunction: number } }).data;
+  test('TextLineDataset keeps empty lines', async () => {
+    const out: unknown[] = [];
+    for await (const s of ef.data.TextLineDataset(['a', '', 'b']).asNumpyIterator()) out.push(s);
+    expect(out).toEqual(D.textLines);
+  });
+  test('Dataset.reduce', async () => {
+    const total = await ef.data.Dataset.range(5).reduce(ef.constant(0, 'int32'), (s: ef.Tensor, x: ef.Tensor) => ef.add(s, x));
+    expect(total.item()).toBe(D.reduce);
+  });
+  test('filter accepts a bool of unknown shape (numpyFunction) and checks it per element', async () => {
+    const even = (x: ef.Tensor): ef.Tensor => ef.numpyFunction((v: ef.NDArray) => ef.ndarray([(v.data[0] as number) % 2 === 0], [], 'bool'), [x], 'bool') as ef.Tensor;
+    const out: number[] = [];
+    for await (const x of ef.data.Dataset.range(6).filter(even)) out.push((x as ef.Tensor).item() as number);
+    expect(out).toEqual(D.filterUnknownShape);
+    const pair = (x: ef.Tensor): ef.Tensor => ef.numpyFunction(() => ef.ndarray([true, false], [2], 'bool'), [x], 'bool') as ef.Tensor;
+    await expect(ef.data.Dataset.range(2).filter(pair).toArray()).rejects.toThrow(/the predicate must return a scalar bool/);
+  });
+  test('synchronous iteration, and a finite dataset looped over inside a traced function (unrolled)', () => {
+    const seen: number[] = [];
+    for (const x of ef.data.Dataset.range(3).map((v: ef.Tensor) => ef.multiply(v, 2))) seen.push((x as ef.Tensor).item() as number);
+    expect(seen).toEqual([0, 2, 4]);
+    const f = ef.trace(() => {
+      let s = ef.constant(0, 'int32');
+      for (const x of ef.data.Dataset.range(4)) s = ef.add(s, x as ef.Tensor);
+      return s;
+    });
+    expect((f() as ef.Tensor).item()).toBe(D.loopInFunction);
+    expect(() => [...ef.data.Dataset.range(3).filter((x: ef.Tensor) => ef.less(x, 2))]).toThrow(/for await/);
+  });
+});
