@@ -208,10 +208,41 @@ def data():
     }
 
 
+def tensor_array():
+    """tf.TensorArray: writes, stack, size, read, a write past a fixed size, gradients through write and stack."""
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    for i in range(3):
+        ta = ta.write(i, tf.constant([float(i), 1.0]))
+    x = tf.constant(2.0)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        tc = tf.TensorArray(tf.float32, size=3)
+        for i in range(3):
+            tc = tc.write(i, x * float(i + 1))
+        y = tf.reduce_sum(tc.stack())
+
+    @tf.function
+    def traced(x):
+        acc = tf.TensorArray(tf.float32, size=4)
+        for i in range(4):
+            acc = acc.write(i, x * float(i))
+        return acc.stack()
+
+    return {
+        "stack": enc_array(ta.stack().numpy()),
+        "size": int(ta.size().numpy()),
+        "read1": enc_array(ta.read(1).numpy()),
+        "writePastSize": err(lambda: tf.TensorArray(tf.float32, size=2).write(2, tf.constant(1.0))),
+        "grad": float(t.gradient(y, x).numpy()),
+        "traced": enc_array(traced(tf.constant(3.0)).numpy()),
+        "unstackGather": enc_array(tf.TensorArray(tf.float32, size=3).unstack(tf.constant([[1.0, 2], [3, 4], [5, 6]])).gather([2, 0]).numpy()),
+    }
+
+
 def main():
     if os.environ.get("TF_ENABLE_ONEDNN_OPTS") == "0":
         raise SystemExit("run with TF's default build settings (oneDNN on): softmax rows record both kernels")
-    out = {"tf": tf.__version__, "shapes": shapes(), "values": values(), "weak": weak_types(), "surface": surface(), "callForms": call_forms(), "customGradient": custom_gradient(), "data": data()}
+    out = {"tf": tf.__version__, "shapes": shapes(), "values": values(), "weak": weak_types(), "surface": surface(), "callForms": call_forms(), "customGradient": custom_gradient(), "data": data(), "tensorArray": tensor_array()}
     rows = out["values"]["softmaxRows"]
     rows["yEigen"] = softmax_eigen(np.array([[v if isinstance(v, float) else float(v) for v in r] for r in np.array(rows["x"]["data"], dtype=object).reshape(rows["x"]["shape"])], dtype=np.float32).tolist())
     with open(OUT, "w") as f:

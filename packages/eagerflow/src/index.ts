@@ -52,7 +52,8 @@ export { GradientTape, customGradient, grad, valueAndGrad, recordOperation } fro
 export type { GradientTapeOptions, GradientOptions, JacobianOptions, GradientResult, UnconnectedGradients, CustomGradientResult, ValueAndGrad } from '@eagerflow/core';
 
 // Traced functions and control flow.
-export { trace, ConcreteFunction, Graph, cond, whileLoop, traceConfig, retraceConfig, config, initScope } from '@eagerflow/function';
+export { trace, ConcreteFunction, Graph, cond, whileLoop, traceConfig, retraceConfig, config, initScope, TensorArray } from '@eagerflow/function';
+export type { TensorArrayOptions } from '@eagerflow/function';
 export type { TraceOptions, TracedFunction, WhileOptions, Operation } from '@eagerflow/function';
 
 // Host callbacks.

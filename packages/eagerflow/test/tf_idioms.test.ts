@@ -349,3 +349,35 @@ describe('ef.data as tf.data', () => {
     expect(() => [...ef.data.Dataset.range(3).filter((x: ef.Tensor) => ef.less(x, 2))]).toThrow(/for await/);
   });
 });
+
+describe('ef.TensorArray as tf.TensorArray', () => {
+  const T = (FIX as unknown as { tensorArray: { stack: Enc; size: number; read1: Enc; writePastSize: string; grad: number; traced: Enc; unstackGather: Enc } }).tensorArray;
+  test('write, stack, size, read; a write past a fixed size is OutOfRangeError', () => {
+    let ta = new ef.TensorArray('float32', { size: 0, dynamicSize: true });
+    for (let i = 0; i < 3; i++) ta = ta.write(i, ef.constant([i, 1]));
+    expectTf(ta.stack(), T.stack, 'stack');
+    expect(ta.size().item()).toBe(T.size);
+    expectTf(ta.read(ef.constant(1, 'int32')), T.read1, 'read(1)');
+    expect(T.writePastSize).toBe('OutOfRangeError');
+    expect(() => new ef.TensorArray('float32', { size: 2 }).write(2, 1)).toThrow(ef.errors.OutOfRangeError);
+    expectTf(new ef.TensorArray('float32', { size: 3 }).unstack([[1, 2], [3, 4], [5, 6]]).gather([2, 0]), T.unstackGather, 'unstack/gather');
+  });
+  test('differentiable, and traced into the graph', () => {
+    const x = ef.constant(2);
+    const tape = new ef.GradientTape();
+    const y = tape.record(() => {
+      tape.watch(x);
+      let ta = new ef.TensorArray('float32', { size: 3 });
+      for (let i = 0; i < 3; i++) ta = ta.write(i, ef.multiply(x, i + 1));
+      return ef.reduceSum(ta.stack());
+    });
+    expect((tape.gradient(y, x) as ef.Tensor).item()).toBe(T.grad);
+    const f = ef.trace((v: ef.Tensor) => {
+      let acc = new ef.TensorArray('float32', { size: 4 });
+      for (let i = 0; i < 4; i++) acc = acc.write(i, ef.multiply(v, i));
+      return acc.stack();
+    });
+    expectTf(f(ef.constant(3)) as ef.Tensor, T.traced, 'traced stack');
+    expect(f.getConcreteFunction(ef.constant(3)).graph.operations.map((o) => o.type)).toContain('concat');
+  });
+});

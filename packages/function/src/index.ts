@@ -23,6 +23,8 @@ export { whileLoop, whilePrimitive } from './while_loop';
 export type { WhileOptions } from './while_loop';
 export { retraceConfig } from './retrace_warning';
 export { config, initScope } from './run_eagerly';
+export { TensorArray } from './tensor_array';
+export type { TensorArrayOptions } from './tensor_array';
 export { runLimitsOf } from './run_limits';
 export type { RunLimits } from './run_limits';
 export { concreteOf } from './saveable';
