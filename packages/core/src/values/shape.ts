@@ -22,13 +22,11 @@ export class TensorShape implements Iterable<number | null> {
   constructor(dims: Dims | TensorShape | undefined) {
     if (dims instanceof TensorShape) {
       this.dims = dims.dims === null ? null : dims.dims.slice();
-      if (this.dims === null) return unknownRankIndexing(this);
-      defineIndices(this, this.dims);
       return;
     }
     if (dims === null || dims === undefined) {
       this.dims = null;
-      return unknownRankIndexing(this);
+      return;
     }
     if (!Array.isArray(dims)) {
       throw typeError('TensorShape', 'dims must be an array or null', typeof dims, 'an array of dims or null', 'Pass e.g. [2, null].');
@@ -39,7 +37,6 @@ export class TensorShape implements Iterable<number | null> {
       }
     }
     this.dims = dims.slice();
-    defineIndices(this, this.dims);
   }
 
   static unknown(): TensorShape {
@@ -121,24 +118,24 @@ export class TensorShape implements Iterable<number | null> {
   }
 }
 
-/** Read-only index properties `0..n-1` and `-1..-n` (non-enumerable: the shape still prints and compares by dims). */
-function defineIndices(shape: TensorShape, dims: readonly (number | null)[]): void {
-  const n = dims.length;
-  const props: PropertyDescriptorMap = {};
-  for (let i = 0; i < n; i++) {
-    props[i] = { value: dims[i], enumerable: false };
-    props[i - n] = { value: dims[i], enumerable: false };
-  }
-  Object.defineProperties(shape, props);
-}
-
-/** A shape of unknown rank answers `null` at every integer index, as TF's `TensorShape(None)[k]`. */
-function unknownRankIndexing(shape: TensorShape): TensorShape {
-  return new Proxy(shape, {
-    get(target, key, receiver) {
-      if (typeof key === 'string' && /^-?\d+$/.test(key)) return null;
-      return Reflect.get(target, key, receiver) as unknown;
+/**
+ * Index getters on the prototype (no per-shape cost: shapes are made on hot paths): `shape[i]` for
+ * 0 <= i < MAX_INDEXED_RANK and `shape[-k]`; an unknown rank answers null at every index, as TF's `TensorShape(None)[k]`.
+ */
+const MAX_INDEXED_RANK = 64;
+for (let i = 0; i < MAX_INDEXED_RANK; i++) {
+  Object.defineProperty(TensorShape.prototype, i, {
+    get(this: TensorShape) {
+      return this.dims === null ? null : this.dims[i];
     },
+    enumerable: false,
+  });
+  Object.defineProperty(TensorShape.prototype, -(i + 1), {
+    get(this: TensorShape) {
+      const d = this.dims;
+      return d === null ? null : d.length > i ? d[d.length - 1 - i] : undefined;
+    },
+    enumerable: false,
   });
 }
 
