@@ -167,4 +167,9 @@ MATH_NN_ARRAY_OPS = {
         C("bilinear up", IMG, [6, 7]), C("bilinear down", IMG, [3, 2]), C("nearest up", IMG, [7, 9], {"method": "nearest"}),
         C("nearest down", IMG, [2, 3], {"method": "nearest"}), C("rank 3", T(SMOOTH * 2, shape=[2, 3, 2]), [4, 4]),
     ]),
+    "math.logicalXor": (tf.math.logical_xor, [
+        C("same shape", T([True, True, False, False], "bool"), T([True, False, True, False], "bool")),
+        C("broadcast", T([[True], [False]], "bool"), T([True, False, True], "bool")),
+        C("scalar", T(True, "bool"), T([False, True], "bool")),
+    ]),
 }

@@ -204,6 +204,7 @@ const logicCases: ForwardCase[] = [
   { prim: 'logical_and', api: 'logicalAnd', tfOps: ['LogicalAnd'], name: 'logicalAnd broadcast', inputs: [B([2, 3]), B([3])], op: (a, b) => ef.logicalAnd(a, b), ref: bool2((a, b) => a && b) },
   { prim: 'logical_or', api: 'logicalOr', tfOps: ['LogicalOr'], name: 'logicalOr broadcast', inputs: [B([2, 1]), B([1, 3])], op: (a, b) => ef.logicalOr(a, b), ref: bool2((a, b) => a || b) },
   { prim: 'logical_and', api: 'logicalAnd', tfOps: ['LogicalAnd'], name: 'logicalAnd with a JS boolean', inputs: [B([4])], op: (a) => ef.logicalAnd(a, true), ref: (a) => a },
+  { prim: 'logical_and', api: 'math.logicalXor', tfOps: ['LogicalAnd', 'LogicalOr', 'LogicalNot'], name: 'logicalXor broadcast (TF composes it)', inputs: [B([2, 3]), B([3])], op: (a, b) => ef.math.logicalXor(a, b), ref: bool2((a, b) => a !== b) },
   { prim: 'logical_not', api: 'logicalNot', tfOps: ['LogicalNot'], name: 'logicalNot', inputs: [B([2, 3])], op: (a) => ef.logicalNot(a), ref: (a) => new Ref(a.shape, a.data.map((v) => !v), 'bool') },
   { prim: 'logical_not', api: 'logicalNot', tfOps: ['LogicalNot'], name: 'logicalNot scalar', inputs: [B([])], op: (a) => ef.logicalNot(a), ref: (a) => new Ref(a.shape, a.data.map((v) => !v), 'bool') },
 ];

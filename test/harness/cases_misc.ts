@@ -176,11 +176,11 @@ export const miscErrors: ErrorCase[] = [
   { prim: 'assign_variable', name: 'assignSub wrong shape from a JS array (no leak)', inputs: [], run: () => withVariable((v) => v.assignSub([[1, 2]])), op: 'Variable.assignSub', got: '(1, 2)', expected: '(2,)' },
 ];
 
+/**
+ * One float32 [2] variable for these error cases (each call fails, so its value never changes). It is made
+ * once, not per call: a traced function that creates a variable on every call is refused, as in TF.
+ */
+const shared = new ef.Variable([1, 2]);
 function withVariable(fn: (v: ef.Variable) => unknown): unknown {
-  const v = new ef.Variable([1, 2]);
-  try {
-    return fn(v);
-  } finally {
-    v.dispose();
-  }
+  return fn(shared);
 }

@@ -15,6 +15,7 @@ export const NOT_OPS: Record<string, string> = {
   numpyFunction: 'host callback (packages/callbacks tests, browser/cases/callbacks.js)',
   pyFunc: 'host callback, TF1 name (packages/callbacks tests)',
   whileLoop: 'control flow running a user body (packages/function control_flow tests)',
+  convertToTensor: 'conversion, as ef.constant (packages/eagerflow/test/tf_idioms.test.ts)',
 };
 
 /** Whether `t` is Tensor, an array of them, or an object whose properties are all Tensors (topK's { values, indices }). */

@@ -43,7 +43,7 @@ export { internal };
 export { compat, contrib } from '@eagerflow/callbacks';
 
 // Tensors, shapes, variables, memory and backends.
-export { Tensor, TensorShape, TensorSpec, NDArray, Variable, constant, ndarray } from '@eagerflow/core';
+export { Tensor, TensorShape, TensorSpec, NDArray, Variable, constant, convertToTensor, ndarray } from '@eagerflow/core';
 export { tidy, keep, dispose, memory, setBackend, getBackend, ready } from '@eagerflow/core';
 export type { DType, Dims, TensorLike, VariableOptions, Nested, HostData } from '@eagerflow/core';
 
@@ -52,7 +52,8 @@ export { GradientTape, customGradient, grad, valueAndGrad, recordOperation } fro
 export type { GradientTapeOptions, GradientOptions, JacobianOptions, GradientResult, UnconnectedGradients, CustomGradientResult, ValueAndGrad } from '@eagerflow/core';
 
 // Traced functions and control flow.
-export { trace, ConcreteFunction, Graph, cond, whileLoop, traceConfig, retraceConfig } from '@eagerflow/function';
+export { trace, ConcreteFunction, Graph, cond, whileLoop, traceConfig, retraceConfig, config, initScope, TensorArray } from '@eagerflow/function';
+export type { TensorArrayOptions } from '@eagerflow/function';
 export type { TraceOptions, TracedFunction, WhileOptions, Operation } from '@eagerflow/function';
 
 // Host callbacks.

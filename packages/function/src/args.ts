@@ -10,6 +10,8 @@ export interface TensorLeaf {
   readonly path: string;
   /** A TensorSpec's own name (overrides the path as the graph input's name). */
   readonly name?: string;
+  /** A weakly typed tensor (made from JS numbers): its placeholder is weak too, and the cache key says so. */
+  readonly weak?: boolean;
 }
 
 /** The flattened view of a call's arguments. */
@@ -48,7 +50,7 @@ export function flattenArgs(args: readonly unknown[], names: readonly string[]):
     shapeless.push(s);
   };
   const walk = (x: unknown, path: string): void => {
-    if (x instanceof Tensor) return leaf(x.dtype, x.dims, x, path);
+    if (x instanceof Tensor) return leaf(x.dtype, x.dims, x, path, undefined, x.weak);
     if (backend.isTfTensor(x)) return leaf(x.dtype as DType, x.shape, x, path);
     if (x instanceof NDArray) return leaf(x.dtype, x.shape, x, path);
     if (x instanceof TensorSpec) return leaf(x.dtype, x.shape.dims, null, path, x.name ?? undefined);
@@ -103,9 +105,10 @@ export function flattenArgs(args: readonly unknown[], names: readonly string[]):
       }
     }
   };
-  const leaf = (dtype: DType, shape: Dims, value: TensorLeaf['value'], path: string, name?: string): void => {
-    out.tensors.push({ dtype, shape, value, path, name });
-    push(`T${dtype}[${dimsKey(shape)}]`, `T${dtype}`);
+  const leaf = (dtype: DType, shape: Dims, value: TensorLeaf['value'], path: string, name?: string, weak = false): void => {
+    out.tensors.push(weak ? { dtype, shape, value, path, name, weak } : { dtype, shape, value, path, name });
+    const d = weak ? `${dtype}~weak` : dtype;
+    push(`T${d}[${dimsKey(shape)}]`, `T${d}`);
   };
   args.forEach((a, i) => {
     walk(a, names[i] ?? `args_${i}`);

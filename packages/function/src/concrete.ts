@@ -25,6 +25,8 @@ export interface OutputTemplate {
   readonly structured: unknown;
   /** Output dtypes in leaf order. */
   readonly dtypes: DType[];
+  /** Which outputs are weakly typed (made from JS numbers alone): calls give weak tensors there too. */
+  readonly weak?: boolean[];
 }
 
 const registry = typeof FinalizationRegistry !== 'undefined' ? new FinalizationRegistry<Value[]>(releaseConstants) : null;
@@ -37,32 +39,41 @@ const registry = typeof FinalizationRegistry !== 'undefined' ? new FinalizationR
  * cf.call(ef.constant([1, 2])).arraySync(); // [2, 4]
  */
 export class ConcreteFunction {
-  readonly plan: Plan;
+  readonly plan!: Plan;
   /** Symbolic placeholders, one per tensor input (static shapes). */
-  readonly inputs: Tensor[];
+  readonly inputs!: Tensor[];
   /** Symbolic outputs with their static shapes. */
-  readonly outputs: Tensor[];
-  readonly inputSignature: TensorSpec[];
+  readonly outputs!: Tensor[];
+  readonly inputSignature!: TensorSpec[];
+  readonly graph!: Graph;
+  readonly template!: OutputTemplate;
+  readonly slots!: readonly VariableSlot[];
+  readonly key!: string;
+  readonly names!: readonly string[];
+  readonly jitCompile!: JitMode;
+  /** How many arguments the trace was called with: a call with more is a TypeError, as in TF. */
+  readonly arity!: number;
   /** The API name errors about this function's arguments give. */
-  private readonly api: string;
+  private readonly api!: string;
 
-  constructor(
-    readonly graph: Graph,
-    inputs: Tensor[],
-    readonly template: OutputTemplate,
-    readonly slots: readonly VariableSlot[],
-    readonly key: string,
-    readonly names: readonly string[],
-    readonly jitCompile: JitMode = false,
-  ) {
-    this.api = `ConcreteFunction ${graph.name}`;
-    this.plan = compile(jitCompile === false ? graph : segmentGraph(graph, jitCompile));
-    this.inputs = inputs;
-    this.outputs = flattenStructure<Tensor>(template.structured, isTensorLeaf).filter(isTensorLeaf);
-    this.inputSignature = inputs.map((t) => new TensorSpec(t.shape.dims, t.dtype, t._sym?.label));
+  /** A ConcreteFunction is callable, as TF's: `cf(x)` is `cf.call(x)`. */
+  constructor(graph: Graph, inputs: Tensor[], template: OutputTemplate, slots: readonly VariableSlot[], key: string, names: readonly string[], jitCompile: JitMode = false, arity = Infinity) {
+    const self = ((...args: unknown[]) => self.call(...args)) as unknown as ConcreteFunction;
+    // The arrow's own name and length would hide the class's `name` getter.
+    delete (self as { name?: unknown }).name;
+    delete (self as { length?: unknown }).length;
+    Object.setPrototypeOf(self, new.target.prototype);
+    const plan = compile(jitCompile === false ? graph : segmentGraph(graph, jitCompile));
+    Object.assign(self, {
+      graph, template, slots, key, names, jitCompile, arity, plan, inputs,
+      api: `ConcreteFunction ${graph.name}`,
+      outputs: flattenStructure<Tensor>(template.structured, isTensorLeaf).filter(isTensorLeaf),
+      inputSignature: inputs.map((t) => new TensorSpec(t.shape.dims, t.dtype, t._sym?.label)),
+    });
     // Hold only the constants to unpin (bodies' included): holding the graph itself would keep its
     // host callbacks alive, and with them any closure of theirs that refers back to this function.
-    registry?.register(this, graph.constants(), this);
+    registry?.register(self, graph.constants(), self);
+    return self;
   }
 
   get structuredOutputs(): unknown {
@@ -75,6 +86,9 @@ export class ConcreteFunction {
 
   /** Calls with the original argument structure (tensors where the trace had tensors). */
   call(...args: unknown[]): unknown {
+    if (args.length > this.arity) {
+      throw typeError(`ConcreteFunction ${this.name}`, `takes ${this.arity} positional argument${this.arity === 1 ? '' : 's'} but ${args.length} were given`, `${args.length} arguments`, `at most ${this.arity}`, 'Pass the arguments the function was traced with; trace another concrete function for other ones.');
+    }
     const flat = flattenArgs(args, this.names);
     if (flat.tensors.length !== this.inputs.length) {
       throw typeError(`ConcreteFunction ${this.name}`, 'wrong number of tensor arguments', String(flat.tensors.length), `${this.inputs.length} matching ${this.inputSignature.map(String).join(', ')}`, 'Pass one tensor per input of the signature.');
@@ -144,8 +158,12 @@ export class ConcreteFunction {
 
   private adopt(infos: backend.Info[]): Tensor[] {
     const dtypes = this.template.dtypes;
+    const weak = this.template.weak;
     const out = new Array<Tensor>(infos.length);
-    for (let i = 0; i < infos.length; i++) out[i] = new Tensor(backend.adopt(infos[i]), dtypes[i]);
+    for (let i = 0; i < infos.length; i++) {
+      out[i] = new Tensor(backend.adopt(infos[i]), dtypes[i]);
+      if (weak !== undefined && weak[i]) out[i].weak = true;
+    }
     return out;
   }
 
@@ -210,4 +228,10 @@ function fromNd(value: unknown, temps: Tensor[]): Tensor {
   const t = constant(value as Parameters<typeof constant>[0]);
   temps.push(t);
   return t;
+}
+
+/** A ConcreteFunction is callable (`cf(x)`, TF's form) as well as `cf.call(x)`. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface ConcreteFunction {
+  (...args: unknown[]): unknown;
 }

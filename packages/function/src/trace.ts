@@ -8,6 +8,7 @@ import { optimize } from './passes';
 import { FlatArgs, checkAgainstSignature, conformToSignature, flattenArgs, flattenSignature, parameterNames, rebuildArgs } from './args';
 import { VariableSlot } from './variable_slots';
 import { RetraceDetector } from './retrace_warning';
+import { functionsRunEagerly } from './run_eagerly';
 
 export interface TraceOptions {
   /** Fixes the inputs: one trace ever; compatible inputs are converted. */
@@ -82,13 +83,20 @@ export class Tracer {
     this.detector = RetraceDetector.for(fn, name);
   }
 
+  /** Variables the body created so far (a first trace that creates some is traced again to check). */
+  private created = 0;
+  /** True during that second, checking trace. */
+  private checking = false;
+
   onVariableCreated(): void {
-    if (this.count > 0) {
+    if (this.count > 0 || this.checking) {
+      const what = this.checking ? 'a new Variable on every call (the second trace of the first call created one again)' : `a new Variable on trace #${this.count + 1}`;
       throw typeError(
-        `ef.trace(${this.name})`, 'Creating variables on a non-first call to a traced function is not allowed', `a new Variable on trace #${this.count + 1}`,
-        'variables only on the first trace', 'Create the variable outside the function, or once: `if (!this.v) this.v = new ef.Variable(...)`.',
+        `ef.trace(${this.name})`, 'tf.function only supports singleton Variables created on the first call; creating variables on a non-first call to a traced function is not allowed', what,
+        'variables only on the first trace', 'Make sure the Variable is only created once or created outside the function: `if (!this.v) this.v = new ef.Variable(...)`.',
       );
     }
+    this.created++;
   }
 
   /**
@@ -149,8 +157,42 @@ export class Tracer {
   }
 
   private traceNew(args: readonly unknown[], flat: FlatArgs, key: string): ConcreteFunction {
+    const createdBefore = this.created;
+    const { recorded, builder, placeholders, slots } = this.traceOnce(args, flat);
+    if (this.count === 0 && this.created > createdBefore) {
+      // TensorFlow traces a function that created variables a second time and raises if that trace
+      // creates variables again: a variable made on every call is refused on the first call, not later.
+      this.checking = true;
+      try {
+        this.traceOnce(args, flat).recorded.graph.dispose();
+      } catch (e) {
+        recorded.graph.dispose();
+        throw e;
+      } finally {
+        this.checking = false;
+      }
+    }
+    const { structured, leaves, graph } = recorded as Recorded;
+    const outTemplate = { structured: reSymbol(structured, graph, builder), dtypes: leaves.map((t) => t.dtype), weak: leaves.map((t) => t.weak) };
+    const cf = new ConcreteFunction(graph, placeholders, outTemplate, slots, key, this.names, this.options.jitCompile ?? false, args.length);
+    this.count++;
+    this.cache.set(key, cf);
+    if (this.options.reduceRetracing) {
+      const group = this.relaxed.get(flat.shapeless) ?? [];
+      group.push(cf);
+      this.relaxed.set(flat.shapeless, group);
+    }
+    return cf;
+  }
+
+  /** One run of the body under a fresh builder (the graph, its placeholders and variable slots). */
+  private traceOnce(args: readonly unknown[], flat: FlatArgs): { recorded: Recorded; builder: GraphBuilder; placeholders: Tensor[]; slots: VariableSlot[] } {
     const builder = new GraphBuilder(this.name);
-    const placeholders = flat.tensors.map((leaf) => builder.addInput(leaf.dtype, leaf.shape, inputName(leaf.name ?? leaf.path)));
+    const placeholders = flat.tensors.map((leaf) => {
+      const p = builder.addInput(leaf.dtype, leaf.shape, inputName(leaf.name ?? leaf.path));
+      if (leaf.weak === true) p.weak = true;
+      return p;
+    });
     const distinct = distinctVars(flat.variables);
     const slots = distinct.map((v, i) => new VariableSlot(i, v));
     const traceArgs = rebuildArgs(args, placeholders, flat.aliases.map((a) => slots[a].proxy));
@@ -171,17 +213,7 @@ export class Tracer {
       slots.forEach((s) => s.unbind());
       tracing.pop();
     }
-    const { structured, leaves, graph } = recorded as Recorded;
-    const outTemplate = { structured: reSymbol(structured, graph, builder), dtypes: leaves.map((t) => t.dtype) };
-    const cf = new ConcreteFunction(graph, placeholders, outTemplate, slots, key, this.names, this.options.jitCompile ?? false);
-    this.count++;
-    this.cache.set(key, cf);
-    if (this.options.reduceRetracing) {
-      const group = this.relaxed.get(flat.shapeless) ?? [];
-      group.push(cf);
-      this.relaxed.set(flat.shapeless, group);
-    }
-    return cf;
+    return { recorded: recorded as Recorded, builder, placeholders, slots };
   }
 
   /** Runs the body under the builder; returned variable arguments are read while their slots are bound. */
@@ -224,6 +256,7 @@ export class Tracer {
   }
 
   call(args: readonly unknown[]): unknown {
+    if (functionsRunEagerly() && ctx.builder === null) return this.fn.apply(this.thisArg, args as never[]);
     const repeat = this.repeatCall(args);
     if (repeat !== null) {
       if (ctx.builder === null) this.detector.record(false);
@@ -241,6 +274,7 @@ export class Tracer {
   }
 
   async callAsync(args: readonly unknown[]): Promise<unknown> {
+    if (functionsRunEagerly() && ctx.builder === null) return (await this.fn.apply(this.thisArg, args as never[])) as unknown;
     const { cf, flat, temps } = this.concreteFor(args);
     try {
       return await cf.callFlatAsync(leafTensors(flat, temps), distinctVars(flat.variables));
@@ -288,6 +322,8 @@ function outputsToTensors(result: unknown, builder: GraphBuilder): unknown {
   const leaf = (x: unknown): unknown => {
     if (x instanceof Variable) return withBuilder(builder, () => x.value());
     if (backend.isTfTensor(x)) return Tensor.fromTf(x);
+    // TF converts Python numbers, strings and booleans a tf.function returns to tensors (a JS number: float32).
+    if (typeof x === 'number' || typeof x === 'boolean' || typeof x === 'string') return constant(x);
     return x;
   };
   // Iterative, in the function's own key order (variable reads keep their order); cycles are a TypeError.
@@ -305,7 +341,9 @@ function reSymbol(structured: unknown, graph: Graph, builder: GraphBuilder): unk
     const i = graph.outputs[k];
     const label = x._sym?.label ?? `output_${k}`;
     k++;
-    return new Tensor(null, x.dtype, graph.values[i].shape, { owner: builder, index: i, label });
+    const out = new Tensor(null, x.dtype, graph.values[i].shape, { owner: builder, index: i, label });
+    out.weak = x.weak;
+    return out;
   });
   return packStructure(structured, leaves, isTensor);
 }

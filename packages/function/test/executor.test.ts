@@ -199,10 +199,11 @@ describe('symbolic tensors', () => {
     expect(f.tracingCount).toBe(0);
   });
 
-  test('symbolic tensors print their name, shape and dtype', () => {
+  test('symbolic tensors print their name, shape and dtype (toString, console.log); a string context throws (issue 28)', () => {
     const seen: string[] = [];
     const f = ef.trace((x: ef.Tensor) => {
-      seen.push(String(x));
+      seen.push(x.toString());
+      expect(() => String(x)).toThrow(/used as a JS string inside a trace/);
       return x;
     });
     f(ef.constant([[1, 2]]));

@@ -201,6 +201,14 @@ export class GraphWriter {
       const bridge = hostCallbacks.bridge;
       const isHost = bridge === null ? n.prim.name === HOST_CALLBACK_PRIMITIVE : bridge.isHostCallback(n.prim.name);
       const outs = writeNode(s, n) ?? (isHost ? writeHostCallback(s, n, n.inputs.map((i) => s.ref(i))) : undefined);
+      if (outs === undefined && n.prim.name === 'custom_gradient') {
+        // Never drop it silently (the loaded function would differentiate the forward ops instead).
+        throw saveError(
+          'a function with an ef.customGradient cannot be saved yet: its gradient would be lost', `a custom_gradient node in '${s.graph.name}'`,
+          "a function without custom gradients (TF keeps them as _gradient_op_type with the gradient function in the library; EagerFlow's format does not yet)",
+          'Save the function without ef.customGradient (compute the gradient you want in the forward ops), or keep using it unsaved',
+        );
+      }
       if (outs === undefined) {
         throw saveError(`primitive '${n.prim.name}' has no GraphDef mapping`, `a '${n.prim.name}' node in '${s.graph.name}'`, 'a primitive listed in docs/saving.md', 'Express the computation with ops that have a mapping');
       }

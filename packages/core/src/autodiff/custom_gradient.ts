@@ -1,5 +1,7 @@
 // customGradient, grad and valueAndGrad: closure-style differentiation on top of GradientTape.
-import { recordOperation, withoutTapes } from '../ops/bind';
+import { bind, ctx, recordOperation, withoutTapes } from '../ops/bind';
+import type { Info } from '../backend/backend';
+import type { Primitive } from '../ops/primitive';
 import { describe, isFloating } from '../values/dtype';
 import { Tensor, freshId } from '../values/tensor';
 import { TensorLike, convert, release } from '../values/convert';
@@ -41,8 +43,42 @@ export function customGradient(f: (...xs: Tensor[]) => CustomGradientResult): (.
       seen.add(out.id);
       return out;
     });
+    if (ctx.builder !== null) {
+      // Traced: the graph keeps the rule as a node (a replay under tapes, or a tape inside the trace, uses it).
+      const traced = bind(customNode(f, outs.length), [...outs, ...xs], {});
+      return Array.isArray(res.value) ? traced : traced[0];
+    }
     recordOperation('custom_gradient', xs, outs, (cts) => gradientsOf(res.grad, cts, outs, xs));
     return Array.isArray(res.value) ? outs : outs[0];
+  };
+}
+
+/** The IR name of a traced custom gradient node (saving refuses it by this name: no TF form yet). */
+export const CUSTOM_GRADIENT = 'custom_gradient';
+
+/**
+ * A traced customGradient call: its inputs are f's values then f's arguments; its outputs pass the values
+ * through, and its vjp runs f again on the arguments (the trace's own tensors are gone by then) and applies
+ * that call's `grad`. Gradient never flows into the values: the ops f ran are not differentiated, as eagerly.
+ */
+function customNode(f: (...xs: Tensor[]) => CustomGradientResult, n: number): Primitive {
+  return {
+    name: CUSTOM_GRADIENT,
+    effect: 'pure',
+    foldable: false,
+    infer: (ins) => ins.slice(0, n).map((a) => ({ dtype: a.dtype, shape: a.shape })),
+    impl: (k, ins) => ins.slice(0, n).map((x) => k.run('Identity', { x }) as Info),
+    vjp: (cts, ins) => {
+      const xs = ins.slice(n);
+      const again = withoutTapes(() => f(...xs));
+      const values = checkResult(again);
+      const grads = gradientsOf(again.grad, cts, values, xs);
+      values.forEach((v) => {
+        if (!xs.includes(v) && !grads.includes(v)) v.dispose();
+      });
+      return [...new Array<Tensor | null>(n).fill(null), ...grads];
+    },
+    saves: 'inputs',
   };
 }
 

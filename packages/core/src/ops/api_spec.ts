@@ -3,6 +3,7 @@ import { DType, asDType, describe } from '../values/dtype';
 import type { Tensor } from '../values/tensor';
 import type { TensorLike } from '../values/convert';
 import { argError } from './check';
+import { ShapeLike, dimsOf, isTensorShapeArg } from '../values/shape_arg';
 
 /**
  * One argument of a public op: a tensor (converted, then an input of the record) or a param
@@ -39,6 +40,8 @@ function intCheck(what: string): Check<number> {
 
 function intsCheck(what: string): Check<number[]> {
   return (op, v) => {
+    // TF reads a TensorShape or int32 tensors (eager: their values) wherever it reads a list of ints.
+    if (isTensorShapeArg(v)) return dimsOf(op, what, v);
     if (!Array.isArray(v) || v.some((d) => typeof d !== 'number' || !Number.isInteger(d))) {
       const shown = Array.isArray(v) && v.length <= 16 ? `[${v.map((d) => (typeof d === 'number' ? String(d) : describe(d))).join(', ')}]` : describe(v);
       throw argError(op, `${what} must be an array of integers`, shown, 'an array of integers', 'Pass e.g. [2, 3].');
@@ -62,7 +65,8 @@ export const arg = {
   tensors: <const N extends string>(name: N): Arg<TensorLike[], N, false> => ({ name, kind: 'tensors', optional: false, hint: 'peer' }),
   int: <const N extends string, const D extends number | undefined = undefined>(name: N, def?: D, key?: string) =>
     param<number, N, Opt<D>>(name, (def !== undefined) as Opt<D>, def, intCheck(name), key),
-  ints: <const N extends string>(name: N, key?: string) => param<number[], N, false>(name, false, undefined, intsCheck(name), key),
+  /** Integers: an array (int32 scalar tensors allowed among them), a TensorShape, or a 1-D int32 tensor; normalized to `number[]`. */
+  ints: <const N extends string>(name: N, key?: string) => param<number[] | ShapeLike, N, false>(name, false, undefined, intsCheck(name), key),
   /** Reduction axes: an integer, integers, or null (all); normalized to `number[] | null`. */
   axes: <const N extends string>(name: N, key = 'axes') => param<number | number[] | null, N, true>(name, true, null, axesCheck, key),
   bool: <const N extends string>(name: N, def: boolean, key?: string) =>
@@ -97,6 +101,11 @@ export interface ApiSpec<Paths extends readonly string[] = readonly string[], A 
   readonly poolScalars?: boolean;
   /** Params every call passes (not user-visible). */
   readonly fixed?: Readonly<Record<string, unknown>>;
+  /**
+   * Runs first with the raw arguments: returns the result of a run-time form of the op (e.g. reshape to a
+   * shape held by a symbolic tensor), or undefined to go on with the declared form.
+   */
+  readonly dynamic?: (op: string, args: readonly unknown[]) => Tensor | undefined;
   /** Runs before bind: checks that need several arguments (null: the default). */
   readonly prepare?: (op: string, params: Record<string, unknown>, tensors: Tensor[]) => void;
 }
@@ -106,7 +115,7 @@ export function api<const Paths extends readonly string[], const A extends reado
   paths: Paths,
   args: A,
   options?: O,
-  extra: Pick<ApiSpec, 'poolScalars' | 'fixed' | 'prepare'> = {},
+  extra: Pick<ApiSpec, 'poolScalars' | 'fixed' | 'prepare' | 'dynamic'> = {},
 ): ApiSpec<Paths, A, O> {
   return { paths, args, options: (options ?? []) as unknown as O, ...extra };
 }

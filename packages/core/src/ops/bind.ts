@@ -37,8 +37,15 @@ export interface SourcesOf {
 export function bind(prim: Primitive, inputs: Tensor[], params: Params): Tensor[] {
   const b = ctx.builder;
   const outs = b !== null ? b.add(prim, inputs, params) : evalEager(prim, inputs, params);
+  if (inputs.length !== 0 && inputs[0].weak) markWeakOutputs(inputs, outs);
   if (ctx.tapes.length !== 0) recordOnTapes(prim, inputs, params, outs);
   return outs;
+}
+
+/** Marks float32 outputs weak when every input is weak (JS numbers' weak types: ops on weak tensors alone stay weak). */
+function markWeakOutputs(inputs: readonly Tensor[], outs: readonly Tensor[]): void {
+  for (let i = 1; i < inputs.length; i++) if (!inputs[i].weak) return;
+  for (let i = 0; i < outs.length; i++) if (outs[i].dtype === 'float32') outs[i].weak = true;
 }
 
 /** Static facts of a tensor. */

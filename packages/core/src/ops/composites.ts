@@ -8,6 +8,8 @@ import { releasing } from './op_builder';
 import { typeError } from '../errors/error_toolkit';
 import { whereCoords } from './math/segment_search';
 import * as o from './ops';
+import * as LOG from './math/compare';
+import { convertAll } from './op_builder';
 import { print } from './array/print';
 import { resize } from './image/resize';
 import { NN_COMPOSITES } from './nn/activations_composites';
@@ -44,7 +46,25 @@ function where(condition: TensorLike, x?: TensorLike, y?: TensorLike): Tensor {
   return o.where(condition, x, y);
 }
 
+/**
+ * tf.math.logical_xor, written as TF writes it: (x OR y) AND NOT (x AND y).
+ * @example ef.math.logicalXor([true, false, true, false], [true, true, false, false]).arraySync(); // [false, true, true, false]
+ */
+function logicalXor(x: TensorLike, y: TensorLike): Tensor {
+  const cs = convertAll('logicalXor', [x, y], ['bool', 'bool']);
+  return releasing(cs, () => {
+    const [a, b] = cs.map((c) => c.t);
+    const either = bind(LOG.logicalOr, [a, b], {})[0];
+    const both = bind(LOG.logicalAnd, [a, b], {})[0];
+    const notBoth = bind(LOG.logicalNot, [both], {})[0];
+    const out = bind(LOG.logicalAnd, [either, notBoth], {})[0];
+    [either, both, notBoth].forEach((t) => t.dispose());
+    return out;
+  });
+}
+
 export const COMPOSITES = {
+  logicalXor: composite(['math.logicalXor'], logicalXor),
   where: composite(['where'], where),
   reduceMean: composite(['math.reduceMean', 'reduceMean'], o.reduceMean),
   softmax: composite(['nn.softmax', 'math.softmax', 'softmax'], o.softmax),

@@ -6,6 +6,30 @@ import type { Primitive } from './primitive';
 import { Converted, TensorLike, convert, dtypeOf, release } from '../values/convert';
 import type { ApiSpec, Arg, FnOf } from './api_spec';
 import { typeError } from '../errors/error_toolkit';
+import { promoteWeak } from './weak_types';
+
+/** The dtype JS values next to `x` convert to: a weak tensor's dtype is not followed (the numbers stay weak too). */
+export const hintOf = (x: unknown): DType | undefined => (x instanceof Tensor && x.weak ? undefined : dtypeOf(x));
+
+/** Binds with the weak operands of the dtype group `group` (indices into ts) promoted to the strong one's dtype. */
+function bindPromoted(op: string, prim: Primitive, ts: Tensor[], params: Record<string, unknown>, group: readonly number[] | null): Tensor {
+  const idx = group ?? ts.map((_, i) => i);
+  let weak = false;
+  let strong = false;
+  for (const i of idx) {
+    if (ts[i].weak) weak = true;
+    else strong = true;
+  }
+  if (!weak || !strong) return bind(prim, ts, params)[0];
+  const p = promoteWeak(op, idx.map((i) => ts[i]));
+  const ins = ts.slice();
+  idx.forEach((i, k) => (ins[i] = p.ts[k]));
+  try {
+    return bind(prim, ins, params)[0];
+  } finally {
+    p.temps.forEach((t) => t.dispose());
+  }
+}
 
 /** The public name of a declared op (the last segment of its first path; else the IR name): errors use it. */
 export function opNameOf(spec: ApiSpec, irName = 'op'): string {
@@ -108,7 +132,7 @@ function tensorsOf(op: string, spec: ApiSpec, args: readonly unknown[]): Convert
   const peer = (skip: number): DType | undefined => {
     for (let i = 0; i < spec.args.length; i++) {
       if (i === skip || spec.args[i].hint !== 'peer') continue;
-      const d = spec.args[i].kind === 'tensors' ? listHint(args[i]) : dtypeOf(args[i]);
+      const d = spec.args[i].kind === 'tensors' ? listHint(args[i]) : hintOf(args[i]);
       if (d !== undefined) return d;
     }
     return undefined;
@@ -131,7 +155,19 @@ function tensorsOf(op: string, spec: ApiSpec, args: readonly unknown[]): Convert
   return convertAll(op, xs, hints, spec.poolScalars === true);
 }
 
-const listHint = (x: unknown): DType | undefined => (Array.isArray(x) ? x.map(dtypeOf).find((d) => d !== undefined) : undefined);
+const listHint = (x: unknown): DType | undefined => (Array.isArray(x) ? x.map(hintOf).find((d) => d !== undefined) : undefined);
+
+/** Indices (into the converted tensors) of the 'peer' arguments: the operands that share a dtype; null when there is no list argument and every tensor is a peer. */
+function peerGroup(spec: ApiSpec, args: readonly unknown[]): number[] {
+  const out: number[] = [];
+  let k = 0;
+  spec.args.forEach((a, i) => {
+    if (a.kind === 'param') return;
+    const n = a.kind === 'tensor' ? 1 : Array.isArray(args[i]) ? (args[i] as unknown[]).length : 0;
+    for (let j = 0; j < n; j++, k++) if (a.hint === 'peer') out.push(k);
+  });
+  return out;
+}
 
 /**
  * Builds the public function of a record from its API declaration. Unary and binary ops without
@@ -141,7 +177,7 @@ export function makeOp<S extends ApiSpec>(prim: Primitive, spec: S): FnOf<S> {
   const op = opNameOf(spec, prim.name);
   const fixed = spec.fixed ?? {};
   const a = spec.args;
-  const onlyTensors = spec.options.length === 0 && a.every((x) => x.kind === 'tensor') && spec.prepare === undefined;
+  const onlyTensors = spec.options.length === 0 && a.every((x) => x.kind === 'tensor') && spec.prepare === undefined && spec.dynamic === undefined;
   if (onlyTensors && a.length === 1 && spec.fixed === undefined) {
     return ((x: TensorLike) => {
       const c = convert(op, x, a[0].hint === 'peer' ? undefined : (a[0].hint ?? undefined));
@@ -150,18 +186,22 @@ export function makeOp<S extends ApiSpec>(prim: Primitive, spec: S): FnOf<S> {
   }
   if (onlyTensors && a.length === 2 && spec.fixed === undefined && a[0].hint === 'peer' && a[1].hint === 'peer') {
     return ((x: TensorLike, y: TensorLike) => {
-      if (x instanceof Tensor && y instanceof Tensor) return bind(prim, [x, y], fixed)[0];
-      const cs = convertAll(op, [x, y], [dtypeOf(y), dtypeOf(x)], spec.poolScalars === true);
-      return releasing(cs, () => bind(prim, [cs[0].t, cs[1].t], fixed)[0]);
+      if (x instanceof Tensor && y instanceof Tensor && x.weak === y.weak) return bind(prim, [x, y], fixed)[0];
+      const cs = convertAll(op, [x, y], [hintOf(y), hintOf(x)], spec.poolScalars === true);
+      return releasing(cs, () => bindPromoted(op, prim, [cs[0].t, cs[1].t], fixed, null));
     }) as FnOf<S>;
   }
   const plan = planOf(spec);
   return ((...args: unknown[]) => {
+    if (spec.dynamic !== undefined) {
+      const out = spec.dynamic(op, args);
+      if (out !== undefined) return out;
+    }
     const params: Record<string, unknown> = { ...fixed };
     readParams(op, spec, plan, args, params);
     // Tensors need no conversion (convert would return them as they are, nothing to release).
     const given = tensorsAsIs(plan, args);
-    if (given !== null) {
+    if (given !== null && !given.some((t) => t.weak)) {
       spec.prepare?.(op, params, given);
       return bind(prim, given, params)[0];
     }
@@ -169,7 +209,7 @@ export function makeOp<S extends ApiSpec>(prim: Primitive, spec: S): FnOf<S> {
     return releasing(cs, () => {
       const ts = cs.map((c) => c.t);
       spec.prepare?.(op, params, ts);
-      return bind(prim, ts, params)[0];
+      return bindPromoted(op, prim, ts, params, peerGroup(spec, args));
     });
   }) as FnOf<S>;
 }

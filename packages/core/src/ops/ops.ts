@@ -19,8 +19,10 @@ import * as SJ from './array/slice_concat_gather';
 import * as UNA from './math/unary';
 import type { PadMode } from './array/mirror_pad';
 import { argError } from './check';
+import { ShapeLike, dimsOf, isTensorShapeArg } from '../values/shape_arg';
 import type { ApiSpec, FnOf } from './api_spec';
-import { convertAll, makeOp, releasing } from './op_builder';
+import { convertAll, hintOf, makeOp, releasing } from './op_builder';
+import { promoteWeak } from './weak_types';
 
 const NONE = {};
 
@@ -64,6 +66,8 @@ export const logicalAnd: Binary = wrapperOf(LOG.logicalAnd);
 export const greater: Binary = wrapperOf(LOG.greater);
 export const greaterEqual: Binary = wrapperOf(LOG.greaterEqual);
 export const negative: Unary = wrapperOf(UNA.neg);
+/** NaN is the one value not equal to itself (isNan's record lives in a module that imports this one). */
+const isNan = (x: Tensor): Tensor => bind(LOG.notEqual, [x, x], {})[0];
 export const sign: Unary = wrapperOf(UNA.sign);
 export const exp: Unary = wrapperOf(UNA.exp);
 export const log: Unary = wrapperOf(UNA.log);
@@ -210,15 +214,31 @@ export function cast(x: TensorLike, dtype: DType): Tensor {
   return releasing([a], () => bind(CST.cast, [a.t], { dtype: dt })[0]);
 }
 
-/** @example ef.fill([2], 7).arraySync(); // [7, 7] */
-export function fill(dims: number[], value: number | boolean | string, dtype?: DType): Tensor {
+/**
+ * Like tf.fill: `dims` may be a TensorShape, int32 tensors (eager) among the dims, or a 1-D int32 tensor;
+ * `value` may be a scalar tensor (its dtype is the result's).
+ * @example ef.fill([2], 7).arraySync(); // [7, 7]
+ */
+export function fill(dims: number[] | ShapeLike, value: number | boolean | string | Tensor, dtype?: DType): Tensor {
+  if (!Array.isArray(dims) && !isTensorShapeArg(dims)) throw argError('fill', 'dims must be an array', describe(dims), 'an array of integers', 'Pass e.g. [2, 3].');
+  const shape = isTensorShapeArg(dims) ? dimsOf('fill', 'dims', dims) : (dims as number[]);
+  if (value instanceof Tensor) {
+    if (value.rank !== 0) throw argError('fill', 'value must be a scalar', `a tensor of shape ${value.shape.toString()}`, 'a scalar tensor', 'Pass one value to repeat.');
+    const v = dtype !== undefined && dtype !== value.dtype ? cast(value, dtype) : value;
+    try {
+      return broadcastTo(v, shape);
+    } finally {
+      if (v !== value) v.dispose();
+    }
+  }
   const dt = dtype ? asDType(dtype, 'fill') : typeof value === 'boolean' ? 'bool' : typeof value === 'string' ? 'string' : 'float32';
-  if (!Array.isArray(dims)) throw argError('fill', 'dims must be an array', describe(dims), 'an array of integers', 'Pass e.g. [2, 3].');
-  return bind(CRE.fill, [], { shape: dims, value, dtype: dt })[0];
+  return bind(CRE.fill, [], { shape, value, dtype: dt })[0];
 }
 
-export const zeros = (shape: number[], dtype: DType = 'float32'): Tensor => fill(shape, dtype === 'bool' ? false : dtype === 'string' ? '' : 0, dtype);
-export const ones = (shape: number[], dtype: DType = 'float32'): Tensor => fill(shape, dtype === 'bool' ? true : 1, dtype);
+/** An integer alone is a 1-D shape, as in TF (`ef.zeros(2)`). */
+const shapeArg = (op: string, shape: number | number[] | ShapeLike): number[] | ShapeLike => (typeof shape === 'number' ? dimsOf(op, 'shape', shape, true) : shape);
+export const zeros = (shape: number | number[] | ShapeLike, dtype: DType = 'float32'): Tensor => fill(shapeArg('zeros', shape), dtype === 'bool' ? false : dtype === 'string' ? '' : 0, dtype);
+export const ones = (shape: number | number[] | ShapeLike, dtype: DType = 'float32'): Tensor => fill(shapeArg('ones', shape), dtype === 'bool' ? true : 1, dtype);
 
 /** range(limit) or range(start, limit, delta): like tf.range (float32 unless dtype says otherwise). */
 export function range(start: number, limit?: number | null, delta = 1, dtype: DType = 'float32'): Tensor {
@@ -229,17 +249,25 @@ export function range(start: number, limit?: number | null, delta = 1, dtype: DT
   return bind(CRE.range, [], { start: a, stop: b, step: delta, dtype: asDType(dtype, 'range') })[0];
 }
 
-/** softmax along `axis` (default last), numerically stable. */
+/**
+ * softmax along `axis` (default last), numerically stable. Rows holding inf or NaN give TF 2.21's values: the
+ * max skips NaN, and a NaN after the shift (NaN itself, inf - inf) makes the row's sum +inf, so it stays NaN
+ * where it is and the other entries are 0 (`[1, inf, 2]` -> `[0, nan, 0]`, `[nan, 1, 2]` -> `[nan, 0, 0]`).
+ */
 export function softmax(logits: TensorLike, axis = -1): Tensor {
   const a = convert('softmax', logits);
   return releasing([a], () => {
-    const max = reduceMax(a.t, axis, true);
+    const nan = isNan(a.t);
+    const skipNan = where(nan, -Infinity, a.t);
+    const max = reduceMax(skipNan, axis, true);
     const shift = stopGradient(max);
     const shifted = subtract(a.t, shift);
     const e = exp(shifted);
-    const total = reduceSum(e, axis, true);
+    const eNan = isNan(e);
+    const nanToInf = where(eNan, Infinity, e);
+    const total = reduceSum(nanToInf, axis, true);
     const out = divide(e, total);
-    drop(max, shift, shifted, e, total);
+    drop(nan, skipNan, max, shift, shifted, e, eNan, nanToInf, total);
     return out;
   });
 }
@@ -273,16 +301,22 @@ export function clipByValue(t: TensorLike, clipValueMin: TensorLike, clipValueMa
  * @example ef.divide([7, -7], [2, 2]).arraySync(); // [3.5, -3.5]
  */
 export function divide(x: TensorLike, y: TensorLike): Tensor {
-  if (x instanceof Tensor && y instanceof Tensor && x.dtype !== 'int32') return realDiv(x, y);
-  const [a, b] = convertAll('divide', [x, y], [dtypeOf(y), dtypeOf(x)], true);
+  if (x instanceof Tensor && y instanceof Tensor && x.dtype !== 'int32' && x.weak === y.weak) return realDiv(x, y);
+  const [a, b] = convertAll('divide', [x, y], [hintOf(y), hintOf(x)], true);
   return releasing([a, b], () => {
-    if (a.t.dtype !== 'int32' || b.t.dtype !== 'int32') return bind(ARI.div, [a.t, b.t], NONE)[0];
-    const fa = cast(a.t, 'float32');
-    const fb = cast(b.t, 'float32');
+    const p = promoteWeak('divide', [a.t, b.t]);
+    const [u, v] = p.ts;
     try {
-      return bind(ARI.div, [fa, fb], NONE)[0];
+      if (u.dtype !== 'int32' || v.dtype !== 'int32') return bind(ARI.div, [u, v], NONE)[0];
+      const fa = cast(u, 'float32');
+      const fb = cast(v, 'float32');
+      try {
+        return bind(ARI.div, [fa, fb], NONE)[0];
+      } finally {
+        drop(fa, fb);
+      }
     } finally {
-      drop(fa, fb);
+      p.temps.forEach((t) => t.dispose());
     }
   });
 }

@@ -3,13 +3,14 @@ import * as backend from '../backend/backend';
 import { DType, HostData, asDType, describe } from './dtype';
 import { MAX_RANK, NDArray, Nested, Scalar, fillHost, flatten, inferDType, shapeSize } from './ndarray';
 import { Tensor, lateOp } from './tensor';
+import { TensorShape } from './shape';
 import { argError, typeError } from '../errors/error_toolkit';
 
 /** Bytes elements of a string tensor: a Uint8Array or nested arrays of them. */
 export type NestedBytes = Uint8Array | NestedBytes[];
 
 /** Anything an op accepts where it reads a tensor. */
-export type TensorLike = Tensor | backend.TfTensor | NDArray | Nested | HostData | VariableLike | NestedBytes[];
+export type TensorLike = Tensor | backend.TfTensor | NDArray | Nested | HostData | VariableLike | NestedBytes[] | TensorShape;
 
 /** The part of Variable that conversion needs (avoids an import cycle). */
 export interface VariableLike {
@@ -65,6 +66,7 @@ function fromTyped(api: string, d: ArrayBufferView, dt: DType): HostData {
  */
 export function constant(value: TensorLike, dtype?: DType, shape?: number[]): Tensor {
   if (dtype !== undefined) dtype = asDType(dtype, 'constant');
+  if (value instanceof TensorShape) value = shapeValues('constant', value);
   if (value instanceof Tensor || backend.isTfTensor(value) || isVariableLike(value)) {
     const t = value instanceof Tensor ? value : backend.isTfTensor(value) ? Tensor.fromTf(value) : value.readVariable();
     const c = dtype && dtype !== t.dtype ? lateOp('cast')(t, dtype) : t;
@@ -146,6 +148,14 @@ function bytesLeaves(value: unknown, dtype: DType | undefined, shape: number[] |
   return { flat, dims };
 }
 
+/** A TensorShape as tensor values (TF converts a fully defined shape to an int32 vector). */
+function shapeValues(api: string, s: TensorShape): Int32Array {
+  if (!s.isFullyDefined()) {
+    throw argError(api, 'cannot convert a partially known TensorShape to a tensor', s.toString(), 'a fully defined shape', 'Use ef.shape(t) for the run-time shape.');
+  }
+  return Int32Array.from(s.dims as number[]);
+}
+
 /** Host values of `dt` from nested JS values, or a TypeError when one is not representable. */
 function representable(api: string, nested: Nested, dt: DType): HostData {
   const flat = flatten(nested, api).flat;
@@ -160,6 +170,33 @@ function reshapeConst(t: Tensor, shape: number[]): Tensor {
   if (x.size === n) return Tensor.fromTf(backend.reshapeTf(x, shape));
   if (x.size === 1) return Tensor.fromTf(backend.fillFromTf(x, shape));
   throw argError('constant', 'value does not match the requested shape', `${x.size} elements`, `${n} elements for shape [${shape.join(', ')}]`, 'Pass a value with as many elements as the shape, or a scalar to fill.');
+}
+
+/**
+ * TF's `tf.convert_to_tensor`: a Tensor as it is (a different requested dtype is an error, not a cast),
+ * anything else converted; `dtypeHint` is used only when it fits (JS numbers to int32 when integral).
+ * @example
+ * ef.convertToTensor([1, 2], 'int32').dtype; // 'int32'
+ */
+export function convertToTensor(value: TensorLike, dtype?: DType | null, dtypeHint?: DType | null): Tensor {
+  const want = dtype === undefined || dtype === null ? null : asDType(dtype, 'convertToTensor');
+  if (value instanceof Tensor || backend.isTfTensor(value) || isVariableLike(value)) {
+    const t = value instanceof Tensor ? value : backend.isTfTensor(value) ? Tensor.fromTf(value) : value.readVariable();
+    if (want !== null && want !== t.dtype) {
+      if (isVariableLike(value)) t.dispose();
+      throw argError('convertToTensor', `Tensor conversion requested dtype ${want} for Tensor with dtype ${t.dtype}`, t.dtype, want, `Use ef.cast(x, '${want}') to change the dtype.`);
+    }
+    return t;
+  }
+  if (want !== null) return constant(value, want);
+  if (dtypeHint !== undefined && dtypeHint !== null) {
+    try {
+      return constant(value, asDType(dtypeHint, 'convertToTensor'));
+    } catch {
+      // TF: a hint that does not fit is ignored.
+    }
+  }
+  return constant(value);
 }
 
 /** A converted op argument; `temp` marks tensors the op created and must dispose. */
@@ -179,17 +216,27 @@ export function convert(op: string, x: TensorLike, hint?: DType, poolScalars = f
   // Every read makes a new tensor (an Identity of the current value): the op must release it.
   if (isVariableLike(x)) return { t: x.readVariable(), temp: true };
   if (backend.isTfTensor(x)) return { t: Tensor.fromTf(x), temp: false };
+  if (x instanceof TensorShape) return { t: constant(shapeValues(op, x)), temp: true };
   if (x === undefined || x === null || typeof x === 'function') {
     throw typeError(op, 'expected a tensor-like argument', describe(x), 'a Tensor, number, boolean, string, nested array, TypedArray or NDArray', 'Convert the value to one of these first.');
   }
   if (poolScalars && (typeof x === 'number' || typeof x === 'boolean')) {
     const pooled = pooledScalarFor(x, hint);
-    if (pooled !== null) return { t: Tensor.fromTf(pooled), temp: false };
+    if (pooled !== null) return { t: weakIfNumbers(Tensor.fromTf(pooled), x, hint), temp: false };
   }
   if (hint !== undefined && !(x instanceof NDArray) && !ArrayBuffer.isView(x)) {
     return { t: constant(x as Nested, hint), temp: true };
   }
-  return { t: constant(x as Nested), temp: true };
+  return { t: weakIfNumbers(constant(x as Nested), x, hint), temp: true };
+}
+
+/**
+ * JS numbers an op converts with no dtype to follow are weakly typed float32 (JAX's rule; docs/tf-idioms.md):
+ * they take the dtype of the strong operand they meet. An explicit ef.constant is strong, as jnp.array is.
+ */
+function weakIfNumbers(t: Tensor, x: unknown, hint: DType | undefined): Tensor {
+  if (hint === undefined && t.dtype === 'float32' && (typeof x === 'number' || Array.isArray(x))) t.weak = true;
+  return t;
 }
 
 /** A pooled scalar when `x` is exactly representable in the dtype it converts to; else null. */

@@ -4,9 +4,20 @@ import { argError, typeError } from '../errors/error_toolkit';
 /** A list of dims where `null` is an unknown dim; `null` for the whole list is unknown rank. */
 export type Dims = (number | null)[] | null;
 
-/** A static shape, possibly partially known, printed like TensorFlow: `(None, 3)`. */
-export class TensorShape {
+/**
+ * A static shape, possibly partially known, printed like TensorFlow: `(None, 3)`. Like TF's
+ * `TensorShape` it indexes (`shape[0]`, `shape[-1]`: a dim, `null` when unknown), iterates, has
+ * `length` and `rank`, and converts to a 1-D int32 tensor wherever an op reads a tensor
+ * (`ef.reduceProd(t.shape)`) or a shape (`ef.zeros(t.shape)`). A shape of unknown rank gives `null`
+ * at every index, as TF's does.
+ * @example
+ * const s = ef.zeros([3, 2, 4]).shape;
+ * [s[0], s[-1], s.length, [...s].join('x')]; // [3, 4, 3, "3x2x4"]
+ */
+export class TensorShape implements Iterable<number | null> {
   readonly dims: (number | null)[] | null;
+  /** The dim at an index; a negative index counts from the end (TF's `shape[-1]`). */
+  readonly [index: number]: number | null;
 
   constructor(dims: Dims | TensorShape | undefined) {
     if (dims instanceof TensorShape) {
@@ -36,8 +47,16 @@ export class TensorShape {
     return this.dims === null ? null : this.dims.length;
   }
 
+  /** The rank (TF's `len(shape)`); throws for an unknown rank, as TF does. */
   get length(): number {
-    return this.asList().length;
+    if (this.dims === null) throw argError('TensorShape.length', 'the length of a shape of unknown rank is not defined', 'a shape of unknown rank', 'a known rank', 'Check shape.rank (null when unknown) first.');
+    return this.dims.length;
+  }
+
+  /** The dims in order (TF iterates a TensorShape); throws for an unknown rank, as TF does. */
+  *[Symbol.iterator](): Iterator<number | null> {
+    if (this.dims === null) throw argError('TensorShape', 'cannot iterate over a shape with unknown rank', 'a shape of unknown rank', 'a known rank', 'Check shape.rank (null when unknown) first.');
+    yield* this.dims;
   }
 
   isFullyDefined(): boolean {
@@ -97,6 +116,27 @@ export class TensorShape {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `TensorShape(${this.toString()})`;
   }
+}
+
+/**
+ * Index getters on the prototype (no per-shape cost: shapes are made on hot paths): `shape[i]` for
+ * 0 <= i < MAX_INDEXED_RANK and `shape[-k]`; an unknown rank answers null at every index, as TF's `TensorShape(None)[k]`.
+ */
+const MAX_INDEXED_RANK = 64;
+for (let i = 0; i < MAX_INDEXED_RANK; i++) {
+  Object.defineProperty(TensorShape.prototype, i, {
+    get(this: TensorShape) {
+      return this.dims === null ? null : this.dims[i];
+    },
+    enumerable: false,
+  });
+  Object.defineProperty(TensorShape.prototype, -(i + 1), {
+    get(this: TensorShape) {
+      const d = this.dims;
+      return d === null ? null : d.length > i ? d[d.length - 1 - i] : undefined;
+    },
+    enumerable: false,
+  });
 }
 
 /** Formats dims compactly for error messages: [2,3], [?,3], <unknown>. */

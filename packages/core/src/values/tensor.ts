@@ -79,6 +79,11 @@ export class Tensor {
   private _shape: TensorShape | null;
   /** Static dims of a symbolic tensor (the TensorShape object is made on demand: tracing is hot). */
   private _dims: Dims;
+  /**
+   * Weakly typed (JAX's `weak_type`): made only from JS numbers, or by ops on such tensors alone. A weak
+   * float32 takes the dtype of the strong int32 or complex64 operand it meets (`ef.add(i32, 1)` is int32).
+   */
+  weak = false;
 
   constructor(tf: backend.TfTensor | null, dtype: DType, dims?: Dims, sym?: SymbolicRef | null, id?: number) {
     this.id = id ?? nextId++;
@@ -105,6 +110,11 @@ export class Tensor {
 
   get rank(): number | null {
     return this._tf !== null ? this._tf.rank : this._dims === null ? null : this._dims.length;
+  }
+
+  /** The rank, as NumPy's and TF's `ndim` (null when unknown inside a trace). */
+  get ndim(): number | null {
+    return this.rank;
   }
 
   get size(): number | null {
@@ -233,5 +243,29 @@ export class Tensor {
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return this.toString();
+  }
+
+  /**
+   * A tensor in a JS numeric or string context (`t > 0`, `+t`, `` `${t}` ``). Eagerly a one-element tensor gives
+   * its value (a string context its printout); inside a trace there is no value yet, so this throws and points to
+   * ef.cond / ef.greater (JS cannot intercept `if (t)`: docs/tf-idioms.md recommends
+   * @typescript-eslint/strict-boolean-expressions for that).
+   */
+  [Symbol.toPrimitive](hint: 'number' | 'string' | 'default'): number | string {
+    if (this._tf === null) {
+      const label = this._sym?.label ?? '?';
+      throw new SymbolicTensorError(errorMessage(
+        'Tensor', `symbolic tensor '${label}' used as a JS ${hint === 'string' ? 'string' : 'number'} inside a trace: its value exists only when the graph runs`,
+        `a symbolic ${this.dtype} tensor of shape ${this.shape.toString()}`, 'an eager tensor',
+        'Use ef ops for value-dependent logic: ef.cond(ef.greater(t, 0), thenFn, elseFn) instead of `t > 0 ? ...`, ef.whileLoop for loops, ef.print or ef.strings to format at run time',
+      ));
+    }
+    if (hint === 'string') return this.toString();
+    const tf = this.concrete('Tensor');
+    if (tf.size !== 1) {
+      throw typeError('Tensor', 'only one-element tensors have a JS number value', `shape ${this.shape.toString()}`, '1 element', 'Compare with ef ops (ef.greater, ef.equal) and reduce (ef.reduceAll) first.');
+    }
+    if (this.dtype === 'string') return String(backend.readSync(tf)[0]);
+    return Number(backend.readSync(tf)[0]);
   }
 }

@@ -89,6 +89,63 @@ export class Dataset {
     });
   }
 
+  /**
+   * Synchronous iteration, `for (const el of ds)`, where every stage of the pipeline is synchronous (range,
+   * slices, traced maps and filters without async callbacks, batch, take, ...); otherwise a TypeError that
+   * says to use `for await`. Inside a traced function a finite dataset iterated this way unrolls: each element
+   * is a constant of the graph (TF's AutoGraph turns the loop into a dataset reduce instead).
+   * @example
+   * const out = [];
+   * for (const x of ef.data.Dataset.range(3).map((v) => ef.multiply(v, 2))) out.push(x.item());
+   * out; // [0, 2, 4]
+   */
+  [Symbol.iterator](): IterableIterator<Element> {
+    const it = this._parts.make();
+    const pull = it.nextSync;
+    if (pull === undefined) {
+      void it.close();
+      throw typeError('Dataset', 'this pipeline is asynchronous (a file, generator, callback or prefetch stage)', 'for (const x of ds)', 'for await (const x of ds)', 'Iterate with for await, or use ds.reduce');
+    }
+    const out: IterableIterator<Element> = {
+      next(): IteratorResult<Element, undefined> {
+        let r: IteratorResult<Element, undefined>;
+        try {
+          r = pull();
+        } catch (e) {
+          void it.close();
+          throw e;
+        }
+        if (r.done) void it.close();
+        return r;
+      },
+      return(): IteratorResult<Element, undefined> {
+        void it.close();
+        return { done: true, value: undefined };
+      },
+      [Symbol.iterator]: () => out,
+    };
+    return out;
+  }
+
+  /**
+   * TF's `Dataset.reduce(initialState, reduceFunc)`: folds the elements into a state (`reduceFn(state, element)`
+   * returns the next state); the states in between are disposed. Resolves to the final state.
+   * @example
+   * const total = await ef.data.Dataset.range(5).reduce(ef.constant(0, 'int32'), (s, x) => ef.add(s, x));
+   * total.item(); // 10
+   */
+  async reduce<S>(initialState: S, reduceFn: (state: S, element: never) => S): Promise<S> {
+    checkFunction('Dataset.reduce', reduceFn);
+    let state = initialState;
+    for await (const el of this) {
+      const next = reduceFn(state, el as never);
+      if (state !== initialState && state !== next) disposeElement(state as Element);
+      disposeElement(el);
+      state = next;
+    }
+    return state;
+  }
+
   /** All elements (the caller owns the tensors). */
   async toArray(): Promise<Element[]> {
     const out: Element[] = [];
@@ -156,7 +213,8 @@ export class Dataset {
     checkFunction('Dataset.filter', predicate);
     const f = new ElementFn('Dataset.filter', predicate, this.elementSpec, false);
     const out = f.outputSpec;
-    if (!(out instanceof TensorSpec && out.dtype === 'bool' && out.shape.rank === 0)) {
+    // A bool of unknown shape (a numpyFunction's result) is accepted and checked per element, as TF does.
+    if (!(out instanceof TensorSpec && out.dtype === 'bool' && (out.shape.rank === 0 || out.shape.rank === null))) {
       throw typeError('Dataset.filter', 'the predicate must return a scalar bool tensor', specString(out), 'TensorSpec(shape=(), dtype=bool)', 'Return e.g. ef.less(x, 3).');
     }
     const src = this._parts;

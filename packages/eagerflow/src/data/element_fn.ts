@@ -1,6 +1,6 @@
 // map/filter functions traced once with the element spec as input signature; sequential and parallel map.
 import { ConcreteFunction, trace } from '@eagerflow/function';
-import { Tensor, TensorSpec, UnknownError, constant, describe, isPlainObject, opError, typeError } from '@eagerflow/core';
+import { Tensor, TensorSpec, UnknownError, argError, constant, describe, isPlainObject, opError, typeError } from '@eagerflow/core';
 import { DONE, Iter, item, iter, syncIter } from './iter';
 import { Element, ElementSpec, argsOf, disposeElement, leaves, mapLeaves, pack, specLeaves, specString } from './structure';
 
@@ -130,8 +130,16 @@ export function filterIter(up: Iter, pred: ElementFn): Iter {
           disposeElement(r.value);
           throw e;
         }
-        const keep = (out as Tensor).item() as boolean;
-        (out as Tensor).dispose();
+        const t = out as Tensor;
+        if (t.rank !== 0) {
+          // A predicate of unknown static shape (a callback's bool) is checked here, as TF does at run time.
+          const got = t.shape.toString();
+          t.dispose();
+          disposeElement(r.value);
+          throw argError('Dataset.filter', 'the predicate must return a scalar bool', `a bool tensor of shape ${got}`, 'shape ()', 'Return one bool per element, e.g. ef.reduceAll(...)');
+        }
+        const keep = t.item() as boolean;
+        t.dispose();
         if (keep) return item(r.value);
         disposeElement(r.value);
       }

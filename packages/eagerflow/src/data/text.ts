@@ -2,7 +2,7 @@
 import * as tfd from '@tensorflow/tfjs-data';
 import { DType, argError, TensorSpec, constant, describe, typeError } from '@eagerflow/core';
 import { Dataset, source as sourceDataset } from './dataset';
-import { DONE, item, iter } from './iter';
+import { DONE, item, iter, syncIter } from './iter';
 import { Parts } from './sources';
 import { Element, UNKNOWN_CARDINALITY, checkCount } from './structure';
 
@@ -46,6 +46,18 @@ interface TextLineDatasetCtor {
  * out; // ["a,1", "b,2"]
  */
 export const TextLineDataset = function TextLineDataset(pathOrLines: string | string[]): Dataset {
+  if (Array.isArray(pathOrLines) && pathOrLines.every((l) => typeof l === 'string')) {
+    // Given lines, every one is an element, empty ones too (as TF's lines of a file; tfjs-data's reader drops them).
+    const lines = pathOrLines.slice();
+    return sourceDataset('ef.data.TextLineDataset', {
+      spec: new TensorSpec([], 'string'),
+      card: lines.length,
+      make: () => {
+        let i = 0;
+        return syncIter(() => (i < lines.length ? item(constant(lines[i++], 'string')) : DONE));
+      },
+    });
+  }
   const source = sourceOf('ef.data.TextLineDataset', pathOrLines);
   return sourceDataset('ef.data.TextLineDataset', fromTfd(() => new tfd.TextLineDataset(source), (line: string) => constant(line, 'string'), new TensorSpec([], 'string')));
 } as TextLineDatasetCtor;

@@ -320,6 +320,19 @@ export interface LinSpaceParams {
   readonly num: number;
 }
 
+/** TF's LinSpace values: float32 start, step = (stop - start) / (num - 1), value i = start + step * i, the last = stop. */
+function linspaceValues(p: LinSpaceParams): Float32Array {
+  const out = new Float32Array(p.num);
+  if (p.num === 0) return out;
+  const f = Math.fround;
+  const start = f(p.start);
+  const stop = f(p.stop);
+  const step = p.num > 1 ? f(f(stop - start) / f(p.num - 1)) : 0;
+  for (let i = 0; i < p.num - 1; i++) out[i] = f(start + f(step * i));
+  out[p.num - 1] = p.num === 1 ? start : stop;
+  return out;
+}
+
 /** linspace(start, stop, num): `num` evenly spaced float32 values from start to stop inclusive (num = 0: empty, like tf.linspace). */
 export const linspace = {
   name: 'linspace',
@@ -328,9 +341,9 @@ export const linspace = {
     if (!Number.isInteger(p.num) || p.num < 0) throw argError('linspace', 'num must be a non-negative integer', describe(p.num), 'an integer >= 0', 'Pass the number of values.');
     return [{ dtype: 'float32', shape: [p.num] }];
   },
-  impl: (k, _ins, p: LinSpaceParams) =>
-    // tfjs's LinSpace kernel (like TF's raw LinSpace op) rejects num = 0; tf.linspace returns an empty tensor.
-    p.num === 0 ? [k.upload(new Float32Array(0), [0], 'float32')] : [k.run('LinSpace', {}, { start: p.start, stop: p.stop, num: p.num }) as Info],
+  // TF's LinSpace kernel: start + i * step in float32 (no accumulation), the last value exactly stop; tfjs's kernel
+  // accumulates (linspace(-10, 10, 201) ended at 10.0000038 with a midpoint of 1.9e-6). num = 0 is empty (tf.linspace).
+  impl: (k, _ins, p: LinSpaceParams) => [k.upload(linspaceValues(p), [p.num], 'float32')],
   vjp: null,
   saves: 'none',
   api: api(['linspace'], [arg.number('start'), arg.number('stop'), arg.int('num')]),

@@ -11,6 +11,8 @@ import { identity } from './identity';
 import { bind } from '../bind';
 import { Dims, broadcastDims, dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
+import { DimLike, hasSymbolicDims } from '../../values/shape_arg';
+import { TensorLike, convert, release } from '../../values/convert';
 import * as o from '../ops';
 import { InvalidArgumentError } from '../../errors/errors';
 import { argError, broadcastOrThrow, checkDimsValid, checkSize, normalizeAxes } from '../check';
@@ -43,6 +45,21 @@ export function resolveReshape(op: string, from: Dims, to: readonly number[]): D
   return out;
 }
 
+/** ef.reshape(x, dims) where a dim is a symbolic tensor (traced): TF's Reshape to a run-time int32 shape vector. */
+function reshapeToRunTimeShape(op: string, args: readonly unknown[]): Tensor | undefined {
+  const dims = args[1];
+  if (!hasSymbolicDims(dims)) return undefined;
+  if (args.length > 2) return undefined; // the declared form reports the extra argument
+  const parts = Array.isArray(dims) ? (dims as DimLike[]).map((d) => (typeof d === 'number' ? o.ints([d]) : o.reshape(d, [1]))) : null;
+  const shapeVec = parts === null ? (dims as Tensor) : o.concat(parts, 0);
+  const c = convert(op, args[0] as TensorLike);
+  try {
+    return o.reshapeDynOf(c.t, shapeVec);
+  } finally {
+    release(c);
+  }
+}
+
 export interface ShapeParams {
   readonly shape: readonly number[];
 }
@@ -55,7 +72,7 @@ export const reshape = {
   impl: (k, [x], p: ShapeParams) => [k.run('Reshape', { x }, { shape: resolveReshape('reshape', x.shape, p.shape) }) as Info],
   vjp: (c, [x]) => [o.reshapeLike(g0(c), x)],
   saves: 'none',
-  api: api(['reshape'], [arg.tensor('x'), arg.ints('shape')]),
+  api: api(['reshape'], [arg.tensor('x'), arg.ints('shape')], [], { dynamic: reshapeToRunTimeShape }),
   tf: tfSpec<ShapeParams>({ op: 'Reshape', inputs: ['x', { param: 'shape', shape: 'vector', check: 'dims' }], attrs: { T: { dtypeOf: 0 }, Tshape: I32 } }),
 } satisfies Primitive<ShapeParams>;
 

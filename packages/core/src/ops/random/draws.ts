@@ -5,6 +5,7 @@ import type { DType } from '../../values/dtype';
 import type { AVal, Params, Primitive } from '../primitive';
 import type { Tensor } from '../../values/tensor';
 import { argError, checkDimsValid, checkSize } from '../check';
+import { typeError } from '../../errors/error_toolkit';
 import { ReadScope, SpecNode, WriteScope, attr } from '../graphdef_spec';
 import { bind } from '../bind';
 import { tensorOfShapeNode, writeShapeOf } from '../array/reshape';
@@ -204,6 +205,11 @@ function truncatedNormalOp(shape: readonly number[], options: NormalOptions = {}
 /** Uniform draws of one stream (shared by random.uniform and Generator.uniform). */
 function uniformFrom(op: string, shape: readonly number[], options: UniformOptions, seeds: object): Tensor {
   const dtype = options.dtype ?? 'float32';
+  const wide = dtype as string;
+  if (wide === 'int64' || wide === 'float64') {
+    // API.md section 10: no 64-bit dtypes; TF's int64 draw is an int32 one here.
+    throw typeError(op, `dtype ${wide} is not supported (tfjs has no 64-bit dtypes)`, wide, wide === 'int64' ? 'int32' : 'float32', `Pass dtype '${wide === 'int64' ? 'int32' : 'float32'}'.`);
+  }
   if (dtype === 'int32') {
     if (options.maxval === undefined) throw argError(op, 'an int32 uniform needs maxval', 'no maxval', 'an integer maxval', 'Pass { maxval } (and minval, default 0).');
     return draw(randomUniformInt, [], { shape, dtype, minval: options.minval ?? 0, maxval: options.maxval, ...seeds });
@@ -251,35 +257,51 @@ function checkInt32(op: string, dtype: DType | undefined): void {
 
 /** The seed pair of a stateless op: two integers. */
 function seedPair(op: string, seed: unknown): [number, number] {
-  if (!Array.isArray(seed) || seed.length !== 2) throw argError(op, 'seed must be a pair of integers', JSON.stringify(seed) ?? String(seed), '[a, b]', 'Pass { seed: [a, b] }.');
+  if (!Array.isArray(seed) || seed.length !== 2) throw argError(op, 'seed must be a pair of integers', JSON.stringify(seed) ?? String(seed), '[a, b]', 'Pass the seed pair after the shape, as TF: (shape, [a, b], {...}).');
   return [checkSeed(op, seed[0]), checkSeed(op, seed[1])];
 }
 
+type SeedArg = readonly [number, number];
+export interface DropoutOptions { rate: number; noiseShape?: readonly number[]; seed?: number }
+/**
+ * TF's positional form `(shape, seed, {...options})`, or the older `(shape, {seed, ...options})`: the options with
+ * the seed pair in them.
+ */
+function statelessArgs<O extends object>(seedOrOptions: SeedArg | (O & { seed: SeedArg }), options?: O): O & { seed: SeedArg } {
+  if (Array.isArray(seedOrOptions)) return { ...(options ?? ({} as O)), seed: seedOrOptions as SeedArg };
+  return seedOrOptions as O & { seed: SeedArg };
+}
+
 export interface StatelessNormalOptions { seed: readonly [number, number]; mean?: TensorLike; stddev?: TensorLike; dtype?: DType }
+type StatelessNormalRest = Omit<StatelessNormalOptions, 'seed'>;
+type StatelessUniformRest = { minval?: number; maxval?: number; dtype?: DType };
 
 /**
  * Normal draws that are a pure function of the seed pair (the same pair gives the same values, eager and traced).
- * @example ef.random.statelessNormal([2], { seed: [1, 2] }).arraySync(); // the same two numbers at every call
+ * @example ef.random.statelessNormal([2], [1, 2], { stddev: 2 }).shape.dims; // [2]
  */
-function statelessNormal(shape: readonly number[], options: StatelessNormalOptions): Tensor {
+function statelessNormal(shape: readonly number[], seedOrOptions: SeedArg | StatelessNormalOptions, rest?: StatelessNormalRest): Tensor {
+  const options = statelessArgs<StatelessNormalRest>(seedOrOptions, rest);
   const seed = seedPair('random.statelessNormal', options?.seed);
   return tidy(() => scaled(draw(statelessRandomNormal, [], { shape, dtype: options.dtype ?? 'float32', seed }), options.mean ?? 0, options.stddev ?? 1));
 }
 
 /**
  * Truncated normal draws, a pure function of the seed pair.
- * @example ef.random.statelessTruncatedNormal([2], { seed: [1, 2] }).shape.dims; // [2]
+ * @example ef.random.statelessTruncatedNormal([2], [1, 2]).shape.dims; // [2]
  */
-function statelessTruncatedNormalOp(shape: readonly number[], options: StatelessNormalOptions): Tensor {
+function statelessTruncatedNormalOp(shape: readonly number[], seedOrOptions: SeedArg | StatelessNormalOptions, rest?: StatelessNormalRest): Tensor {
+  const options = statelessArgs<StatelessNormalRest>(seedOrOptions, rest);
   const seed = seedPair('random.statelessTruncatedNormal', options?.seed);
   return tidy(() => scaled(draw(statelessTruncatedNormal, [], { shape, dtype: options.dtype ?? 'float32', seed }), options.mean ?? 0, options.stddev ?? 1));
 }
 
 /**
  * Uniform float32 draws in [minval, maxval), a pure function of the seed pair.
- * @example ef.random.statelessUniform([2], { seed: [3, 4], minval: -1, maxval: 1 }).shape.dims; // [2]
+ * @example ef.random.statelessUniform([2], [3, 4], { minval: -1, maxval: 1 }).shape.dims; // [2]
  */
-function statelessUniform(shape: readonly number[], options: { seed: readonly [number, number]; minval?: number; maxval?: number; dtype?: DType }): Tensor {
+function statelessUniform(shape: readonly number[], seedOrOptions: SeedArg | (StatelessUniformRest & { seed: SeedArg }), rest?: StatelessUniformRest): Tensor {
+  const options = statelessArgs<StatelessUniformRest>(seedOrOptions, rest);
   const seed = seedPair('random.statelessUniform', options?.seed);
   const lo = options.minval ?? 0, hi = options.maxval ?? 1;
   return tidy(() => {
@@ -290,9 +312,10 @@ function statelessUniform(shape: readonly number[], options: { seed: readonly [n
 
 /**
  * Categorical draws, a pure function of the seed pair.
- * @example ef.random.statelessCategorical([[-Infinity, 0]], 2, { seed: [1, 1] }).arraySync(); // [[1, 1]]
+ * @example ef.random.statelessCategorical([[-Infinity, 0]], 2, [1, 1]).arraySync(); // [[1, 1]]
  */
-function statelessCategorical(logits: TensorLike, numSamples: number, options: { seed: readonly [number, number]; dtype?: DType }): Tensor {
+function statelessCategorical(logits: TensorLike, numSamples: number, seedOrOptions: SeedArg | { seed: SeedArg; dtype?: DType }, rest?: { dtype?: DType }): Tensor {
+  const options = statelessArgs<{ dtype?: DType }>(seedOrOptions, rest);
   const seed = seedPair('random.statelessCategorical', options?.seed);
   checkInt32('random.statelessCategorical', options.dtype);
   const c = convert('random.statelessCategorical', logits, 'float32');
@@ -300,12 +323,14 @@ function statelessCategorical(logits: TensorLike, numSamples: number, options: {
 }
 
 /**
- * tf.nn.dropout: zeroes entries with probability `rate` and scales the rest by 1 / (1 - rate).
- * @example ef.nn.dropout([1, 2, 3], { rate: 0 }).arraySync(); // [1, 2, 3]
+ * tf.nn.dropout(x, rate, {noiseShape, seed}): zeroes entries with probability `rate` and scales the rest by
+ * 1 / (1 - rate). The older `(x, {rate, noiseShape, seed})` form is accepted too.
+ * @example ef.nn.dropout([1, 2, 3], 0).arraySync(); // [1, 2, 3]
  */
-function dropout(x: TensorLike, options: { rate: number; noiseShape?: readonly number[]; seed?: number }): Tensor {
+function dropout(x: TensorLike, rateOrOptions: number | DropoutOptions, rest?: Omit<DropoutOptions, 'rate'>): Tensor {
+  const options: DropoutOptions = typeof rateOrOptions === 'number' ? { ...(rest ?? {}), rate: rateOrOptions } : rateOrOptions;
   const rate = options?.rate;
-  if (typeof rate !== 'number' || !(rate >= 0 && rate < 1)) throw argError('nn.dropout', 'rate must be in [0, 1)', String(rate), 'a number in [0, 1)', 'Pass { rate } with 0 <= rate < 1.');
+  if (typeof rate !== 'number' || !(rate >= 0 && rate < 1)) throw argError('nn.dropout', 'rate must be in [0, 1)', String(rate), 'a number in [0, 1)', 'Pass the rate after x, as TF: ef.nn.dropout(x, 0.5), with 0 <= rate < 1.');
   const c = convert('nn.dropout', x, 'float32');
   return releasing([c], () => {
     if (rate === 0) return o.identity(c.t);
