@@ -54,7 +54,7 @@ export function customGradient(f: (...xs: Tensor[]) => CustomGradientResult): (.
 }
 
 /** The IR name of a traced custom gradient node (saving refuses it by this name: no TF form yet). */
-export const CUSTOM_GRADIENT = 'custom_gradient';
+const CUSTOM_GRADIENT = 'custom_gradient';
 
 /**
  * A traced customGradient call: its inputs are f's values then f's arguments; its outputs pass the values
