@@ -51,3 +51,60 @@ describe('protobuf encoder', () => {
     expect(Array.from(new Msg().str(4, 'ab').bytes())).toEqual([0x22, 2, 97, 98]);
   });
 });
+
+describe('a compiled train step', () => {
+  /** An SGD step of a dense layer: forward, tape, and v.assignSub(lr * g) per variable. */
+  function sgdStep(jitCompile: boolean, w: ef.Variable, b: ef.Variable) {
+    return ef.trace((x: ef.Tensor, y: ef.Tensor) => {
+      const tape = new ef.GradientTape();
+      const loss = tape.record(() => ef.reduceMean(ef.square(ef.subtract(ef.add(ef.matmul(x, w), b), y))));
+      const [gw, gb] = tape.gradient(loss, [w, b]) as ef.Tensor[];
+      w.assignSub(ef.multiply(gw, 0.1));
+      b.assignAdd(ef.multiply(gb, -0.1));
+      return loss;
+    }, { jitCompile });
+  }
+
+  test('folds assignSub/assignAdd into the session (the assignment only swaps in its output) and trains like the uncompiled step', () => {
+    const x = ef.constant([[1, 2, 3], [4, 5, 6]]);
+    const y = ef.constant([[1, 0], [0, 1]]);
+    const init = [[0.1, -0.2], [0.3, 0.05], [-0.1, 0.2]];
+    const [w1, b1, w2, b2] = [new ef.Variable(init), new ef.Variable([0.5, -0.5]), new ef.Variable(init), new ef.Variable([0.5, -0.5])];
+    const compiled = sgdStep(true, w1, b1);
+    const plain = sgdStep(false, w2, b2);
+    const before = ef.memory().numTensors;
+    for (let i = 0; i < 3; i++) {
+      const [l1, l2] = [compiled(x, y) as ef.Tensor, plain(x, y) as ef.Tensor];
+      expect(Math.abs(l1.item() - l2.item())).toBeLessThanOrEqual(1e-6 * Math.abs(l2.item()));
+      ef.dispose([l1, l2]);
+    }
+    expect(ef.memory().numTensors).toBe(before);
+    const near = (a: ef.Variable, b: ef.Variable): void => (a.value().arraySync() as number[]).flat().forEach((v, i) => expect(v).toBeCloseTo((b.value().arraySync() as number[]).flat()[i], 5));
+    near(w1, w2);
+    near(b1, b2);
+    const ir = compiled.getConcreteFunction(x, y).experimentalGetCompilerIr();
+    // One session holds the forward pass, the gradients and both updates; the assignments are plain swaps after it.
+    expect(ir.match(/onnx_segment/g)).toHaveLength(1);
+    expect(ir).toMatch(/onnx_segment\[[^\]]*matmul[^\]]*sub[^\]]*add\]/);
+    expect(ir).not.toMatch(/assign_variable\[[^\]]*assign(Sub|Add)\]/);
+    expect(ir.match(/assign_variable\[[^\]]*, assign\]/g)).toHaveLength(2);
+    compiled.dispose();
+    plain.dispose();
+  });
+
+  test('gradient matmuls of rank 2 lower to Gemm with transA / transB, not Transpose + MatMul', () => {
+    const f = ef.trace((a: ef.Tensor, b: ef.Tensor) => [ef.matmul(a, b, true, false), ef.matmul(a, b, false, true)]);
+    const a = ef.constant([[1, 2], [3, 4]]);
+    const b = ef.constant([[5, 6], [7, 8]]);
+    const model = ef.toOnnx(f.getConcreteFunction(a, b));
+    const text = Buffer.from(model).toString('latin1');
+    expect(text).toContain('Gemm');
+    expect(text).not.toContain('Transpose');
+    const g = ef.trace((p: ef.Tensor, q: ef.Tensor) => [ef.matmul(p, q, true, false), ef.matmul(p, q, false, true)], { jitCompile: 'strict' });
+    const [ta, tb] = g(a, b) as ef.Tensor[];
+    expect(ta.arraySync()).toEqual([[26, 30], [38, 44]]);
+    expect(tb.arraySync()).toEqual([[17, 23], [39, 53]]);
+    ef.dispose([ta, tb]);
+    g.dispose();
+  });
+});

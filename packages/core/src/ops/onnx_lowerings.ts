@@ -118,12 +118,18 @@ export const lower = {
   /** ArgMax/ArgMin: first index on ties (TF's), int64 cast to int32. */
   arg: (op: string): OnnxSpec =>
     codec<AxisP>((s, n, [x]) => s.add('Cast', s.add(op, [x], { axis: { i: n.params.axis }, keepdims: { i: 0 }, select_last_index: { i: 0 } }), { to: { i: ONNX_TYPE.int32 } }), firstIn(FI)),
-  /** matmul with TF's transpose flags (a swap of the last two axes). */
+  /**
+   * matmul with TF's transpose flags. Rank 2 with a flag: Gemm's transA / transB (the BLAS call reads the
+   * operand transposed in place; the gradient matmuls of every dense layer are these). Batched: a swap of
+   * the last two axes before MatMul.
+   */
   matmul: codec<MatMulP>((s, n, [a, b]) => {
     const swap = (v: string, r: number): string => one(s.add('Transpose', [v], { perm: { ints: [...Array.from({ length: r - 2 }, (_, i) => i), r - 1, r - 2] } }));
     const ra = rankOf(s, n.inputs[0]) as number;
     const rb = rankOf(s, n.inputs[1]) as number;
-    return s.add('MatMul', [n.params.transposeA ? swap(a, ra) : a, n.params.transposeB ? swap(b, rb) : b]);
+    const { transposeA, transposeB } = n.params;
+    if (ra === 2 && rb === 2 && (transposeA || transposeB)) return s.add('Gemm', [a, b], { transA: { i: transposeA ? 1 : 0 }, transB: { i: transposeB ? 1 : 0 } });
+    return s.add('MatMul', [transposeA ? swap(a, ra) : a, transposeB ? swap(b, rb) : b]);
   }, (s, n) => s.aval(n.inputs[0]).dtype === 'float32' && (rankOf(s, n.inputs[0]) ?? 0) >= 2 && (rankOf(s, n.inputs[1]) ?? 0) >= 2),
   transpose: codec<PermP>((s, n, [x]) => s.add('Transpose', [x], n.params.perm === null ? {} : { perm: { ints: n.params.perm } }), firstIn(FIB)),
   /** Slice(begin, size): size -1 runs to the end. */
