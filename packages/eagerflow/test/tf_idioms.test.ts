@@ -19,7 +19,7 @@ const decode = (e: Enc): (number | string | boolean)[] => e.data.map(num);
 /** Exact (Object.is, so NaN == NaN and -0 != 0 where TF's sign matters) or within float32 rounding. */
 function expectTf(t: ef.Tensor, e: Enc, what: string, rtol = 0): void {
   expect([what, t.dtype, t.shape.asList()]).toEqual([what, e.dtype, e.shape]);
-  const got = t.dtype === 'string' || t.dtype === 'bool' ? [t.arraySync()].flat(Infinity) as (string | boolean)[] : Array.from(t.dataSync() as Float32Array);
+  const got: (number | string | boolean)[] = t.dtype === 'string' || t.dtype === 'bool' ? ([t.arraySync()] as unknown[]).flat(8) as (string | boolean)[] : Array.from(t.dataSync() as Float32Array);
   const want = decode(e);
   got.forEach((g, i) => {
     const w = want[i];
@@ -253,7 +253,7 @@ describe('TF call forms (API.md section 10: tensors, then TF required arguments 
   });
   test('random.uniform int32 with minval/maxval; int64 refused (no int64 in the contract)', () => {
     const u = ef.random.uniform([200], { minval: 2, maxval: 5, dtype: 'int32', seed: 1 });
-    const v = Array.from(u.dataSync());
+    const v = Array.from(u.dataSync() as Int32Array);
     expect([u.dtype, Math.min(...v), Math.max(...v)]).toEqual([K.uniformInt.dtype, K.uniformInt.min, K.uniformInt.max]);
     expect(K.uniformInt64).toBeNull(); // TF draws int64; EagerFlow has none: section 10's TypeError
     expect(() => ef.random.uniform([2], { maxval: 5, dtype: 'int64' as ef.DType })).toThrow(TypeError);

@@ -75,7 +75,8 @@ describe('a compiled train step', () => {
     const before = ef.memory().numTensors;
     for (let i = 0; i < 3; i++) {
       const [l1, l2] = [compiled(x, y) as ef.Tensor, plain(x, y) as ef.Tensor];
-      expect(Math.abs(l1.item() - l2.item())).toBeLessThanOrEqual(1e-6 * Math.abs(l2.item()));
+      const [a, b] = [l1.item() as number, l2.item() as number];
+      expect(Math.abs(a - b)).toBeLessThanOrEqual(1e-6 * Math.abs(b));
       ef.dispose([l1, l2]);
     }
     expect(ef.memory().numTensors).toBe(before);
