@@ -1,5 +1,7 @@
 // The browser bundle's size: the editor (CodeMirror) and layout (elkjs) chunks load lazily in the playground only,
-// never inside dist/eagerflow.js; the gzipped bundle's budget is 300 KB. The bundle holds the whole ef API on the cpu
+// never inside dist/eagerflow.js; the gzipped bundle's budget is 420 KB (300 KB until TF's file formats joined it:
+// protobufjs with TF's schemas, fflate, the PNG/JPEG codecs, SavedModel/checkpoint/TFRecord/event-file code; a lazily
+// fetched add-on for them, like WebGL's, is the way back down). The bundle holds the whole ef API on the cpu
 // backend; WebGL and wasm are add-ons it fetches on the first setBackend('webgl' / 'wasm'), measured here too.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -35,8 +37,8 @@ test('the editor and layout libraries are only in the playground chunks, never i
   expect(Object.keys(sizes)).toEqual(expect.arrayContaining(['playground/graph-view.js', 'playground/editor.js']));
 });
 
-test('the gzipped browser bundle (dist/eagerflow.js) is at most 300 KB, and WebGL is an add-on outside it', () => {
-  expect(sizes['eagerflow.js'].gzip).toBeLessThanOrEqual(300 * 1024);
+test('the gzipped browser bundle (dist/eagerflow.js) is at most 420 KB, and WebGL is an add-on outside it', () => {
+  expect(sizes['eagerflow.js'].gzip).toBeLessThanOrEqual(420 * 1024);
   // tfjs's WebGL backend (MathBackendWebGL, its shader compiler) lives in eagerflow-webgl.js, not in the bundle.
   expect(bundleText).not.toMatch(/MathBackendWebGL|WEBGL_PACK|getGlslDifferences/);
   const webgl = fs.readFileSync(path.join(root, 'test-output', 'bundle-size', 'dist', 'eagerflow-webgl.js'), 'utf8');
