@@ -16,6 +16,9 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tf_python_bench import time_us  # noqa: E402  (the same timing as the compile bench's TF column)
+
 DIR = sys.argv[1]
 MANIFEST = json.load(open(os.path.join(DIR, "manifest.json")))
 
@@ -57,18 +60,6 @@ def make(net, jit):
         return loss
 
     return step
-
-
-def time_us(fn, batch, rounds=9, warmup=2):
-    for _ in range(warmup * batch):
-        fn()
-    samples = []
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        for _ in range(batch):
-            fn()
-        samples.append((time.perf_counter() - t0) * 1e6 / batch)
-    return statistics.median(samples)
 
 
 print(json.dumps({"name": "version", "tf": tf.__version__}), flush=True)

@@ -6,20 +6,15 @@ import * as os from 'os';
 import * as path from 'path';
 import * as ef from 'eagerflow';
 import { readBundleIndex, readBundleTensor, shardFile } from '../../../saving/src/tensor_bundle';
+import { Rng } from '../../../../test/harness/rng';
 
 const DIR = path.join(__dirname, '..', '..', '..', 'saving', 'test', 'fixtures', 'tf_files');
 const CASES = Number(process.env.EF_FUZZ_CASES ?? 150);
 
-/** A small deterministic PRNG (mulberry32), so a failing case is reproducible from its index. */
+/** A seeded generator's draws in [0, 1) (the harness's mulberry32), so a failing case is reproducible from its index. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = new Rng(seed);
+  return () => r.next();
 }
 
 function mutate(bytes: Uint8Array, r: () => number): Uint8Array {
