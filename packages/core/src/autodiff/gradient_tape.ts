@@ -79,11 +79,15 @@ export class GradientTape implements TapeRecorder {
   private state: State = 'live';
   private recording = false;
   private warnedInside = false;
+  /**
+   * Whether the tape is in `orphans`: only while it holds pins (registered at the first, unregistered when
+   * released), so a tape that is done leaves no registry cell behind, also in a loop that never yields.
+   */
+  private registered = false;
 
   constructor(options: GradientTapeOptions = {}) {
     this.persistent = options.persistent ?? false;
     this.watchAccessedVariables = options.watchAccessedVariables ?? true;
-    orphans.register(this, this.pins);
   }
 
   /**
@@ -158,6 +162,10 @@ export class GradientTape implements TapeRecorder {
       if (tf === null) continue;
       backend.pin(tf);
       this.pins.handles.push(tf);
+      if (!this.registered) {
+        orphans.register(this, this.pins, this);
+        this.registered = true;
+      }
     }
   }
 
@@ -337,6 +345,10 @@ export class GradientTape implements TapeRecorder {
 
   private release(): void {
     unpinAll(this.pins);
+    if (this.registered) {
+      orphans.unregister(this);
+      this.registered = false;
+    }
     this.entries = [];
   }
 }

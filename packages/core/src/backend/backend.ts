@@ -92,7 +92,7 @@ export const engineKernels: Kernels = {
     (x as TfTensor).dispose();
   },
   upload(values, shape, dtype) {
-    return tfTensor(values as any, shape, dtype);
+    return makeTf(values as HostData, shape, dtype);
   },
 };
 
@@ -293,7 +293,19 @@ export function isTfTensor(x: unknown): x is TfTensor {
 }
 
 export function makeTf(values: HostData, shape: number[], dtype: DType): TfTensor {
-  return tfTensor(values as any, shape, dtype);
+  return dtype === 'complex64' ? complexTf(values as Float32Array, shape) : tfTensor(values as any, shape, dtype);
+}
+
+/** A complex64 tensor from interleaved (real, imag) host values (tf.tensor refuses complex64 data). */
+function complexTf(values: Float32Array, shape: number[]): TfTensor {
+  const n = values.length >> 1;
+  const re = new Float32Array(n);
+  const im = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    re[i] = values[2 * i];
+    im[i] = values[2 * i + 1];
+  }
+  return tf.tidy(() => tf.complex(tfTensor(re, shape, 'float32'), tfTensor(im, shape, 'float32')));
 }
 
 export function readSync(x: TfTensor): HostData {

@@ -12,6 +12,7 @@ import { bandPartDyn, crossDyn, diagDyn, diagPartDyn, knownTail, setDiagDyn } fr
 import { negZerosLike } from './runtime_util';
 import * as UNA from '../primitives/basic_math/unary';
 import { argError } from '../primitives/check';
+import { typeError } from '../errors/error_toolkit';
 import { einsum } from './composites_einsum';
 
 const abs: (x: TensorLike) => Tensor = o.wrapperOf(UNA.abs);
@@ -102,6 +103,8 @@ function bandPart(x: TensorLike, numLower: number, numUpper: number): Tensor {
   }
   return tidy(() => {
     const t = convert('linalg.bandPart', x).t;
+    // TF's MatrixBandPart has no string kernel.
+    if (t.dtype === 'string') throw argError('linalg.bandPart', 'unsupported dtype', t.dtype, 'a numeric or bool dtype', 'Select on the host (numpyFunction) instead.');
     if (t.rank === null || (t.rank >= 2 && !knownTail(t, 2))) return bandPartDyn(t, numLower, numUpper);
     const [m, n] = lastDims('linalg.bandPart', t, 2, 'a batch of matrices');
     const diff = o.sub(o.reshape(o.range(m, null, 1, 'int32'), [m, 1]), o.reshape(o.range(n, null, 1, 'int32'), [1, n]));
@@ -116,7 +119,11 @@ function bandPart(x: TensorLike, numLower: number, numUpper: number): Tensor {
  * @example ef.linalg.trace([[1, 2], [3, 4]]).arraySync(); // 5
  */
 function trace(x: TensorLike): Tensor {
-  return tidy(() => o.reduceSum(diagPart(x), -1));
+  return tidy(() => {
+    const t = convert('linalg.trace', x).t;
+    if (t.dtype === 'complex64' || t.dtype === 'string') throw argError('linalg.trace', 'unsupported dtype', t.dtype, 'float32 or int32', "Cast it first, e.g. ef.cast(x, 'float32').");
+    return o.reduceSum(diagPart(t), -1);
+  });
 }
 
 /**
@@ -154,6 +161,10 @@ function cross(a: TensorLike, b: TensorLike): Tensor {
  */
 function tensordot(a: TensorLike, b: TensorLike, axes: number | [number[], number[]] | [number, number]): Tensor {
   const op = 'linalg.tensordot';
+  // TF requires axes (no default): an integer or a pair of axis lists.
+  if (typeof axes !== 'number' && !(Array.isArray(axes) && axes.length === 2)) {
+    throw typeError(op, 'axes is required', describe(axes), 'an integer N (the last N dims of a with the first N of b) or a pair [aAxes, bAxes]', 'Pass axes, e.g. ef.linalg.tensordot(a, b, 1).');
+  }
   return tidy(() => {
     const x = convert(op, a).t;
     const y = convert(op, b, x.dtype).t;

@@ -158,6 +158,9 @@ function meshgrid(...args: (TensorLike | { indexing?: 'xy' | 'ij' })[]): Tensor[
   if (indexing !== 'xy' && indexing !== 'ij') throw argError('meshgrid', 'unsupported indexing', describe(indexing), "'xy' or 'ij'", "Pass indexing: 'xy' or 'ij'.");
   const ts = (args as TensorLike[]).map((a) => o.reshape(a, [-1]));
   try {
+    // TF multiplies each grid by ones of the first input's dtype: one numeric dtype for all inputs.
+    const bad = ts.find((t) => t.dtype !== ts[0].dtype || (t.dtype !== 'float32' && t.dtype !== 'int32'));
+    if (bad !== undefined) throw argError('meshgrid', 'inputs must share one numeric dtype', ts.map((t) => t.dtype).join(', '), 'all float32 or all int32', "Cast them to one dtype, e.g. ef.cast(x, 'float32').");
     const sizes = ts.map((t) => (t.dims as number[])[0]);
     const shape = sizes.slice();
     if (indexing === 'xy' && shape.length > 1) [shape[0], shape[1]] = [shape[1], shape[0]];

@@ -56,8 +56,8 @@ export const complex = {
     return [{ dtype: 'complex64', shape: broadcastOrThrow('complex', ins[0].shape, ins[1].shape) }];
   },
   impl: (k, [re, im]) => [withScratch(k, (s) => {
-    const shape = re.shape.length >= im.shape.length ? re.shape : im.shape;
-    const full = shape.map((_, i) => Math.max(re.shape[i - (shape.length - re.shape.length)] ?? 1, im.shape[i - (shape.length - im.shape.length)] ?? 1));
+    // The broadcast shape (a 1 against a 0 gives 0: an empty complex tensor, not the larger dim).
+    const full = broadcastOrThrow('complex', re.shape, im.shape) as number[];
     return s.run('Complex', { real: s.to(re, full), imag: s.to(im, full) });
   })],
   // TF's _ComplexGrad: the real and imaginary parts of the cotangent.
