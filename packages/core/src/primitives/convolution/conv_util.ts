@@ -209,12 +209,23 @@ export function convAttrs(p: ConvParams, explicitAttr: boolean): Attrs {
   return out;
 }
 
+/**
+ * Checks a loaded strides/dilations/ksize attr as the eager ops check their arguments: positive integers, and 1 on
+ * the batch and channel dims (TF's kernels require it). A loaded graph must not run what an eager call refuses.
+ */
+export function checkWindowList(r: ReadScope, key: string, l: readonly number[], n: number, fmt: string): void {
+  if (!allPositiveInts(l)) throw r.error(`${key} must be positive integers`, `[${l.join(', ')}]`, 'values >= 1', 'Fix the node attrs');
+  const other = [0, channelAxis(fmt, n + 2)];
+  if (other.some((a) => l[a] !== 1)) throw r.error(`${key} must be 1 on the batch and channel dims`, `[${l.join(', ')}]`, `1 at positions ${other.join(' and ')} for ${fmt}`, 'Fix the node attrs');
+}
+
 /** Reads the shared conv attrs of a node with `n` spatial dims. */
 export function readConvAttrs(r: ReadScope, n: number, defFormat: string): ConvParams {
   const fmt = r.node.str('data_format', defFormat);
   const pick = (key: string): number[] => {
     const l = r.node.ints(key, new Array<number>(n + 2).fill(1));
     if (l.length !== n + 2) throw r.error(`${key} has the wrong length`, `[${l.join(', ')}]`, `${n + 2} values`, 'Fix the node attrs');
+    checkWindowList(r, key, l, n, fmt);
     return spatialAxes(fmt, n).map((a) => l[a]);
   };
   const pad = r.node.str('padding', 'VALID');
@@ -222,6 +233,7 @@ export function readConvAttrs(r: ReadScope, n: number, defFormat: string): ConvP
   if (pad === 'EXPLICIT') {
     const e = r.node.ints('explicit_paddings', []);
     if (e.length !== 2 * (n + 2)) throw r.error('explicit_paddings has the wrong length', `[${e.join(', ')}]`, `${2 * (n + 2)} values`, 'Fix the node attrs');
+    if (!e.every((v) => Number.isInteger(v) && v >= 0)) throw r.error('explicit_paddings must be non-negative integers', `[${e.join(', ')}]`, 'values >= 0', 'Fix the node attrs');
     padding = spatialAxes(fmt, n).map((a) => [e[2 * a], e[2 * a + 1]] as const);
   } else if (pad === 'SAME' || pad === 'VALID') {
     padding = pad;

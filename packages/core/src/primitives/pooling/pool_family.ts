@@ -8,7 +8,7 @@ import { bind } from '../../ops/bind';
 import { Attrs, ReadScope, SpecNode, WriteScope, attr, typeAttrOf } from '../../ops/graphdef_spec';
 import { tensorOfShapeNode, writeShapeOf } from '../transformation/reshape';
 import { argError, checkArity, checkDTypes } from '../check';
-import { channelsLast, fullList, lastShape, outSize, shapeSource, spatialAxes } from '../convolution/conv_util';
+import { channelsLast, checkWindowList, fullList, lastShape, outSize, shapeSource, spatialAxes } from '../convolution/conv_util';
 import { padBefore, tapsToArgmax } from './argmax_taps';
 
 export interface PoolParams {
@@ -219,6 +219,7 @@ export function readPoolAttrs(r: ReadScope, n: number, defFormat: string): PoolP
   const pick = (key: string): number[] => {
     const l = r.node.ints(key);
     if (l.length !== n + 2) throw r.error(`${key} has the wrong length`, `[${l.join(', ')}]`, `${n + 2} values`, 'Fix the node attrs');
+    checkWindowList(r, key, l, n, fmt);
     return spatialAxes(fmt, n).map((a) => l[a]);
   };
   const padding = r.node.str('padding', 'VALID');
