@@ -17,7 +17,7 @@ import {
 } from './gradient_util';
 import { batchJacobianOf, jacobianOf } from './jacobian';
 import * as o from '../ops/ops';
-import { opError, typeError } from '../errors/error_toolkit';
+import { argError, opError, typeError } from '../errors/error_toolkit';
 
 export type { UnconnectedGradients };
 
@@ -379,7 +379,8 @@ function seedOf(t: Source, og: TensorLike | null, i: number): Tensor {
   const want = t instanceof Variable ? t._value.dims : t.dims;
   const have = seed.dims;
   if (want !== null && have !== null && (want.length !== have.length || want.some((d, k) => d !== null && have[k] !== null && d !== have[k]))) {
-    throw typeError('GradientTape.gradient', `outputGradients[${i}] has the wrong shape`, shapeStr(have), `${shapeStr(want)}, the shape of target ${i}`, 'Pass a gradient shaped like its target.');
+    // InvalidArgumentError (a value of the wrong shape), as when the same mismatch is found with dims known only at run time.
+    throw argError('GradientTape.gradient', `outputGradients[${i}] has the wrong shape`, shapeStr(have), `${shapeStr(want)}, the shape of target ${i}`, 'Pass a gradient shaped like its target.');
   }
   return seed;
 }

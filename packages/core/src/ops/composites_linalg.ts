@@ -5,7 +5,7 @@ import { convert } from '../values/convert';
 import { tidy } from '../backend/memory';
 import type { Tensor } from '../values/tensor';
 import type { DType } from '../values/dtype';
-import { describe } from '../values/dtype';
+import { describe, showValue } from '../values/dtype';
 import * as o from './ops';
 import { tensordotDyn } from './runtime_shape';
 import { bandPartDyn, crossDyn, diagDyn, diagPartDyn, knownTail, setDiagDyn } from './runtime_linalg';
@@ -241,7 +241,7 @@ function norm(x: TensorLike, ordOrOptions: Ord | NormOptions = 'euclidean', axis
     const list = (Array.isArray(ax) ? ax : [ax]).map((a) => (a < 0 && rank !== null ? a + rank : a));
     const inRange = (a: number): boolean => rank === null || (a >= 0 && a < rank);
     if (list.length > 2 || list.some((a) => !Number.isInteger(a) || !inRange(a)) || (list.length === 2 && list[0] === list[1])) {
-      throw argError('norm', 'axis must be one axis or a pair of distinct axes in range', JSON.stringify(ax), rank === null ? 'one or two distinct integer axes' : `axes in [-${rank}, ${rank})`, 'Pass e.g. -1 or [-2, -1].');
+      throw argError('norm', 'axis must be one axis or a pair of distinct axes in range', showValue(ax), rank === null ? 'one or two distinct integer axes' : `axes in [-${rank}, ${rank})`, 'Pass e.g. -1 or [-2, -1].');
     }
     const v = list.length === 1 ? vectorNorm(t, ord, list[0]) : matrixNorm(t, ord, [list[0], list[1]]);
     return keep ? v : o.squeeze(v, list);

@@ -10,7 +10,7 @@ import * as P from '../primitives/pooling/pooling';
 import { argError } from '../primitives/check';
 import { unimplemented } from '../errors/error_toolkit';
 import { describe } from '../values/dtype';
-import { spatialList } from '../primitives/convolution/conv_util';
+import { intList, spatialList } from '../primitives/convolution/conv_util';
 
 type Ints = number | number[];
 const avg2 = o.wrapperOf(P.avgPool2d);
@@ -20,10 +20,10 @@ const max3 = o.wrapperOf(P.maxPool3d);
 
 /** A pool over one spatial dim as TF lowers it: a unit height, the 2-D pool, then the height dropped. */
 function pool1d(op: string, kind: 'avg' | 'max', input: TensorLike, ksize: Ints, strides: Ints, padding: string, dataFormat = 'NWC'): Tensor {
-  const fmt = dataFormat.toUpperCase();
+  const fmt = typeof dataFormat === 'string' ? dataFormat.toUpperCase() : dataFormat;
   if (fmt !== 'NWC' && fmt !== 'NCW') throw argError(op, 'unsupported dataFormat', describe(dataFormat), "'NWC' or 'NCW'", "Pass dataFormat: 'NWC'.");
-  const k = spatialList(op, 'ksize', typeof ksize === 'number' ? [ksize] : ksize, 1, fmt)[0];
-  const s = spatialList(op, 'strides', typeof strides === 'number' ? [strides] : strides, 1, fmt)[0];
+  const k = spatialList(op, 'ksize', intList('ksize')(op, ksize), 1, fmt)[0];
+  const s = spatialList(op, 'strides', intList('strides')(op, strides), 1, fmt)[0];
   return tidy(() => {
     const x = convert(op, input, 'float32').t;
     const h = fmt === 'NCW' ? 2 : 1;
@@ -81,12 +81,12 @@ function pool(input: TensorLike, windowShape: number[], poolingType: string, str
  */
 function maxPoolWithArgmax(input: TensorLike, ksize: Ints, strides: Ints, padding: string, options: { dataFormat?: string; includeBatchInIndex?: boolean } = {}): { output: Tensor; argmax: Tensor } {
   const op = 'maxPoolWithArgmax';
-  if ((options.dataFormat ?? 'NHWC').toUpperCase() !== 'NHWC') throw argError(op, 'unsupported dataFormat', describe(options.dataFormat), "'NHWC'", "Pass dataFormat: 'NHWC' (TF's op is NHWC only).");
+  if (String(options.dataFormat ?? 'NHWC').toUpperCase() !== 'NHWC') throw argError(op, 'unsupported dataFormat', describe(options.dataFormat), "'NHWC'", "Pass dataFormat: 'NHWC' (TF's op is NHWC only).");
   const inc = options.includeBatchInIndex ?? false;
   if (typeof inc !== 'boolean') throw argError(op, 'includeBatchInIndex must be a boolean', describe(inc), 'true or false', 'Pass a boolean.');
   const params = {
-    ksize: spatialList(op, 'ksize', typeof ksize === 'number' ? [ksize] : ksize, 2, 'NHWC'),
-    strides: spatialList(op, 'strides', typeof strides === 'number' ? [strides] : strides, 2, 'NHWC'),
+    ksize: spatialList(op, 'ksize', intList('ksize')(op, ksize), 2, 'NHWC'),
+    strides: spatialList(op, 'strides', intList('strides')(op, strides), 2, 'NHWC'),
     padding: P.poolPadding(op, padding),
     dataFormat: 'NHWC',
     includeBatchInIndex: inc,

@@ -1,4 +1,5 @@
 // tf.random's public ops (seeded by TF's rules), the stateless family, ef.random.Generator, and nn.dropout.
+import { showValue } from '../values/dtype';
 import { composite } from './api_spec';
 import type { TensorLike } from '../values/convert';
 import { convert } from '../values/convert';
@@ -91,7 +92,7 @@ function checkInt32(op: string, dtype: DType | undefined): void {
 
 /** The seed pair of a stateless op: two integers. */
 function seedPair(op: string, seed: unknown): [number, number] {
-  if (!Array.isArray(seed) || seed.length !== 2) throw argError(op, 'seed must be a pair of integers', JSON.stringify(seed) ?? String(seed), '[a, b]', 'Pass { seed: [a, b] }.');
+  if (!Array.isArray(seed) || seed.length !== 2) throw argError(op, 'seed must be a pair of integers', showValue(seed), '[a, b]', 'Pass { seed: [a, b] }.');
   return [checkSeed(op, seed[0]), checkSeed(op, seed[1])];
 }
 

@@ -1,13 +1,13 @@
 // Shared rules of the conv and pool families: argument normalization, output shapes, layout and filter-dilation kernels, GraphDef attrs.
 import type { Info, Kernels } from '../../backend/backend';
-import { describe } from '../../values/dtype';
+import { describe, showValue } from '../../values/dtype';
 import type { Dims } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import { Attrs, ReadScope, attr } from '../../ops/graphdef_spec';
 import { argError } from '../check';
 
 /** Arrays as JSON (strides, pairs), other values as describe() does. */
-export const show = (v: unknown): string => (Array.isArray(v) ? JSON.stringify(v) : describe(v));
+export const show = (v: unknown): string => (Array.isArray(v) ? showValue(v) : describe(v));
 
 /** Spatial padding: TF's strings, or explicit [before, after] pairs per spatial dim. */
 export type Padding = 'SAME' | 'VALID' | readonly (readonly [number, number])[];
@@ -77,12 +77,12 @@ export function spatialList(op: string, what: string, list: readonly number[], n
 /** Explicit pairs of the full rank (data-format order) or spatial only -> spatial pairs. */
 export function spatialPadding(op: string, p: string | readonly (readonly number[])[], n: number, fmt: string, explicitOk = true): Padding {
   if (typeof p === 'string') return p as 'SAME' | 'VALID';
-  if (!explicitOk) throw argError(op, 'explicit padding is not supported', JSON.stringify(p), "'SAME' or 'VALID'", 'Pad the input with ef.pad first.');
+  if (!explicitOk) throw argError(op, 'explicit padding is not supported', showValue(p), "'SAME' or 'VALID'", 'Pad the input with ef.pad first.');
   const pairs = p as readonly (readonly number[])[];
   if (pairs.length === n) return pairs.map(([a, b]) => [a, b] as const);
-  if (pairs.length !== n + 2) throw argError(op, 'explicit padding has the wrong length', JSON.stringify(p), `${n + 2} [before, after] pairs (or ${n} spatial pairs)`, 'Pass one pair per dim.');
+  if (pairs.length !== n + 2) throw argError(op, 'explicit padding has the wrong length', showValue(p), `${n + 2} [before, after] pairs (or ${n} spatial pairs)`, 'Pass one pair per dim.');
   const other = [0, channelAxis(fmt, n + 2)];
-  if (other.some((a) => pairs[a][0] !== 0 || pairs[a][1] !== 0)) throw argError(op, 'explicit padding must be 0 on the batch and channel dims', JSON.stringify(p), '[0, 0] there', 'Pad only spatial dims.');
+  if (other.some((a) => pairs[a][0] !== 0 || pairs[a][1] !== 0)) throw argError(op, 'explicit padding must be 0 on the batch and channel dims', showValue(p), '[0, 0] there', 'Pad only spatial dims.');
   return spatialAxes(fmt, n).map((a) => [pairs[a][0], pairs[a][1]] as const);
 }
 

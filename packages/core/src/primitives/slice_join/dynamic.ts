@@ -1,6 +1,7 @@
 // Run-time-shaped slice, pad, reshape and segment sum: their sizes are int32 tensors (TF's Slice, Pad, Reshape and
 // UnsortedSegmentSum with non-Const operands). Gradients and composites traced with unknown dims build their sizes
 // from `shape` at run time with these, as TensorFlow does; with static shapes the ops keep their Const-sized records.
+import { showValue } from '../../values/dtype';
 import type { Info, Kernels } from '../../backend/backend';
 import { convert } from '../../values/convert';
 import type { DType } from '../../values/dtype';
@@ -86,7 +87,7 @@ export const padDyn = {
     checkSizes('pad', { dtype: x.dtype as DType, shape: x.shape }, { dtype: 'int32', shape: p.shape }, 'paddings', true);
     const v = Array.from(intValues(p));
     const pairs = x.shape.map((_, i) => [v[2 * i], v[2 * i + 1]]);
-    if (v.some((n) => n < 0)) throw argError('pad', 'invalid paddings', JSON.stringify(pairs), 'non-negative integer paddings', 'Pass [before, after] pairs of counts >= 0.');
+    if (v.some((n) => n < 0)) throw argError('pad', 'invalid paddings', showValue(pairs), 'non-negative integer paddings', 'Pass [before, after] pairs of counts >= 0.');
     return [k.run('PadV2', { x }, { paddings: pairs, constantValue: 0 }) as Info];
   },
   // TF's _PadGrad: the cotangent sliced at the befores, x's (run-time) shape.

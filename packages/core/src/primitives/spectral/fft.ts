@@ -1,5 +1,6 @@
 // spectral: complex64 construction (Complex, Real, Imag) and the FFTs (FFT, IFFT, RFFT, IRFFT) on tfjs's kernels,
 // with TensorFlow's gradient rules (_FFTGrad, _IFFTGrad, _RFFTGrad, _IRFFTGrad) written in these records.
+import { showValue } from '../../values/dtype';
 import type { Info, Kernels } from '../../backend/backend';
 import { AVal, Primitive } from '../../ops/primitive';
 import { api, arg } from '../../ops/api_spec';
@@ -138,7 +139,7 @@ export interface FftLengthParams {
 
 function checkLength(op: string, p: FftLengthParams): number {
   const n = p.fftLength?.[0];
-  if (p.fftLength?.length !== 1 || !Number.isInteger(n) || n < 1) throw argError(op, 'fftLength must be one positive integer', JSON.stringify(p.fftLength), '[n] with n >= 1', 'Pass e.g. [8] (or omit it for the input length).');
+  if (p.fftLength?.length !== 1 || !Number.isInteger(n) || n < 1) throw argError(op, 'fftLength must be one positive integer', showValue(p.fftLength), '[n] with n >= 1', 'Pass e.g. [8] (or omit it for the input length).');
   return n;
 }
 
