@@ -35,11 +35,11 @@ export type { NodeDef, ArgDef, FunctionDef, GraphDef } from './ops/graphdef_json
 export * from './ops/onnx_spec';
 export { ONNX_TYPE, nhwcSizes } from './ops/onnx_lowerings';
 // Graph-model import reads TF's conv attrs on fused convs exactly as the conv records do.
-export { readConvAttrs } from './primitives/convolution/conv_util';
+export { readConvAttrs } from './ops/nn/conv_util';
 // ...and runs them on the cpu backend with the conv records' host kernel (bias and activation fused in).
-export { hostFusedConv, hostKernelsPay } from './primitives/convolution/host_conv';
+export { hostFusedConv, hostKernelsPay } from './ops/nn/host_conv';
 // The random ops' generator, also behind the training kit's seedable initializers.
-export { PhiloxStream, philox4x32 } from './primitives/random/philox';
+export { PhiloxStream, philox4x32 } from './ops/random/philox';
 export * from './ops/api_spec';
 export { makeOp, opNameOf, convertAll, releasing } from './ops/op_builder';
 export type { PrimitiveName } from './ops/table';
@@ -47,5 +47,5 @@ export * from './values/structure';
 export * as backend from './backend/backend';
 export type { Info, Kernels, Attrs } from './backend/backend';
 export { formatNumpy, shortestFloat32 } from './values/format';
-export { ensureShapeCheck } from './primitives/graph/graph_ops';
-export type { EnsureShapeParams } from './primitives/graph/graph_ops';
+export { ensureShapeCheck } from './ops/array/identity';
+export type { EnsureShapeParams } from './ops/array/identity';

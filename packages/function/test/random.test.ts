@@ -1,7 +1,7 @@
 // ef.random: TF's seed rules, statistics of the draws, stateless determinism, traced calls that draw anew, save/load, dropout, errors and leaks.
 import * as ef from 'eagerflow';
 import { opsOf } from '../../../test/harness/saving';
-import { PhiloxStream } from '../../core/src/primitives/random/philox';
+import { PhiloxStream } from '../../core/src/ops/random/philox';
 
 const vals = (t: ef.Tensor): number[] => { const v = Array.from(t.dataSync() as ArrayLike<number>); t.dispose(); return v; };
 const mean = (v: number[]): number => v.reduce((a, b) => a + b, 0) / v.length;

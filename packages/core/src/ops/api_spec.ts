@@ -2,7 +2,7 @@
 import { DType, asDType, describe } from '../values/dtype';
 import type { Tensor } from '../values/tensor';
 import type { TensorLike } from '../values/convert';
-import { argError } from '../primitives/check';
+import { argError } from './check';
 
 /**
  * One argument of a public op: a tensor (converted, then an input of the record) or a param

@@ -6,21 +6,21 @@ import { bind } from './bind';
 import type { Primitive } from './primitive';
 import { releasing } from './op_builder';
 import { typeError } from '../errors/error_toolkit';
-import { whereCoords } from '../primitives/segment/more';
+import { whereCoords } from './math/segment_search';
 import * as o from './ops';
 import { print } from '../values/print';
-import { resize } from '../primitives/image/resize';
-import { NN_COMPOSITES } from './composites_nn';
-import { POOL_COMPOSITES } from './composites_pool';
-import { NORM_COMPOSITES } from './composites_norm';
-import { MANIP_COMPOSITES } from './composites_manip';
-import { RANDOM_COMPOSITES } from './composites_random';
-import { LINALG_COMPOSITES } from './composites_linalg';
-import { LINALG2_COMPOSITES } from './composites_linalg2';
-import { IMAGE_COMPOSITES } from './composites_image';
-import { IMAGE2_COMPOSITES } from './composites_image2';
-import { SIGNAL_COMPOSITES } from './composites_signal';
-import { RANDOM2_COMPOSITES } from './composites_random2';
+import { resize } from './image/resize';
+import { NN_COMPOSITES } from './nn/activations_composites';
+import { POOL_COMPOSITES } from './nn/pool_composites';
+import { NORM_COMPOSITES } from './nn/normalization_losses';
+import { MANIP_COMPOSITES } from './array/manipulation_composites';
+import { RANDOM_COMPOSITES } from './random/draws_composites';
+import { LINALG_COMPOSITES } from './linalg/diag_band_products';
+import { LINALG2_COMPOSITES } from './linalg/decompositions';
+import { IMAGE_COMPOSITES } from './image/adjust_flip_crop';
+import { IMAGE2_COMPOSITES } from './image/crop_resize_patches';
+import { SIGNAL_COMPOSITES } from './signal/frame_window_stft';
+import { RANDOM2_COMPOSITES } from './random/gamma_composites';
 
 /**
  * Public ops written by hand: true composites (softmax, reduceMean, stack, clipByValue) and the

@@ -6,8 +6,8 @@ import type { Primitive } from './primitive';
 import type { ApiSpec, EntriesOf } from './api_spec';
 import { wrapperOf } from './ops';
 import { COMPOSITES } from './composites';
-import { Generator } from './composites_random';
-import { setSeed } from '../primitives/random/seeds';
+import { Generator } from './random/draws_composites';
+import { setSeed } from './random/seeds';
 
 type Records = RecordExports;
 type ApiOf<R> = R extends { readonly api: infer S } ? S : never;

@@ -4,21 +4,21 @@ import { Tensor } from '../values/tensor';
 import { bind } from './bind';
 import type { Primitive } from './primitive';
 import { TensorLike, convert, dtypeOf } from '../values/convert';
-import * as ARI from '../primitives/arithmetic/binary';
-import * as CRE from '../primitives/creation/fill';
-import * as CST from '../primitives/transformation/cast';
-import * as GR from '../primitives/graph/graph_ops';
-import * as LOG from '../primitives/logical/compare';
-import * as MAT from '../primitives/matrices/matmul';
-import * as MIR from '../primitives/transformation/mirror_pad';
-import * as PAD from '../primitives/transformation/pad';
-import * as RED from '../primitives/reduction/reduce';
-import * as RSH from '../primitives/transformation/reshape';
-import * as SEG from '../primitives/segment/segment_sum';
-import * as SJ from '../primitives/slice_join/slice_join';
-import * as UNA from '../primitives/basic_math/unary';
-import type { PadMode } from '../primitives/transformation/mirror_pad';
-import { argError } from '../primitives/check';
+import * as ARI from './math/binary';
+import * as CRE from './array/creation';
+import * as CST from './math/cast';
+import * as GR from './array/identity';
+import * as LOG from './math/compare';
+import * as MAT from './linalg/matmul';
+import * as MIR from './array/mirror_pad';
+import * as PAD from './array/pad';
+import * as RED from './math/reduce';
+import * as RSH from './array/reshape';
+import * as SEG from './math/segment_sum';
+import * as SJ from './array/slice_concat_gather';
+import * as UNA from './math/unary';
+import type { PadMode } from './array/mirror_pad';
+import { argError } from './check';
 import type { ApiSpec, FnOf } from './api_spec';
 import { convertAll, makeOp, releasing } from './op_builder';
 
@@ -92,7 +92,7 @@ export const unsortedSegmentSum: (data: TensorLike, segmentIds: TensorLike, numS
 export const broadcastTo: (x: TensorLike, shape: number[]) => Tensor = wrapperOf(RSH.broadcastTo);
 
 // Run-time-shaped helpers (sizes as int32 tensors) for gradients and composites traced with unknown dims.
-export { shapeOf, sliceDynOf, padDynOf, reshapeDynOf, segmentSumDynOf, ints } from '../primitives/slice_join/dynamic';
+export { shapeOf, sliceDynOf, padDynOf, reshapeDynOf, segmentSumDynOf, ints } from './array/dynamic_sizes';
 
 // Short internal aliases used by gradient rules.
 export const neg: Unary = negative;

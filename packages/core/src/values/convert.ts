@@ -4,8 +4,8 @@ import { DType, HostData, asDType, describe } from './dtype';
 import { NDArray, Nested, Scalar, fillHost, flatten, inferDType, shapeSize } from './ndarray';
 import { Tensor } from './tensor';
 import { bind } from '../ops/bind';
-import { cast as castP } from '../primitives/transformation/cast';
-import { argError } from '../primitives/check';
+import { cast as castP } from '../ops/math/cast';
+import { argError } from '../ops/check';
 import { typeError } from '../errors/error_toolkit';
 
 /** Anything an op accepts where it reads a tensor. */

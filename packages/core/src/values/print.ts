@@ -2,7 +2,7 @@
 import { bind } from '../ops/bind';
 import { Tensor } from './tensor';
 import { TensorLike, convert } from './convert';
-import { print as printP } from '../primitives/graph/graph_ops';
+import { print as printP } from '../ops/array/identity';
 
 export { printOutput } from './print_values';
 

@@ -6,7 +6,7 @@ import type { Primitive } from '../ops/primitive';
 import { bind } from '../ops/bind';
 import { TensorLike, convert } from './convert';
 import { releasing } from '../ops/op_builder';
-import { stridedSlice, StridedSliceParams } from '../primitives/slice_join/more';
+import { stridedSlice, StridedSliceParams } from '../ops/array/strided_slice';
 
 /** One index of `x.at(...)`: an integer (drops the dim), a slice string, `'...'`, or `null` (a new axis of size 1). */
 export type Index = number | string | null;

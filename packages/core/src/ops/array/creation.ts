@@ -1,0 +1,153 @@
+// creation: fill, range, zerosLike and onesLike, with their GraphDef codecs (Fill, Range).
+import type { Info } from '../../backend/backend';
+import { DType, describe } from '../../values/dtype';
+import { AVal, Params, Primitive } from '../primitive';
+import type { Tensor } from '../../values/tensor';
+import { ALL, argError, checkDTypes, checkDimsValid, checkSize } from '../check';
+import { api, arg } from '../api_spec';
+import { ReadScope, SpecNode, WriteScope, attr } from '../graphdef_spec';
+import { bind } from '../bind';
+import { lower } from '../onnx_lowerings';
+import { withScratch } from '../kernel_util';
+
+const unaryApi = <const P extends readonly string[]>(paths: P) => api(paths, [arg.tensor('x')]);
+
+function likeConst<const P extends readonly string[]>(name: string, kernel: string, paths: P, dtypes: readonly DType[], value: number) {
+  return {
+    name,
+    effect: 'pure',
+    infer(ins: AVal[]) {
+      checkDTypes(name, ins[0], dtypes);
+      return [{ dtype: ins[0].dtype, shape: ins[0].shape }];
+    },
+    // tfjs's ZerosLike has no string kernel; TensorFlow's zeros_like of strings is ''.
+    impl: (k, [x]) => [(x.dtype === 'string' ? k.run('Fill', {}, { shape: x.shape, value: '', dtype: 'string' }) : k.run(kernel, { x })) as Info],
+    vjp: () => [null],
+    saves: 'none',
+    api: unaryApi(paths),
+    tf: { op: kernel },
+    onnx: lower.likeConst(value),
+  } satisfies Primitive;
+}
+
+export const zerosLike = likeConst('zeros_like', 'ZerosLike', ['zerosLike'], ALL, 0);
+/** TensorFlow's OnesLike has no string kernel either. */
+export const onesLike = likeConst('ones_like', 'OnesLike', ['onesLike'], ['float32', 'int32', 'bool', 'complex64'], 1);
+
+export interface FillParams {
+  readonly shape: readonly number[];
+  readonly value: number | boolean | string;
+  readonly dtype: DType;
+}
+
+export const fill = {
+  name: 'fill',
+  effect: 'pure',
+  infer(_ins: AVal[], p: FillParams) {
+    checkDimsValid('fill', p.shape);
+    checkSize('fill', p.shape);
+    if (!representable(p.value, p.dtype)) {
+      // String(NaN) is 'NaN' (JSON.stringify would say null); strings are shown quoted.
+      const shown = typeof p.value === 'string' ? JSON.stringify(p.value) : typeof p.value === 'number' || typeof p.value === 'boolean' ? String(p.value) : describe(p.value);
+      throw argError('fill', 'value does not fit the dtype', shown, `a value representable as ${p.dtype}`, 'Pass a matching value or another dtype.');
+    }
+    return [{ dtype: p.dtype, shape: [...p.shape] }];
+  },
+  // tfjs's Fill has no complex64 kernel (TF's does): a real fill plus a zero imaginary part.
+  impl: (k, _ins, p: FillParams) => [p.dtype === 'complex64'
+    ? withScratch(k, (s) => s.run('Complex', { real: s.run('Fill', {}, { shape: [...p.shape], value: p.value, dtype: 'float32' }), imag: s.run('Fill', {}, { shape: [...p.shape], value: 0, dtype: 'float32' }) }))
+    : k.run('Fill', {}, { shape: [...p.shape], value: p.dtype === 'bool' ? Number(p.value) : p.value, dtype: p.dtype }) as Info],
+  vjp: null,
+  saves: 'none',
+  tf: { ops: ['Fill'], write: writeFill, read: readFill },
+} satisfies Primitive<FillParams>;
+
+function representable(v: unknown, dtype: DType): boolean {
+  switch (dtype) {
+    case 'int32':
+      return typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= 2147483647;
+    case 'bool':
+      return typeof v === 'boolean' || v === 0 || v === 1;
+    case 'string':
+      return typeof v === 'string';
+    default:
+      return typeof v === 'number';
+  }
+}
+
+export interface RangeParams {
+  readonly start: number;
+  readonly stop: number;
+  readonly step: number;
+  readonly dtype: DType;
+}
+
+export const range = {
+  name: 'range',
+  effect: 'pure',
+  infer(_ins: AVal[], p: RangeParams) {
+    if (p.step === 0) throw argError('range', 'step must not be zero', '0', 'a non-zero step', 'Pass a positive or negative step.');
+    if (p.dtype === 'int32' && ![p.start, p.stop, p.step].every(Number.isInteger)) {
+      throw argError('range', 'an int32 range needs integer bounds', `${p.start}, ${p.stop}, ${p.step}`, 'integers for an int32 range', "Pass integers, or dtype 'float32'.");
+    }
+    checkDTypes('range', { dtype: p.dtype, shape: [] }, ['float32', 'int32'], 'dtype');
+    checkSize('range', [rangeSize(p)]);
+    if ((p.stop - p.start) / p.step < 0) {
+      const rule = p.step > 0 ? 'start <= limit when delta > 0' : 'start >= limit when delta < 0';
+      throw argError('range', `requires ${rule}`, `start ${p.start}, limit ${p.stop}, delta ${p.step}`, rule, 'Swap start and limit or flip the sign of delta (TensorFlow raises here too).');
+    }
+    return [{ dtype: p.dtype, shape: [rangeSize(p)] }];
+  },
+  // tfjs's Range counts down when stop < start even with a positive step; TensorFlow gives [].
+  impl: (k, _ins, p: RangeParams) => [
+    (rangeSize(p) === 0 ? k.run('Fill', {}, { shape: [0], value: 0, dtype: p.dtype }) : k.run('Range', {}, { start: p.start, stop: p.stop, step: p.step, dtype: p.dtype })) as Info,
+  ],
+  vjp: null,
+  saves: 'none',
+  tf: { ops: ['Range'], write: writeRange, read: readRange },
+} satisfies Primitive<RangeParams>;
+
+function rangeSize(p: RangeParams): number {
+  return Math.max(0, Math.ceil((p.stop - p.start) / p.step));
+}
+
+const bindP = (p: Primitive<FillParams> | Primitive<RangeParams>, ins: Tensor[], params: object): Tensor[] =>
+  bind(p as unknown as Primitive, ins, params as Params);
+
+function writeFill(s: WriteScope, n: SpecNode): string[] {
+  const p = n.params as FillParams;
+  const data = p.dtype === 'string' ? [String(p.value)] : p.dtype === 'int32' ? Int32Array.of(Number(p.value)) : p.dtype === 'bool' ? Uint8Array.of(p.value ? 1 : 0) : Float32Array.of(Number(p.value));
+  const value = s.constant('value', { dtype: p.dtype, shape: [], data });
+  return [s.add('Fill', 'Fill', [s.ints('dims', p.shape), value], { T: attr.type(p.dtype), index_type: attr.type('int32') })];
+}
+
+function readFill(r: ReadScope): Tensor[] {
+  r.arity(2);
+  const shape = r.numbers(0, 'the dims');
+  r.checkSize(shape);
+  const c = r.constScalar(1);
+  if (c === null) throw r.error('the fill value must be a scalar Const', `input '${r.refText(1)}'`, 'a scalar Const', 'Fix the value');
+  const value = c.dtype === 'bool' ? c.value !== 0 : c.value;
+  return bindP(fill, [], { shape, value, dtype: c.dtype });
+}
+
+function writeRange(s: WriteScope, n: SpecNode): string[] {
+  const p = n.params as RangeParams;
+  const scalar = (hint: string, v: number): string => (p.dtype === 'int32' ? s.ints(hint, [v], []) : s.constant(hint, { dtype: 'float32', shape: [], data: Float32Array.of(v) }));
+  // The exact (float64) endpoints ride along in an attr: float32 consts could change the length.
+  const exact = { list: { f: [p.start, p.stop, p.step] } };
+  return [s.add('Range', 'Range', [scalar('start', p.start), scalar('limit', p.stop), scalar('delta', p.step)], { Tidx: attr.type(p.dtype), _eagerflow_range: exact })];
+}
+
+function readRange(r: ReadScope): Tensor[] {
+  r.arity(3);
+  const dtype = r.node.dtype('Tidx', 'int32');
+  const exact = r.node.has('_eagerflow_range') ? r.node.floats('_eagerflow_range') : [];
+  const vals = exact.length === 3 ? exact : [0, 1, 2].map((k) => r.number(k, 'a range bound'));
+  const [start, stop, step] = vals;
+  if (step === 0 || !Number.isFinite(start + stop + step) || Math.abs((stop - start) / step) > r.maxElements) {
+    throw r.error('the range is invalid or too long', `${start}, ${stop}, ${step}`, `a non-zero step and at most ${r.maxElements} values`, 'Fix the Range inputs');
+  }
+  return bindP(range, [], { start, stop, step, dtype });
+}
+

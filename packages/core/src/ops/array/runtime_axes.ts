@@ -1,0 +1,96 @@
+// Axis moves for tensors whose rank is known only at run time (traced with TensorSpec(null)): TF builds these perms at
+// run time (sort's swap of the axis with the last, the images' height/width swap); ef's transpose takes a static perm, so
+// the tensor is reshaped around the moved axes to a known rank (run-time products of the untouched groups), transposed,
+// and reshaped back. Out-of-range axes raise when the graph runs: the run-time slices of the shape check their bounds.
+import type { Tensor } from '../../values/tensor';
+import * as o from '../ops';
+import { prod1, rankOf } from './runtime_util';
+
+/** x with the axis at run-time position `p` ([1] int32) moved to the end; a slice at p raises when it is out of range. */
+function axisToEndAt(x: Tensor, p: Tensor): { moved: Tensor; head: Tensor; d: Tensor; tail: Tensor } {
+  const shp = o.shapeOf(x);
+  const d = o.sliceDynOf(shp, p, o.ints([1]));
+  const head = o.sliceDynOf(shp, o.ints([0]), p);
+  const tail = o.sliceDynOf(shp, o.add(p, 1), o.ints([-1]));
+  const moved = o.reshapeDynOf(o.transpose(o.reshapeDynOf(x, o.concat([prod1(head), d, prod1(tail)], 0)), [0, 2, 1]), o.concat([head, tail, d], 0));
+  return { moved, head, d, tail };
+}
+
+/**
+ * x with `axis` moved to the end (the other axes keep their order), and the inverse move for a result of the moved
+ * shape. The axis is resolved against the run-time rank (negative counts from the end) and must be in range.
+ */
+export function axisToEndDyn(x: Tensor, axis: number): { moved: Tensor; back: (y: Tensor) => Tensor } {
+  const p = axis < 0 ? o.add(rankOf(o.shapeOf(x)), axis) : o.ints([axis]);
+  const { moved, head, d, tail } = axisToEndAt(x, p);
+  const back = (y: Tensor): Tensor => o.reshapeDynOf(o.transpose(o.reshapeDynOf(y, o.concat([prod1(head), prod1(tail), d], 0)), [0, 2, 1]), o.concat([head, d, tail], 0));
+  return { moved, back };
+}
+
+/**
+ * x with `axes` moved to the end in the given order (the free axes keep theirs: TF's tensordot perm free + axes, built
+ * at run time), with the free and the moved dims as run-time vectors. Each axis must be in range (a run-time slice).
+ */
+export function axesToEndDyn(x: Tensor, axes: readonly number[]): { moved: Tensor; free: Tensor; contracted: Tensor } {
+  const shp = o.shapeOf(x);
+  const r = rankOf(shp);
+  const pos = axes.map((a) => (a < 0 ? o.add(r, a) : o.ints([a])));
+  let moved = x;
+  pos.forEach((p, i) => {
+    // Each axis moved before this one from a lower position shifted it down by one.
+    const before = pos.slice(0, i).map((q) => o.cast(o.less(q, p), 'int32'));
+    moved = axisToEndAt(moved, before.length === 0 ? p : o.sub(p, before.reduce((a, b) => o.add(a, b)))).moved;
+  });
+  const contracted = pos.length === 0 ? o.fill([0], 0, 'int32') : o.concat(pos.map((p) => o.sliceDynOf(shp, p, o.ints([1]))), 0);
+  return { moved, free: o.sliceDynOf(o.shapeOf(moved), o.ints([0]), o.sub(r, axes.length)), contracted };
+}
+
+/**
+ * An image (rank 3, [H, W, C]) or batch (rank 4, [N, H, W, C]) of run-time rank, checked when the graph runs: the
+ * returned copy raises there for another rank (a slice of the shape at rank - 3, and of a 4-vector to the rank).
+ */
+export function imageRank3or4Dyn(x: Tensor): Tensor {
+  const shp = o.shapeOf(x);
+  const r = rankOf(shp);
+  const hwc = o.sliceDynOf(shp, o.sub(r, 3), o.ints([3]));
+  const atMost4 = o.sliceDynOf(o.ints([0, 0, 0, 0]), o.ints([0]), r);
+  return o.reshapeDynOf(x, o.add(o.concat([o.sliceDynOf(shp, o.ints([0]), o.sub(r, 3)), hwc], 0), atMost4));
+}
+
+/** Swaps the height and width axes (-3 and -2) of a checked image or batch of run-time rank. */
+export function swapHeightWidthDyn(x: Tensor): Tensor {
+  const shp = o.shapeOf(x);
+  const r = rankOf(shp);
+  const lead = o.sliceDynOf(shp, o.ints([0]), o.sub(r, 3));
+  const hwc = o.sliceDynOf(shp, o.sub(r, 3), o.ints([3]));
+  const four = o.reshapeDynOf(x, o.concat([prod1(lead), hwc], 0));
+  return o.reshapeDynOf(o.transpose(four, [0, 2, 1, 3]), o.concat([lead, o.gather(hwc, o.ints([1, 0, 2]), 0)], 0));
+}
+
+/**
+ * x checked to have last dim `n` when the graph runs (its static last dim unknown): sliced to n along the last axis
+ * (raises when it is shorter) with a size that also depends on a slice of an n-vector to the last dim (raises when it
+ * is longer). Rank >= 1, known or not.
+ */
+export function lastDimExactly(x: Tensor, n: number): Tensor {
+  const shp = o.shapeOf(x);
+  const r1 = o.sub(rankOf(shp), 1);
+  const lead = o.sliceDynOf(shp, o.ints([0]), r1);
+  const last = o.sliceDynOf(shp, r1, o.ints([1]));
+  const guard = o.reduceSum(o.sliceDynOf(o.ints(new Array<number>(n).fill(0)), o.ints([0]), last), null, true);
+  return o.sliceDynOf(x, o.mul(shp, 0), o.concat([lead, o.add(o.ints([n]), guard)], 0));
+}
+
+/** The element count of the innermost image [H, W, C] of a (checked) image or batch of run-time shape, as a float32 scalar. */
+export function pixelCountDyn(x: Tensor): Tensor {
+  const shp = o.shapeOf(x);
+  return o.cast(o.reshape(prod1(o.sliceDynOf(shp, o.sub(rankOf(shp), 3), o.ints([3]))), []), 'float32');
+}
+
+/** x checked to have rank >= 2 when the graph runs (a slice of its shape at rank - 2 raises below). */
+export function atLeastRank2Dyn(x: Tensor): Tensor {
+  const shp = o.shapeOf(x);
+  const r2 = o.sub(rankOf(shp), 2);
+  const lead = o.sliceDynOf(shp, o.ints([0]), r2);
+  return o.reshapeDynOf(x, o.concat([lead, o.sliceDynOf(shp, r2, o.ints([2]))], 0));
+}

@@ -1,0 +1,364 @@
+// More composite manipulation ops of issue 11: sort/argsort, repeat, roll, meshgrid, sequenceMask, clipByNorm, clipByGlobalNorm, size, rank, tensorScatterNdAdd.
+import { DType, asDType, describe } from '../../values/dtype';
+import { Tensor } from '../../values/tensor';
+import type { Primitive } from '../primitive';
+import { bind } from '../bind';
+import { TensorLike, convert } from '../../values/convert';
+import { releasing } from '../op_builder';
+import { composite } from '../api_spec';
+import * as o from '../ops';
+import { argError, normalizeAxes } from '../check';
+import * as E from '../math/unary';
+import * as S from './reshape';
+import * as RD from '../math/reduce_scan';
+import * as TR from './manipulation';
+import * as SG from '../math/segment_search';
+import { tidy } from '../../backend/memory';
+import { lastDim, positionsAlong, repeatDyn, repeatEachDyn, rollDyn } from './runtime_shape';
+import { axisToEndDyn } from './runtime_axes';
+
+const NONE = {};
+
+/** Runs `body` on the converted input and disposes the intermediates it registers with `keep`. */
+function using<T>(op: string, x: TensorLike, body: (t: Tensor, tmp: (t: Tensor) => Tensor) => T, hint?: DType): T {
+  const c = convert(op, x, hint);
+  return releasing([c], () => {
+    const temps: Tensor[] = [];
+    try {
+      return body(c.t, (t) => (temps.push(t), t));
+    } finally {
+      for (const t of temps) t.dispose();
+    }
+  });
+}
+
+function staticAxis(op: string, t: Tensor, axis: number): [number, number, number] {
+  const d = t.dims;
+  if (d === null) throw argError(op, 'unknown input rank', 'a tensor of unknown rank', 'a known rank', 'Give the input a shape (setShape).');
+  const [a] = normalizeAxes(op, [axis], d.length);
+  const n = d[a];
+  if (n === null) throw argError(op, 'unknown size along the axis', `shape ${t.shape.toString()} on axis ${axis}`, 'a static size', 'Give the input a static shape (setShape).');
+  return [a, n, d.length];
+}
+
+/** Sorted values and their indices along `axis` via topK over a last axis (negated for ascending, like TF). */
+function sorted(op: string, x: TensorLike, axis: number, direction: unknown, want: 'values' | 'indices'): Tensor {
+  const dir = typeof direction === 'string' ? direction.toUpperCase() : direction;
+  if (dir !== 'ASCENDING' && dir !== 'DESCENDING') throw argError(op, 'unsupported direction', describe(direction), "'ASCENDING' or 'DESCENDING'", "Pass direction: 'ASCENDING' or 'DESCENDING'.");
+  return using(op, x, (t, tmp) => {
+    // The sorted axis may be known only at run time (k read then: TopKV2's k input).
+    const d = t.dims;
+    const asc = dir === 'ASCENDING';
+    // Ascending = descending of an order-reversing map: -x for floats, -1 - x for int32 (-x overflows at INT_MIN).
+    const flip = (v: Tensor): Tensor => (t.dtype === 'int32' ? o.sub(-1, v) : o.neg(v));
+    if (d === null && axis !== -1) return tidy(() => sortedDyn(t, axis, asc ? flip : null, want));
+    const last = d === null && axis === -1;
+    const a = last ? -1 : d === null ? staticAxis(op, t, axis)[0] : normalizeAxes(op, [axis], d.length)[0];
+    const rank = d === null ? 0 : d.length;
+    const n = d === null ? null : d[a];
+    const perm = Array.from({ length: rank }, (_, i) => i);
+    if (!last) [perm[a], perm[rank - 1]] = [perm[rank - 1], perm[a]];
+    const moved = last || a === rank - 1 ? t : tmp(o.transpose(t, perm));
+    const src = asc ? tmp(flip(moved)) : moved;
+    const kIn = n === null ? [tmp(o.reshape(tmp(lastDim(src)), []))] : [];
+    const [values, indices] = bind(RD.topK as Primitive, [src, ...kIn], { k: n ?? 0, sorted: true });
+    const picked = want === 'values' ? (asc ? flip(values) : values) : indices;
+    for (const r of [values, indices]) if (r !== picked) tmp(r);
+    if (last || a === rank - 1) return picked;
+    tmp(picked);
+    return o.transpose(picked, perm);
+  });
+}
+
+/** An unknown rank, an axis other than -1: TF swaps it to the end by a run-time perm; here it moves there and back (runtime_axes). */
+function sortedDyn(t: Tensor, axis: number, flip: ((v: Tensor) => Tensor) | null, want: 'values' | 'indices'): Tensor {
+  const { moved, back } = axisToEndDyn(t, axis);
+  const src = flip === null ? moved : flip(moved);
+  const [values, indices] = bind(RD.topK as Primitive, [src, o.reshape(lastDim(src), [])], { k: 0, sorted: true });
+  return back(want === 'indices' ? indices : flip === null ? values : flip(values));
+}
+
+/**
+ * Sorts along `axis` (last by default), ascending unless `direction: 'DESCENDING'`.
+ * @example ef.sort([3, 1, 2]).arraySync(); // [1, 2, 3]
+ */
+function sort(values: TensorLike, axis = -1, options: { direction?: 'ASCENDING' | 'DESCENDING' } = {}): Tensor {
+  return sorted('sort', values, axis, options.direction ?? 'ASCENDING', 'values');
+}
+
+/**
+ * The int32 indices that sort `values` along `axis` (ties keep their order).
+ * @example ef.argsort([3, 1, 2], -1, { direction: 'DESCENDING' }).arraySync(); // [0, 2, 1]
+ */
+function argsort(values: TensorLike, axis = -1, options: { direction?: 'ASCENDING' | 'DESCENDING' } = {}): Tensor {
+  return sorted('argsort', values, axis, options.direction ?? 'ASCENDING', 'indices');
+}
+
+/**
+ * Repeats each element `repeats` times along `axis` (flattened first when axis is null), like np.repeat.
+ * @example ef.repeat([1, 2], 2).arraySync(); // [1, 1, 2, 2]
+ */
+function repeat(input: TensorLike, repeats: number | number[], axis: number | null = null): Tensor {
+  return using('repeat', input, (t, tmp) => {
+    const src = axis === null ? tmp(o.reshape(t, [-1])) : t;
+    const sd = src.dims;
+    const ax = sd === null ? (axis ?? 0) : normalizeAxes('repeat', [axis ?? 0], sd.length)[0];
+    if (sd === null || sd[ax] === null) {
+      // The axis size is known only at run time (read then; the count list's length is checked then).
+      const list = typeof repeats === 'number' ? [repeats] : repeats;
+      if (!Array.isArray(list) || list.length === 0 || list.some((r) => !Number.isInteger(r) || r < 0)) throw argError('repeat', 'repeats must be a count or one count per element', describe(repeats), 'an integer >= 0 or one per element', 'Pass e.g. 2 or [1, 2, ...].');
+      return list.length === 1 ? repeatDyn(src, list[0], ax) : repeatEachDyn(src, list, ax);
+    }
+    const [a, n] = staticAxis('repeat', src, axis ?? 0);
+    const reps = typeof repeats === 'number' ? new Array<number>(n).fill(repeats) : repeats;
+    if (!Array.isArray(reps) || reps.length !== n || reps.some((r) => !Number.isInteger(r) || r < 0)) {
+      throw argError('repeat', 'repeats must be a count or one count per element', describe(repeats), `an integer >= 0 or ${n} of them`, 'Pass e.g. 2 or [1, 2, ...].');
+    }
+    const idx = reps.flatMap((r, i) => new Array<number>(r).fill(i));
+    return o.gather(src, tmp(o.cast(idx, 'int32')), a);
+  });
+}
+
+/**
+ * Rolls elements along `axis` by `shift` (several pairs allowed); elements leaving one end come back at the other.
+ * @example ef.roll([1, 2, 3, 4], 1, 0).arraySync(); // [4, 1, 2, 3]
+ */
+function roll(input: TensorLike, shift: number | number[], axis: number | number[]): Tensor {
+  const shifts = Array.isArray(shift) ? shift : [shift];
+  const axes = Array.isArray(axis) ? axis : [axis];
+  if (shifts.length !== axes.length || [...shifts, ...axes].some((v) => !Number.isInteger(v))) {
+    throw argError('roll', 'shift and axis must be integers of equal count', `${describe(shift)} and ${describe(axis)}`, 'matching integer lists', 'Pass one shift per axis.');
+  }
+  return using('roll', input, (t, tmp) => {
+    let cur = t;
+    shifts.forEach((s, k) => {
+      if (t.dims === null || t.dims[normalizeAxes('roll', [axes[k]], t.dims.length)[0]] === null) {
+        // The axis size is known only at run time: two run-time slices swapped (shift mod n read then).
+        if (cur !== t) tmp(cur);
+        cur = rollDyn(cur, s, axes[k]);
+        return;
+      }
+      const [a, n] = staticAxis('roll', t, axes[k]);
+      const idx = Array.from({ length: n }, (_, i) => (((i - s) % n) + n) % n);
+      if (cur !== t) tmp(cur);
+      cur = o.gather(cur, tmp(o.cast(idx, 'int32')), a);
+    });
+    return cur === t ? o.identity(t) : cur;
+  });
+}
+
+/**
+ * Coordinate grids from 1-D tensors (`indexing: 'xy'` swaps the first two axes, like TF's default).
+ * @example ef.meshgrid([1, 2, 3], [4, 5]).map((t) => t.shape.toString()); // ['[2,3]', '[2,3]']
+ */
+function meshgrid(...args: (TensorLike | { indexing?: 'xy' | 'ij' })[]): Tensor[] {
+  const last = args[args.length - 1];
+  const opts = last !== null && typeof last === 'object' && !Array.isArray(last) && !(last instanceof Tensor) ? (args.pop() as { indexing?: string }) : {};
+  const indexing = opts.indexing ?? 'xy';
+  if (indexing !== 'xy' && indexing !== 'ij') throw argError('meshgrid', 'unsupported indexing', describe(indexing), "'xy' or 'ij'", "Pass indexing: 'xy' or 'ij'.");
+  const ts = (args as TensorLike[]).map((a) => o.reshape(a, [-1]));
+  try {
+    // TF multiplies each grid by ones of the first input's dtype: one numeric dtype for all inputs.
+    const bad = ts.find((t) => t.dtype !== ts[0].dtype || (t.dtype !== 'float32' && t.dtype !== 'int32'));
+    if (bad !== undefined) throw argError('meshgrid', 'inputs must share one numeric dtype', ts.map((t) => t.dtype).join(', '), 'all float32 or all int32', "Cast them to one dtype, e.g. ef.cast(x, 'float32').");
+    const sizes = ts.map((t) => (t.dims as number[])[0]);
+    const shape = sizes.slice();
+    if (indexing === 'xy' && shape.length > 1) [shape[0], shape[1]] = [shape[1], shape[0]];
+    const posOf = (i: number): number => (indexing === 'xy' && i < 2 && ts.length > 1 ? 1 - i : i);
+    // Sizes known only at run time: each grid is its reshaped input times ones of the others (TF's form).
+    if (sizes.some((d) => d === null)) return tidy(() => meshgridDyn(ts, shape.length, posOf));
+    return ts.map((t, i) => {
+      const pos = posOf(i);
+      const r = o.reshape(t, shape.map((d, j) => (j === pos ? d : 1)));
+      try {
+        return o.broadcastTo(r, shape);
+      } finally {
+        r.dispose();
+      }
+    });
+  } finally {
+    for (const t of ts) t.dispose();
+  }
+}
+
+/** meshgrid's grids when the input sizes are known only at run time: t_i (as a column on its axis) times ones of the others. */
+function meshgridDyn(ts: Tensor[], rank: number, posOf: (i: number) => number): Tensor[] {
+  const cols = ts.map((t, i) => o.reshape(t, Array.from({ length: rank }, (_, j) => (j === posOf(i) ? -1 : 1))));
+  return cols.map((c, i) => cols.reduce((acc, other, j) => (j === i ? acc : o.mul(acc, o.onesLike(other))), c));
+}
+
+/**
+ * mask[i, j] = j < lengths[i] (bool unless `dtype`); `maxlen` defaults to max(lengths) (eager only).
+ * @example ef.sequenceMask([1, 3], 4).arraySync(); // [[true, false, false, false], [true, true, true, false]]
+ */
+function sequenceMask(lengths: TensorLike, maxlen?: number | null, dtype: DType = 'bool'): Tensor {
+  const dt = asDType(dtype, 'sequenceMask');
+  return using('sequenceMask', lengths, (t, tmp) => {
+    if (t.dtype !== 'int32') throw argError('sequenceMask', 'lengths must be int32', t.dtype, 'int32', "Cast them with ef.cast(lengths, 'int32').");
+    let n = maxlen;
+    if ((n === undefined || n === null) && t.isSymbolic) {
+      // Traced: the width max(lengths) is a run-time value; positions 0..width-1 come from zeros padded to it.
+      const width = tmp(o.reshape(tmp(o.maximum(tmp(o.reduceMax(t)), 0)), [1]));
+      const row = tmp(o.padDynOf(tmp(o.fill([0], 0, 'int32')), tmp(o.stack([tmp(o.ints([0])), width], 1))));
+      const mask = o.less(tmp(positionsAlong(row, 0)), tmp(o.expandDims(t, -1)));
+      if (dt === 'bool') return mask;
+      tmp(mask);
+      return o.cast(mask, dt);
+    }
+    if (n === undefined || n === null) n = Math.max(0, ...Array.from(t.dataSync() as Int32Array));
+    if (!Number.isInteger(n) || n < 0) throw argError('sequenceMask', 'maxlen must be a non-negative integer', describe(n), 'an integer >= 0', 'Pass e.g. 10.');
+    const mask = o.less(tmp(o.range(0, n, 1, 'int32')), tmp(o.expandDims(t, -1)));
+    if (dt === 'bool') return mask;
+    tmp(mask);
+    return o.cast(mask, dt);
+  }, 'int32');
+}
+
+/**
+ * Rescales `t` so its L2 norm over `axes` is at most `clipNorm` (TF's clip_by_norm, safe at zero).
+ * @example ef.clipByNorm([3, 4], 1).arraySync(); // [0.6000000238418579, 0.800000011920929]
+ */
+function clipByNorm(t: TensorLike, clipNorm: TensorLike, axes: number | number[] | null = null): Tensor {
+  return using('clipByNorm', t, (x, tmp) => {
+    const l2sum = tmp(o.reduceSum(tmp(o.square(x)), axes === null ? null : Array.isArray(axes) ? axes : [axes], true));
+    const pred = tmp(o.greater(l2sum, 0));
+    const norm = tmp(o.where(pred, tmp(bind(E.sqrt, [tmp(o.where(pred, l2sum, 1))], NONE)[0]), l2sum));
+    return o.div(tmp(o.mul(x, clipNorm)), tmp(o.maximum(norm, clipNorm)));
+  });
+}
+
+/**
+ * Scales every tensor by clipNorm / max(globalNorm, clipNorm); returns `[clipped, globalNorm]` like TF.
+ * @example ef.clipByGlobalNorm([[3], [4]], 1)[1].arraySync(); // 5
+ */
+function clipByGlobalNorm(tList: TensorLike[], clipNorm: number, useNorm?: TensorLike): [Tensor[], Tensor] {
+  if (!Array.isArray(tList)) throw argError('clipByGlobalNorm', 'tList must be an array of tensors', describe(tList), 'an array', 'Wrap the tensors in an array.');
+  if (typeof clipNorm !== 'number' || !(clipNorm > 0)) throw argError('clipByGlobalNorm', 'clipNorm must be a positive number', describe(clipNorm), 'a number > 0', 'Pass e.g. 1.0.');
+  const temps: Tensor[] = [];
+  const tmp = (t: Tensor): Tensor => (temps.push(t), t);
+  try {
+    const ts = tList.map((t) => tmp(o.cast(t, 'float32')));
+    const sums = ts.map((t) => tmp(o.reduceSum(tmp(o.square(t)))));
+    const given = useNorm === undefined ? null : convert('clipByGlobalNorm', useNorm);
+    const norm = given === null ? bind(E.sqrt, [sums.length ? tmp(bind(RD.addN as Primitive, sums, NONE)[0]) : tmp(o.fill([], 0, 'float32'))], NONE)[0] : releasing([given], () => o.identity(given.t));
+    const scale = tmp(o.mul(tmp(o.minimum(tmp(o.div(1, norm)), 1 / clipNorm)), clipNorm));
+    return [ts.map((t) => o.mul(t, scale)), norm];
+  } finally {
+    for (const t of temps) t.dispose();
+  }
+}
+
+/**
+ * The number of elements as an int32 scalar.
+ * @example ef.size([[1, 2, 3], [4, 5, 6]]).arraySync(); // 6
+ */
+function size(input: TensorLike): Tensor {
+  return using('size', input, (t, tmp) => {
+    const d = t.dims;
+    if (d !== null && d.every((v) => v !== null)) return o.fill([], (d as number[]).reduce((a, b) => a * b, 1), 'int32');
+    return bind(RD.prod as Primitive, [tmp(bind(S.shape as Primitive, [t], NONE)[0])], { axes: null, keepDims: false })[0];
+  });
+}
+
+/**
+ * The rank as an int32 scalar.
+ * @example ef.rank([[1, 2], [3, 4]]).arraySync(); // 2
+ */
+function rank(input: TensorLike): Tensor {
+  return using('rank', input, (t, tmp) => {
+    if (t.rank !== null) return o.fill([], t.rank, 'int32');
+    return size(tmp(bind(S.shape as Primitive, [t], NONE)[0]));
+  });
+}
+
+/**
+ * `tensor` with `updates` added at `indices` (TF's tensor_scatter_nd_add).
+ * @example ef.tensorScatterNdAdd([1, 1, 1], [[0], [2]], [5, 7]).arraySync(); // [6, 1, 8]
+ */
+function tensorScatterNdAdd(tensor: TensorLike, indices: TensorLike, updates: TensorLike): Tensor {
+  return using('tensorScatterNdAdd', tensor, (t, tmp) => {
+    const d = t.dims;
+    // Unknown dims: the scatter takes t's shape at run time (a third input, TF's ScatterNd(i, u, Shape(t))).
+    const known = d !== null && d.every((v) => v !== null);
+    const ix = tmp(o.cast(indices, 'int32'));
+    const up = convert('tensorScatterNdAdd', updates, t.dtype);
+    return releasing([up], () => o.add(t, tmp(bind(TR.scatterNd as Primitive, known ? [ix, up.t] : [ix, up.t, t], { shape: d })[0])));
+  });
+}
+
+/**
+ * The distinct values of a 1-D tensor in first-seen order, and each element's index into them, as TF's `{y, idx}`.
+ * @example ef.unique([1, 1, 2, 4, 4, 4, 7]).y.arraySync(); // [1, 2, 4, 7]
+ */
+function unique(x: TensorLike): { y: Tensor; idx: Tensor } {
+  const c = convert('unique', x);
+  return releasing([c], () => {
+    const [y, idx] = bind(SG.unique as Primitive, [c.t], NONE);
+    return { y, idx };
+  });
+}
+
+/**
+ * The slices of `tensor` where `mask` (bool, matching dims axis..axis+k) is true, flattened into one dim (TF's boolean_mask).
+ * @example ef.booleanMask([1, 2, 3, 4], [true, false, true, false]).arraySync(); // [1, 3]
+ */
+function booleanMask(tensor: TensorLike, mask: TensorLike, axis = 0): Tensor {
+  return using('booleanMask', tensor, (t, tmp) => {
+    const m = convert('booleanMask', mask, 'bool');
+    return releasing([m], () => {
+      const [td, md] = [t.dims, m.t.dims];
+      if (m.t.dtype !== 'bool') throw argError('booleanMask', 'mask must be bool', m.t.dtype, 'bool', 'Compare first, e.g. ef.greater(x, 0).');
+      if (md !== null && md.length === 0) throw argError('booleanMask', 'the mask rank must be >= 1', `${t.shape.toString()} and ${m.t.shape.toString()}`, 'a mask of rank >= 1', 'Pass a mask shaped like the masked dims.');
+      if (td === null || md === null || [...td, ...md].some((d) => d === null)) return booleanMaskDyn(t, m.t, axis, tmp);
+      const [a] = normalizeAxes('booleanMask', [axis], (td as number[]).length);
+      const dims = td as number[];
+      const k = md.length;
+      if (a + k > dims.length || (md as number[]).some((d, i) => d !== dims[a + i])) throw argError('booleanMask', 'the mask shape does not match the tensor', `mask ${m.t.shape.toString()} for tensor ${t.shape.toString()} at axis ${a}`, `[${dims.slice(a, a + k)}]`, 'Pass a mask shaped like the masked dims.');
+      const flat = tmp(o.reshape(t, [...dims.slice(0, a), -1, ...dims.slice(a + k)]));
+      const coords = tmp(bind(SG.whereCoords as Primitive, [tmp(o.reshape(m.t, [-1]))], NONE)[0]);
+      return o.gather(flat, tmp(o.reshape(coords, [-1])), a);
+    });
+  });
+}
+
+/**
+ * booleanMask with sizes (or ranks) known only at run time, as TF builds it: the masked dims merged by a
+ * run-time reshape (shape(t)[:axis] + [-1] + shape(t)[axis + k:]), then a gather of the mask's true positions.
+ */
+function booleanMaskDyn(t: Tensor, m: Tensor, axis: number, tmp: (t: Tensor) => Tensor): Tensor {
+  const [td, md] = [t.dims, m.dims];
+  if (axis < 0 && td === null) throw argError('booleanMask', 'a negative axis needs a known rank', `axis ${axis} for a tensor of unknown rank`, 'axis >= 0', 'Pass a non-negative axis.');
+  const a = td === null ? axis : normalizeAxes('booleanMask', [axis], td.length)[0];
+  if (td !== null && md !== null && a + md.length > td.length) throw argError('booleanMask', 'the mask shape does not match the tensor', `mask ${m.shape.toString()} for tensor ${t.shape.toString()} at axis ${a}`, `a mask of rank <= ${td.length - a}`, 'Pass a mask shaped like the masked dims.');
+  const shp = tmp(o.shapeOf(t));
+  const lead = tmp(o.gather(shp, tmp(o.ints(Array.from({ length: a }, (_, i) => i))), 0));
+  // The dims after the mask: static positions when both ranks are known (the result keeps a known rank).
+  const tail = td !== null && md !== null
+    ? tmp(o.gather(shp, tmp(o.ints(Array.from({ length: td.length - a - md.length }, (_, i) => a + md.length + i))), 0))
+    : tmp(o.sliceDynOf(shp, tmp(o.add(tmp(o.reduceSum(tmp(o.onesLike(tmp(o.shapeOf(m)))), null, true)), a)), tmp(o.ints([-1]))));
+  // The mask must match the masked dims; checked when the graph runs by slicing each to the other's sizes
+  // (a slice past a dim raises), so the checked copies feed the result and are never pruned.
+  const ms = tmp(o.shapeOf(m));
+  const tChecked = tmp(o.sliceDynOf(t, tmp(o.mul(shp, 0)), tmp(o.concat([lead, ms, tail], 0))));
+  const mChecked = tmp(o.sliceDynOf(m, tmp(o.mul(ms, 0)), tmp(o.sliceDynOf(shp, tmp(o.ints([a])), tmp(o.shapeOf(ms))))));
+  const flat = tmp(o.reshapeDynOf(tChecked, tmp(o.concat([lead, tmp(o.ints([-1])), tail], 0))));
+  const coords = tmp(bind(SG.whereCoords as Primitive, [tmp(o.reshape(mChecked, [-1]))], NONE)[0]);
+  return o.gather(flat, tmp(o.reshape(coords, [-1])), a);
+}
+
+/** The composites of this file with their public paths. */
+export const MANIP2_COMPOSITES = {
+  sort: composite(['sort'], sort),
+  argsort: composite(['argsort'], argsort),
+  repeat: composite(['repeat'], repeat),
+  roll: composite(['roll'], roll),
+  meshgrid: composite(['meshgrid'], meshgrid),
+  sequenceMask: composite(['sequenceMask'], sequenceMask),
+  clipByNorm: composite(['clipByNorm'], clipByNorm),
+  clipByGlobalNorm: composite(['clipByGlobalNorm'], clipByGlobalNorm),
+  size: composite(['size'], size),
+  rank: composite(['rank'], rank),
+  tensorScatterNdAdd: composite(['tensorScatterNdAdd'], tensorScatterNdAdd),
+  unique: composite(['unique'], unique),
+  booleanMask: composite(['booleanMask'], booleanMask),
+};

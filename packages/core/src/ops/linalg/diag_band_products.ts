@@ -1,0 +1,264 @@
+// tf.linalg composites built from existing ops: eye, diag family, bandPart, trace, matvec, tensordot, norm, cross.
+import { composite } from '../api_spec';
+import type { TensorLike } from '../../values/convert';
+import { convert } from '../../values/convert';
+import { tidy } from '../../backend/memory';
+import type { Tensor } from '../../values/tensor';
+import type { DType } from '../../values/dtype';
+import { describe, showValue } from '../../values/dtype';
+import * as o from '../ops';
+import { tensordotDyn } from '../array/runtime_shape';
+import { bandPartDyn, crossDyn, diagDyn, diagPartDyn, knownTail, setDiagDyn } from './runtime_masks';
+import { negZerosLike } from '../array/runtime_util';
+import * as UNA from '../math/unary';
+import { argError } from '../check';
+import { einsum } from './einsum';
+import { typeError } from '../../errors/error_toolkit';
+
+const abs: (x: TensorLike) => Tensor = o.wrapperOf(UNA.abs);
+const sqrt: (x: TensorLike) => Tensor = o.wrapperOf(UNA.sqrt);
+
+/** The last `count` dims of x, which these composites need statically (they build masks of that size). */
+function lastDims(op: string, x: Tensor, count: number, what: string): number[] {
+  const d = x.dims;
+  if (d === null || d.length < count) throw argError(op, `the input must have rank >= ${count}`, d === null ? 'unknown rank' : `rank ${d.length}`, `rank >= ${count} (${what})`, 'Reshape the input.');
+  const tail = d.slice(d.length - count);
+  if (tail.some((v) => v === null)) throw argError(op, `the last ${count} dims must be known`, x.shape.toString(), 'static sizes', 'Give the traced input a TensorSpec with these dims set.');
+  return tail as number[];
+}
+
+/**
+ * eye(numRows, numColumns?, batchShape?, dtype?): identity matrices ([...batchShape, numRows, numColumns]).
+ * @example ef.eye(2).arraySync(); // [[1, 0], [0, 1]]
+ */
+function eye(numRows: number, numColumns: number | null = null, batchShape: number[] | null = null, dtype: DType = 'float32'): Tensor {
+  const m = numColumns ?? numRows;
+  for (const [n, v] of [['numRows', numRows], ['numColumns', m]] as const) {
+    if (!Number.isInteger(v) || v < 0) throw argError('linalg.eye', `${n} must be a non-negative integer`, describe(v), 'an integer >= 0', `Pass a size for ${n}.`);
+  }
+  return tidy(() => {
+    const mask = o.equal(o.reshape(o.range(numRows, null, 1, 'int32'), [numRows, 1]), o.reshape(o.range(m, null, 1, 'int32'), [1, m]));
+    const e = o.cast(mask, dtype);
+    return batchShape === null || batchShape.length === 0 ? e : o.broadcastTo(e, [...batchShape, numRows, m]);
+  });
+}
+
+/**
+ * diagPart(x): the main diagonals of the innermost matrices ([..., M, N] -> [..., min(M, N)]).
+ * @example ef.linalg.diagPart([[1, 2], [3, 4]]).arraySync(); // [1, 4]
+ */
+function diagPart(x: TensorLike): Tensor {
+  return tidy(() => {
+    const t = convert('linalg.diagPart', x).t;
+    if (t.rank === null || (t.rank >= 2 && !knownTail(t, 2))) return diagPartDyn(t);
+    const [m, n] = lastDims('linalg.diagPart', t, 2, 'a batch of matrices');
+    const k = Math.min(m, n);
+    const sq = m === k && n === k ? t : o.slice(t, [...new Array<number>((t.rank as number) - 2).fill(0), 0, 0], [...new Array<number>((t.rank as number) - 2).fill(-1), k, k]);
+    // Off the diagonal -0 (the sum keeps a -0 diagonal's sign), and a select, not a product by a 0/1 mask: the
+    // gradient's structural zeros are then +0, as TF's MatrixDiagPart gradient (MatrixDiag's zero fill) writes them.
+    return o.reduceSum(o.where(eye(k, k, null, 'bool'), sq, negZerosLike(sq)), -1);
+  });
+}
+
+/**
+ * diag(diagonal): square matrices with the given main diagonals ([..., K] -> [..., K, K]).
+ * @example ef.linalg.diag([1, 2]).arraySync(); // [[1, 0], [0, 2]]
+ */
+function diag(diagonal: TensorLike): Tensor {
+  return tidy(() => {
+    const d = convert('linalg.diag', diagonal).t;
+    if (d.rank === null || (d.rank >= 1 && !knownTail(d, 1))) return diagDyn(d);
+    const [k] = lastDims('linalg.diag', d, 1, 'a batch of diagonals');
+    // A select, not a product by the 0/1 mask (a negative diagonal times 0 would write -0): TF's MatrixDiag fills +0.
+    const grid = o.mul(o.expandDims(d, -1), o.onesLike(o.expandDims(d, -2)));
+    return o.where(eye(k, k, null, 'bool'), grid, o.zerosLike(grid));
+  });
+}
+
+/**
+ * setDiag(x, diagonal): x with its main diagonals replaced ([..., M, N] with [..., min(M, N)]).
+ * @example ef.linalg.setDiag([[1, 2], [3, 4]], [9, 8]).arraySync(); // [[9, 2], [3, 8]]
+ */
+function setDiag(x: TensorLike, diagonal: TensorLike): Tensor {
+  return tidy(() => {
+    const t = convert('linalg.setDiag', x).t;
+    const d = convert('linalg.setDiag', diagonal, t.dtype).t;
+    if (t.rank === null || d.rank === null || (t.rank >= 2 && d.rank >= 1 && !(knownTail(t, 2) && knownTail(d, 1)))) return setDiagDyn(t, d);
+    const [m, n] = lastDims('linalg.setDiag', t, 2, 'a batch of matrices');
+    const [k] = lastDims('linalg.setDiag', d, 1, 'a batch of diagonals');
+    if (k !== Math.min(m, n)) throw argError('linalg.setDiag', 'the diagonal length must be min(M, N)', `${k} for a ${m}x${n} matrix`, `${Math.min(m, n)}`, 'Pass one value per diagonal entry.');
+    const mask = eye(m, n, null, 'bool');
+    const spread = m <= n ? o.expandDims(d, -1) : o.expandDims(d, -2);
+    return o.where(mask, o.mul(spread, eye(m, n, null, t.dtype)), t);
+  });
+}
+
+/**
+ * bandPart(x, numLower, numUpper): keeps the entries with i - j <= numLower and j - i <= numUpper (negative: keep all).
+ * @example ef.linalg.bandPart([[1, 2], [3, 4]], 0, -1).arraySync(); // [[1, 2], [0, 4]]
+ */
+function bandPart(x: TensorLike, numLower: number, numUpper: number): Tensor {
+  for (const [n, v] of [['numLower', numLower], ['numUpper', numUpper]] as const) {
+    if (!Number.isInteger(v)) throw argError('linalg.bandPart', `${n} must be an integer`, describe(v), 'an integer (negative keeps the whole triangle)', 'Pass e.g. 0 or -1.');
+  }
+  return tidy(() => {
+    const t = convert('linalg.bandPart', x).t;
+    // TF's MatrixBandPart has no string kernel.
+    if (t.dtype === 'string') throw argError('linalg.bandPart', 'unsupported dtype', t.dtype, 'a numeric or bool dtype', 'Select on the host (numpyFunction) instead.');
+    if (t.rank === null || (t.rank >= 2 && !knownTail(t, 2))) return bandPartDyn(t, numLower, numUpper);
+    const [m, n] = lastDims('linalg.bandPart', t, 2, 'a batch of matrices');
+    const diff = o.sub(o.reshape(o.range(m, null, 1, 'int32'), [m, 1]), o.reshape(o.range(n, null, 1, 'int32'), [1, n]));
+    const lowerOk = numLower < 0 ? o.cast(o.onesLike(diff), 'bool') : o.lessEqual(diff, numLower);
+    const upperOk = numUpper < 0 ? o.cast(o.onesLike(diff), 'bool') : o.lessEqual(o.neg(diff), numUpper);
+    return o.where(o.logicalAnd(lowerOk, upperOk), t, o.zerosLike(t));
+  });
+}
+
+/**
+ * trace(x): the sum of each innermost matrix's main diagonal ([..., M, N] -> [...]).
+ * @example ef.linalg.trace([[1, 2], [3, 4]]).arraySync(); // 5
+ */
+function trace(x: TensorLike): Tensor {
+  return tidy(() => {
+    const t = convert('linalg.trace', x).t;
+    if (t.dtype === 'complex64' || t.dtype === 'string') throw argError('linalg.trace', 'unsupported dtype', t.dtype, 'float32 or int32', "Cast it first, e.g. ef.cast(x, 'float32').");
+    return o.reduceSum(diagPart(t), -1);
+  });
+}
+
+/**
+ * matvec(a, b, {transposeA, adjointA}): matrix-vector products, batched ([..., M, N] x [..., N] -> [..., M]).
+ * @example ef.linalg.matvec([[1, 2], [3, 4]], [1, 1]).arraySync(); // [3, 7]
+ */
+function matvec(a: TensorLike, b: TensorLike, options: { transposeA?: boolean; adjointA?: boolean } = {}): Tensor {
+  const tA = (options.transposeA ?? false) || (options.adjointA ?? false); // real dtypes: the adjoint is the transpose
+  return tidy(() => o.squeeze(o.matmul(a, o.expandDims(convert('linalg.matvec', b).t, -1), tA, false), [-1]));
+}
+
+/**
+ * cross(a, b): cross products of 3-vectors along the last axis.
+ * @example ef.linalg.cross([1, 0, 0], [0, 1, 0]).arraySync(); // [0, 0, 1]
+ */
+function cross(a: TensorLike, b: TensorLike): Tensor {
+  return tidy(() => {
+    const x = convert('linalg.cross', a).t;
+    const y = convert('linalg.cross', b, x.dtype).t;
+    if ([x, y].some((t) => t.rank === null || (t.rank >= 1 && !knownTail(t, 1)))) return crossDyn(x, y);
+    for (const t of [x, y]) {
+      const [c] = lastDims('linalg.cross', t, 1, 'vectors of 3');
+      if (c !== 3) throw argError('linalg.cross', 'the last dim must be 3', t.shape.toString(), '(..., 3)', 'Pass 3-vectors.');
+    }
+    const yzx = [1, 2, 0];
+    const zxy = [2, 0, 1];
+    const g = (t: Tensor, idx: number[]): Tensor => o.gather(t, convert('linalg.cross', idx, 'int32').t, -1);
+    return o.sub(o.mul(g(x, yzx), g(y, zxy)), o.mul(g(x, zxy), g(y, yzx)));
+  });
+}
+
+/**
+ * tensordot(a, b, axes): contracts the last `axes` dims of a with the first of b, or the listed axis pairs `[[aAxes], [bAxes]]`.
+ * @example ef.tensordot([[1, 2], [3, 4]], [[1, 0], [0, 1]], 1).arraySync(); // [[1, 2], [3, 4]]
+ */
+function tensordot(a: TensorLike, b: TensorLike, axes: number | [number[], number[]] | [number, number]): Tensor {
+  const op = 'linalg.tensordot';
+  // TF requires axes (no default): an integer or a pair of axis lists.
+  if (typeof axes !== 'number' && !(Array.isArray(axes) && axes.length === 2)) {
+    throw typeError(op, 'axes is required', describe(axes), 'an integer N (the last N dims of a with the first N of b) or a pair [aAxes, bAxes]', 'Pass axes, e.g. ef.linalg.tensordot(a, b, 1).');
+  }
+  return tidy(() => {
+    const x = convert(op, a).t;
+    const y = convert(op, b, x.dtype).t;
+    const known = (t: Tensor): boolean => t.dims !== null && t.dims.every((d) => d !== null);
+    if (!known(x) || !known(y)) return tensordotDyn(op, x, y, axes);
+    const sx = lastDims(op, x, x.rank ?? 0, 'known dims');
+    const sy = lastDims(op, y, y.rank ?? 0, 'known dims');
+    let ax: number[];
+    let by: number[];
+    if (typeof axes === 'number') {
+      if (!Number.isInteger(axes) || axes < 0 || axes > sx.length || axes > sy.length) throw argError(op, 'axes must be an integer within both ranks', describe(axes), `0..${Math.min(sx.length, sy.length)}`, 'Pass how many dims to contract.');
+      ax = sx.map((_, i) => i).slice(sx.length - axes);
+      by = sy.map((_, i) => i).slice(0, axes);
+    } else {
+      const [p, q] = axes;
+      ax = (Array.isArray(p) ? p : [p]).map((v) => (v < 0 ? v + sx.length : v));
+      by = (Array.isArray(q) ? q : [q]).map((v) => (v < 0 ? v + sy.length : v));
+    }
+    if (ax.length !== by.length || ax.some((v, i) => !(v >= 0 && v < sx.length && by[i] >= 0 && by[i] < sy.length && sx[v] === sy[by[i]]))) {
+      throw argError(op, 'the contracted dims must pair up with equal sizes', `${x.shape.toString()} axes [${ax}] and ${y.shape.toString()} axes [${by}]`, 'equal-length axis lists over dims of equal size', 'Check the axes.');
+    }
+    const freeA = sx.map((_, i) => i).filter((i) => !ax.includes(i));
+    const freeB = sy.map((_, i) => i).filter((i) => !by.includes(i));
+    const k = ax.reduce((s, i) => s * sx[i], 1);
+    const fa = freeA.reduce((s, i) => s * sx[i], 1);
+    const fb = freeB.reduce((s, i) => s * sy[i], 1);
+    const am = o.reshape(o.transpose(x, [...freeA, ...ax]), [fa, k]);
+    const bm = o.reshape(o.transpose(y, [...by, ...freeB]), [k, fb]);
+    return o.reshape(o.matmul(am, bm), [...freeA.map((i) => sx[i]), ...freeB.map((i) => sy[i])]);
+  });
+}
+
+export type Ord = 'euclidean' | 'fro' | number;
+export interface NormOptions { ord?: Ord; axis?: number | [number, number] | null; keepDims?: boolean }
+
+/** A vector p-norm over one axis (kept). */
+function vectorNorm(t: Tensor, ord: Ord, axis: number): Tensor {
+  if (ord === 'euclidean' || ord === 'fro' || ord === 2) return sqrt(o.reduceSum(o.square(t), [axis], true));
+  if (ord === 1) return o.reduceSum(abs(t), [axis], true);
+  if (ord === Infinity) return o.reduceMax(abs(t), [axis], true);
+  if (ord === -Infinity) return o.neg(o.reduceMax(o.neg(abs(t)), [axis], true));
+  if (typeof ord === 'number' && ord > 0 && Number.isFinite(ord)) return o.pow(o.reduceSum(o.pow(abs(t), ord), [axis], true), 1 / ord);
+  throw argError('norm', 'ord must be a supported vector norm', describe(ord), "'euclidean', 'fro', 1, 2, Infinity, -Infinity or a number > 0", 'Pass one of those.');
+}
+
+/** A matrix norm over two axes (kept): Frobenius, max column sum (1) or max row sum (Infinity). */
+function matrixNorm(t: Tensor, ord: Ord, [r, c]: [number, number]): Tensor {
+  if (ord === 'euclidean' || ord === 'fro') return sqrt(o.reduceSum(o.square(t), [r, c], true));
+  if (ord === 1) return o.reduceMax(o.reduceSum(abs(t), [r], true), [c], true);
+  if (ord === Infinity) return o.reduceMax(o.reduceSum(abs(t), [c], true), [r], true);
+  throw argError('norm', 'ord must be a supported matrix norm', describe(ord), "'euclidean', 'fro', 1 or Infinity (2 needs an SVD, which EagerFlow lacks)", 'Pass one of those.');
+}
+
+/**
+ * norm(x, ord?, axis?, keepDims?) or norm(x, {ord, axis, keepDims}): vector norms (one axis or the whole flattened
+ * tensor) and matrix norms (an axis pair), per tf.norm.
+ * @example ef.norm([3, 4]).arraySync(); // 5
+ */
+function norm(x: TensorLike, ordOrOptions: Ord | NormOptions = 'euclidean', axis: number | [number, number] | null = null, keepDims = false): Tensor {
+  const opts: NormOptions = typeof ordOrOptions === 'object' && ordOrOptions !== null ? ordOrOptions : { ord: ordOrOptions, axis, keepDims };
+  const ord = opts.ord ?? 'euclidean';
+  const keep = opts.keepDims ?? false;
+  return tidy(() => {
+    const t = convert('norm', x, 'float32').t;
+    // An unknown rank (traced) keeps the axes as given: the reductions resolve them at run time, as in TF.
+    const rank = t.rank;
+    const ax = opts.axis ?? null;
+    if (ax === null) {
+      const flat = o.reshape(t, [-1]);
+      const v = o.reshape(vectorNorm(flat, ord === 'fro' ? 'euclidean' : ord, 0), []);
+      if (!keep) return v;
+      return rank === null ? o.reshapeLike(v, o.reduceSum(t, null, true)) : o.reshape(v, new Array<number>(rank).fill(1));
+    }
+    const list = (Array.isArray(ax) ? ax : [ax]).map((a) => (a < 0 && rank !== null ? a + rank : a));
+    const inRange = (a: number): boolean => rank === null || (a >= 0 && a < rank);
+    if (list.length > 2 || list.some((a) => !Number.isInteger(a) || !inRange(a)) || (list.length === 2 && list[0] === list[1])) {
+      throw argError('norm', 'axis must be one axis or a pair of distinct axes in range', showValue(ax), rank === null ? 'one or two distinct integer axes' : `axes in [-${rank}, ${rank})`, 'Pass e.g. -1 or [-2, -1].');
+    }
+    const v = list.length === 1 ? vectorNorm(t, ord, list[0]) : matrixNorm(t, ord, [list[0], list[1]]);
+    return keep ? v : o.squeeze(v, list);
+  });
+}
+
+/** The linalg composites with their public paths (merged into COMPOSITES). */
+export const LINALG_COMPOSITES = {
+  eye: composite(['linalg.eye', 'eye'], eye),
+  diag: composite(['linalg.diag'], diag),
+  diagPart: composite(['linalg.diagPart'], diagPart),
+  setDiag: composite(['linalg.setDiag'], setDiag),
+  bandPart: composite(['linalg.bandPart'], bandPart),
+  trace: composite(['linalg.trace'], trace),
+  matvec: composite(['linalg.matvec'], matvec),
+  cross: composite(['linalg.cross'], cross),
+  tensordot: composite(['linalg.tensordot', 'tensordot'], tensordot),
+  norm: composite(['linalg.norm', 'norm'], norm),
+  einsum: composite(['linalg.einsum', 'einsum'], einsum),
+};

@@ -1,0 +1,310 @@
+// Reduction and scan records (tfjs-converter's reduction): reduceMin/Prod/Any/All, argMin, cumsum/cumprod, addN, topK.
+import { lower } from '../onnx_lowerings';
+import { withOnnx } from '../onnx_spec';
+import type { DType } from '../../values/dtype';
+import type { Info } from '../../backend/backend';
+import { isHostBackend, readInfoSync } from '../../backend/backend';
+import { AVal, Primitive } from '../primitive';
+import { api, arg } from '../api_spec';
+import { attr, outputRef, tfSpec } from '../graphdef_spec';
+import type { TfSpec } from '../graphdef_spec';
+import type { Tensor } from '../../values/tensor';
+import { bind } from '../bind';
+import { dimsToString } from '../../values/shape';
+import * as AR from './binary_functions';
+import * as o from '../ops';
+import { NUMERIC, argError, checkArity, checkDTypes, normalizeAxes } from '../check';
+import { AxisParams, ReduceParams, argInfer, keepDimsLike, reducedDims } from './reduce';
+
+const I32 = { fixed: attr.type('int32') } as const;
+const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
+
+/** Output shape of a reduction named `op`; `axes: null` reduces everything. */
+function reducedShape(op: string, x: AVal, p: ReduceParams): AVal['shape'] {
+  if (x.shape === null) return p.keepDims || p.axes !== null ? null : [];
+  const rank = x.shape.length;
+  const axes = p.axes === null ? x.shape.map((_, i) => i) : normalizeAxes(op, p.axes, rank);
+  if (p.keepDims) return x.shape.map((d, i) => (axes.includes(i) ? 1 : d));
+  return x.shape.filter((_, i) => !axes.includes(i));
+}
+
+const runtimeAxes = (x: Info, p: ReduceParams): number[] => (p.axes === null ? x.shape.map((_, i) => i) : p.axes.map((a) => (a < 0 ? a + x.shape.length : a)));
+
+/** A reduction's GraphDef form: axes as a Const input (null = every axis), keep_dims as an attr. */
+const reduceTf = (op: string, noT = false): TfSpec =>
+  tfSpec<ReduceParams>({
+    op,
+    inputs: ['x', { param: 'axes', shape: 'vector', nullMeans: 'all-axes' }],
+    attrs: { ...(noT ? {} : { T: { dtypeOf: 0 } }), Tidx: I32, keep_dims: { param: 'keepDims', kind: 'bool', default: false } },
+    noT,
+  });
+
+/** A reduction's API: `(x, axis = null, keepDims = false)`. */
+const reduceApi = <const P extends readonly string[]>(paths: P) => api(paths, [arg.tensor('x'), arg.axes('axis'), arg.bool('keepDims', false)]);
+
+/** A reduction record: tfjs kernel `kernel` with attrs { axis, keepDims }. */
+/** What a reduction over nothing gives (TensorFlow's identity element), per dtype; tfjs kernels give NaN or garbage. */
+type EmptyValue = (dtype: DType) => number | boolean;
+
+function reduction<const P extends readonly string[]>(name: string, op: string, kernel: string, paths: P, dtypes: readonly DType[], vjp: Primitive<ReduceParams>['vjp'], tf: TfSpec, empty?: EmptyValue, host?: (x: Info, axes: number[]) => Int32Array | Float32Array) {
+  return {
+    name,
+    effect: 'pure',
+    infer(ins: AVal[], p: ReduceParams) {
+      checkArity(op, ins, 1);
+      checkDTypes(op, ins[0], dtypes);
+      return [{ dtype: ins[0].dtype, shape: reducedShape(op, ins[0], p) }];
+    },
+    impl(k, [x], p: ReduceParams) {
+      const axes = runtimeAxes(x, p);
+      // An empty input without the kernel (tfjs-webgl's reductions raise on it): the identity, or an empty result.
+      if (empty && x.shape.includes(0)) return [k.run('Fill', {}, { shape: reducedDims(x, axes, p.keepDims), value: empty(x.dtype as DType), dtype: x.dtype }) as Info];
+      if (host && isHostBackend()) return [k.upload(host(x, axes), reducedDims(x, axes, p.keepDims), x.dtype as DType)];
+      return [k.run(kernel, { x }, { axis: axes, keepDims: p.keepDims }) as Info];
+    },
+    vjp,
+    saves: vjp === null ? 'none' : 'both',
+    api: reduceApi(paths),
+    tf,
+  } satisfies Primitive<ReduceParams>;
+}
+
+const bindReduce = (rec: Primitive, x: Tensor, axes: readonly number[] | null, keepDims: boolean): Tensor => bind(rec, [x], { axes, keepDims })[0];
+
+/** TensorFlow splits the gradient of a min evenly between tied minima (as for max). */
+export const min = withOnnx(reduction('min', 'reduceMin', 'Min', ['math.reduceMin', 'reduceMin'], NUMERIC, (c, [x], [y], p) => {
+  const mask = o.cast(o.equal(x, o.broadcastLike(keepDimsLike(y, x, p), x)), x.dtype);
+  const count = o.broadcastLike(keepDimsLike(o.reduceSum(mask, p.axes === null ? null : [...p.axes], false), x, { ...p, keepDims: false }), x);
+  return [o.div(o.mul(o.broadcastLike(keepDimsLike(g0(c), x, p), x), mask), count)];
+}, reduceTf('Min'), (d) => (d === 'int32' ? 2147483647 : Infinity)), lower.reduce('ReduceMin'));
+
+/**
+ * The product on the host, in the dtype's own arithmetic like TensorFlow: int32 wraps around
+ * (Math.imul; tfjs multiplies in float64 and loses the low bits past 2^53), float32 rounds every
+ * step (so 3e38·3e38·-0 is inf·-0 = NaN, not float64's -0). Sequential over each group.
+ */
+function hostProd(x: Info, axes: number[]): Int32Array | Float32Array {
+  const int = x.dtype === 'int32';
+  const v = readInfoSync(x) as Int32Array | Float32Array;
+  const mul = int ? Math.imul : (a: number, b: number): number => Math.fround(a * b);
+  const shape = x.shape;
+  const strides = shape.map((_, i) => shape.slice(i + 1).reduce((a, d) => a * d, 1));
+  const kept = shape.map((_, i) => i).filter((i) => !axes.includes(i));
+  const size = (ds: number[]): number => ds.reduce((a, i) => a * shape[i], 1);
+  const out = (int ? new Int32Array(size(kept)) : new Float32Array(size(kept))).fill(1);
+  const idx = new Array<number>(shape.length).fill(0);
+  for (let flat = 0; flat < v.length; flat++) {
+    let rem = flat;
+    for (let i = 0; i < shape.length; i++) {
+      idx[i] = Math.floor(rem / strides[i]);
+      rem -= idx[i] * strides[i];
+    }
+    const o2 = kept.reduce((a, i) => a * shape[i] + idx[i], 0);
+    out[o2] = mul(out[o2], v[flat]);
+  }
+  return out;
+}
+
+/**
+ * Product; its gradient is the product of all other elements of each group, as TF's _ProdGrad builds it: the reduced
+ * axes transposed to the front and flattened into one (run-time products of the dims), exclusive cumprods from both
+ * ends along it (no division: right with zeros), and the result transposed back. One flattened axis, as TF, so the
+ * second order propagates NaN and inf exactly as TF's does.
+ */
+export const prod = withOnnx(reduction('prod', 'reduceProd', 'Prod', ['math.reduceProd', 'reduceProd'], NUMERIC, (c, [x], _y, p): (Tensor | null)[] => {
+  const rank = x.rank;
+  if (rank === null) throw argError('reduceProd gradient', 'unknown input rank', 'a tensor of unknown rank', 'a known rank', 'Give the input a rank with setShape.');
+  const axes = [...new Set(p.axes === null ? Array.from({ length: rank }, (_, i) => i) : p.axes.map((a) => (a < 0 ? a + rank : a)))];
+  const others = axes.length === 0 ? null : othersProduct(x, axes, rank);
+  const g = o.broadcastLike(keepDimsLike(g0(c), x, p), x);
+  return [others === null ? g : o.mul(g, others)];
+}, reduceTf('Prod'), () => 1, hostProd), lower.reduce('ReduceProd'));
+
+/** The product of the other elements of each reduced group (TF's _ProdGrad without the cotangent). */
+function othersProduct(x: Tensor, axes: number[], rank: number): Tensor {
+  const perm = [...axes, ...Array.from({ length: rank }, (_, i) => i).filter((i) => !axes.includes(i))];
+  const moved = perm.every((a, i) => a === i);
+  const permuted = moved ? x : o.transpose(x, perm);
+  const d = permuted.dims as (number | null)[];
+  const flat =
+    d.every((v) => v !== null)
+      ? o.reshape(permuted, [(d as number[]).slice(0, axes.length).reduce((a, b) => a * b, 1), (d as number[]).slice(axes.length).reduce((a, b) => a * b, 1)])
+      : o.reshapeDynOf(permuted, o.stack([prodOfVector(o.slice(o.shapeOf(permuted), [0], [axes.length])), prodOfVector(o.slice(o.shapeOf(permuted), [axes.length], [-1]))]));
+  const left = bind(cumprod as Primitive, [flat], { axis: 0, exclusive: true, reverse: false })[0];
+  const right = bind(cumprod as Primitive, [flat], { axis: 0, exclusive: true, reverse: true })[0];
+  const y = o.reshapeLike(o.mul(left, right), permuted);
+  if (moved) return y;
+  const inverse = new Array<number>(rank);
+  perm.forEach((a, i) => (inverse[a] = i));
+  return o.transpose(y, inverse);
+}
+
+const prodOfVector = (v: Tensor): Tensor => bindReduce(prod as Primitive, v, null, false);
+
+export const any = reduction('any', 'reduceAny', 'Any', ['math.reduceAny', 'reduceAny'], ['bool'], null, reduceTf('Any', true), () => false);
+export const all = reduction('all', 'reduceAll', 'All', ['math.reduceAll', 'reduceAll'], ['bool'], null, reduceTf('All', true), () => true);
+
+export const argMin = {
+  name: 'arg_min',
+  onnx: lower.arg('ArgMin'),
+  effect: 'pure',
+  infer: (ins: AVal[], p: AxisParams) => argInfer('argMin', ins, p, NUMERIC),
+  impl: (k, [x], p: AxisParams) => [k.run('ArgMin', { x }, { axis: p.axis < 0 ? p.axis + x.shape.length : p.axis }) as Info],
+  vjp: null,
+  saves: 'none',
+  api: api(['math.argMin', 'argMin'], [arg.tensor('x'), arg.int('axis', 0)]),
+  tf: tfSpec<AxisParams>({ op: 'ArgMin', inputs: ['x', { param: 'axis', shape: 'scalar' }], attrs: { T: { dtypeOf: 0 }, Tidx: I32, output_type: I32 } }),
+} satisfies Primitive<AxisParams>;
+
+export interface ScanParams {
+  readonly axis: number;
+  readonly exclusive: boolean;
+  readonly reverse: boolean;
+}
+
+/** A scan along one axis (tfjs kernels Cumsum/Cumprod; TF ops of the same names). */
+function scan<const P extends readonly string[]>(name: string, op: string, kernel: string, paths: P, vjp: Primitive<ScanParams>['vjp']) {
+  return {
+    name,
+    effect: 'pure',
+    infer(ins: AVal[], p: ScanParams) {
+      checkArity(op, ins, 1);
+      checkDTypes(op, ins[0], NUMERIC);
+      const s = ins[0].shape;
+      if (s !== null) {
+        if (s.length === 0) throw argError(op, 'cannot scan a scalar', 'a rank-0 tensor', 'rank >= 1', 'Reshape the input to rank 1.');
+        normalizeAxes(op, [p.axis], s.length);
+      }
+      return [{ dtype: ins[0].dtype, shape: s }];
+    },
+    impl: (k, [x], p: ScanParams) => [k.run(kernel, { x }, { axis: p.axis < 0 ? p.axis + x.shape.length : p.axis, exclusive: p.exclusive, reverse: p.reverse }) as Info],
+    vjp,
+    saves: 'both',
+    // A known rank makes the axis non-negative before binding: tfjs-converter's Cumsum/Cumprod reject negative axes.
+    api: api(paths, [arg.tensor('x'), arg.int('axis', 0)], [arg.bool('exclusive', false), arg.bool('reverse', false)], {
+      prepare: (_op: string, params: Record<string, unknown>, [x]: Tensor[]) => {
+        const r = x.rank;
+        if (r !== null && (params.axis as number) < 0 && (params.axis as number) >= -r) params.axis = (params.axis as number) + r;
+      },
+    }),
+    tf: tfSpec<ScanParams>({
+      op: kernel,
+      inputs: ['x', { param: 'axis', shape: 'scalar' }],
+      attrs: { T: { dtypeOf: 0 }, Tidx: I32, exclusive: { param: 'exclusive', kind: 'bool', default: false }, reverse: { param: 'reverse', kind: 'bool', default: false } },
+    }),
+  } satisfies Primitive<ScanParams>;
+}
+
+const scanOf = (rec: Primitive, x: Tensor, p: ScanParams, reverse: boolean): Tensor => bind(rec, [x], { ...p, reverse })[0];
+
+/** cumsum(x, axis = 0, {exclusive, reverse}); gradient: the cotangent summed the other way (TF's _CumsumGrad). */
+export const cumsum = withOnnx(scan('cumsum', 'cumsum', 'Cumsum', ['math.cumsum', 'cumsum'], (c, _x, _y, p): (Tensor | null)[] => [scanOf(cumsum as Primitive, g0(c), p, !p.reverse)]), lower.cumsum);
+
+/** cumprod(x, axis = 0, {exclusive, reverse}); gradient as TF's _CumprodGrad: divNoNan(cumsum(cumprod(x)·g, reversed), x). */
+export const cumprod = scan('cumprod', 'cumprod', 'Cumprod', ['math.cumprod'], (c, [x], _y, p): (Tensor | null)[] => {
+  const prodX = scanOf(cumprod as Primitive, x, p, p.reverse);
+  return [bind(AR.divNoNan as Primitive, [scanOf(cumsum as Primitive, o.mul(prodX, g0(c)), p, !p.reverse), x], {})[0]];
+});
+
+/** addN(inputs): the elementwise sum of same-shape tensors (TF's AddN: no broadcasting). */
+export const addN = {
+  name: 'add_n',
+  onnx: lower.addN,
+  effect: 'pure',
+  infer(ins: AVal[]) {
+    if (ins.length === 0) throw argError('addN', 'no tensors to add', '0 tensors', 'at least 1', 'Pass a non-empty array.');
+    checkDTypes('addN', ins[0], NUMERIC);
+    ins.forEach((x, i) => {
+      if (x.dtype !== ins[0].dtype) throw argError('addN', `tensor ${i} has another dtype`, `${x.dtype} and ${ins[0].dtype}`, 'matching dtypes', `Cast it with ef.cast(x, '${ins[0].dtype}').`);
+      const [a, b] = [x.shape, ins[0].shape];
+      if (a !== null && b !== null && (a.length !== b.length || a.some((d, j) => d !== null && b[j] !== null && d !== b[j]))) {
+        throw argError('addN', `tensor ${i} has another shape`, `${dimsToString(a)} and ${dimsToString(b)}`, 'equal shapes (addN does not broadcast)', 'Broadcast the inputs first, or use ef.add.');
+      }
+    });
+    return [{ dtype: ins[0].dtype, shape: ins.find((x) => x.shape !== null)?.shape ?? null }];
+  },
+  impl(k, xs) {
+    xs.forEach((x, i) => {
+      if (x.shape.length !== xs[0].shape.length || x.shape.some((d, j) => d !== xs[0].shape[j])) {
+        throw argError('addN', `tensor ${i} has another shape`, `[${x.shape}] and [${xs[0].shape}]`, 'equal shapes (addN does not broadcast)', 'Broadcast the inputs first, or use ef.add.');
+      }
+    });
+    return [k.run('AddN', xs as unknown as Record<string, Info>) as Info];
+  },
+  vjp: (c, xs) => xs.map(() => g0(c)),
+  saves: 'none',
+  api: api(['math.addN', 'addN'], [arg.tensors('inputs')]),
+  tf: tfSpec({ op: 'AddN', inputs: ['xs'], attrs: { T: { dtypeOf: 0 }, N: { count: true } } }),
+} satisfies Primitive;
+
+export interface TopKParams {
+  readonly k: number;
+  readonly sorted: boolean;
+}
+
+/**
+ * The k largest entries along the last axis and their int32 indices (TF's TopKV2; ties: lower index first). An
+ * optional int32 scalar input gives k at run time (sort and argsort of an axis whose size only the run time knows).
+ */
+export const topK = {
+  name: 'top_k',
+  effect: 'pure',
+  infer(ins: AVal[], p: TopKParams) {
+    if (ins.length !== 2) checkArity('topK', ins, 1);
+    checkDTypes('topK', ins[0], NUMERIC, 'input');
+    if (ins.length === 2) {
+      checkDTypes('topK', ins[1], ['int32'], 'k');
+      const s = ins[0].shape;
+      if (s !== null && s.length === 0) throw argError('topK', 'input must have rank >= 1', 'a rank-0 tensor', 'rank >= 1', 'Reshape the input to rank 1.');
+      const out = s === null ? null : [...s.slice(0, -1), null];
+      return [{ dtype: ins[0].dtype, shape: out }, { dtype: 'int32' as DType, shape: out }];
+    }
+    if (!Number.isInteger(p.k) || p.k < 0) throw argError('topK', 'k must be a non-negative integer', String(p.k), 'an integer >= 0', 'Pass e.g. k = 1.');
+    const s = ins[0].shape;
+    if (s === null) return [{ dtype: ins[0].dtype, shape: null }, { dtype: 'int32', shape: null }];
+    if (s.length === 0) throw argError('topK', 'input must have rank >= 1', 'a rank-0 tensor', 'rank >= 1', 'Reshape the input to rank 1.');
+    const n = s[s.length - 1];
+    if (n !== null && p.k > n) throw argError('topK', 'k is larger than the last dimension', `k = ${p.k} for shape ${dimsToString(s)}`, `k <= ${n}`, 'Pass a smaller k.');
+    const out = [...s.slice(0, -1), p.k];
+    return [{ dtype: ins[0].dtype, shape: out }, { dtype: 'int32', shape: out }];
+  },
+  impl(k, [x, kIn], p: TopKParams) {
+    const n = x.shape[x.shape.length - 1];
+    const kk = kIn === undefined ? p.k : Number(readInfoSync(kIn)[0]);
+    if (kk < 0 || kk > n) throw argError('topK', 'k is larger than the last dimension', `k = ${kk} for shape [${x.shape}]`, `0 <= k <= ${n}`, 'Pass a smaller k.');
+    return k.run('TopK', { x }, { k: kk, sorted: p.sorted }) as Info[];
+  },
+  // Scatter the values' cotangent back to the chosen positions (TF's _TopKGrad), with a segment sum.
+  vjp(c, [x, kIn], [, indices]) {
+    const g = c[0];
+    const extra = kIn === undefined ? [] : [null];
+    const dims = x.dims;
+    if (g === null) return [o.zerosLike(x), ...extra];
+    const kk = (indices.dims ?? [])[(indices.rank ?? 1) - 1] ?? null;
+    if (dims === null || dims.some((d) => d === null)) throw argError('topK gradient', 'unknown input shape', dimsToString(dims), 'a static shape', 'Give the input a static shape (setShape).');
+    const shape = dims as number[];
+    const n = shape[shape.length - 1];
+    const rows = shape.slice(0, -1).reduce((a, b) => a * b, 1);
+    if (kk === null) throw argError('topK gradient', 'unknown k', dimsToString(indices.dims), 'a static k', 'Give the input a static shape (setShape).');
+    const offsets = o.reshape(o.multiply(o.range(0, rows, 1, 'int32'), n), [rows, 1]);
+    const flat = o.reshape(o.add(o.reshape(indices, [rows, kk]), offsets), [rows * kk]);
+    const summed = o.unsortedSegmentSum(o.reshape(g, [rows * kk]), flat, rows * n);
+    return [o.reshape(summed, shape), ...extra];
+  },
+  saves: 'both',
+  onnx: lower.topK,
+  tf: {
+    ops: ['TopKV2'],
+    write: (s, n, [x, kIn]) => {
+      const p = n.params as TopKParams;
+      const node = s.add('TopKV2', 'TopKV2', [x, kIn ?? s.ints('k', [p.k], [])], { T: attr.type(s.dtype(n.inputs[0])), sorted: attr.bool(p.sorted) });
+      return [node, outputRef(node, 1)];
+    },
+    read(r): Tensor[] {
+      r.arity(2);
+      const sorted = r.node.bool('sorted', true);
+      if (r.producer(1)?.op === 'Const') return bind(topK as Primitive, [r.input(0)], { k: r.number(1, 'k'), sorted });
+      return bind(topK as Primitive, [r.input(0), r.input(1)], { k: 0, sorted });
+    },
+  },
+} satisfies Primitive<TopKParams>;

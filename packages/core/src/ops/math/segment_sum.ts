@@ -1,0 +1,81 @@
+// segment: unsortedSegmentSum with TensorFlow's range checks and its gradient (a gather).
+import type { Info } from '../../backend/backend';
+import { AVal, Primitive } from '../primitive';
+import { api, arg } from '../api_spec';
+import { attr, tfSpec } from '../graphdef_spec';
+import { dimsToString } from '../../values/shape';
+import type { Tensor } from '../../values/tensor';
+import * as o from '../ops';
+import { argError, checkDTypes } from '../check';
+import { intValues, withScratch } from '../kernel_util';
+import { isHostBackend } from '../../backend/backend';
+
+const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
+const I32 = { fixed: attr.type('int32') } as const;
+
+export interface SegmentParams {
+  readonly numSegments: number;
+}
+
+/**
+ * Like TensorFlow's CPU kernels, a segment id >= numSegments raises (negative ids are dropped). On GPU
+ * backends (as on TF's GPU) such ids are dropped, which spares a download of the ids on every call.
+ * Runs in `impl`, so traced graphs check the real ids at run time too.
+ */
+export function checkIdsInRange(op: string, segmentIds: Info, numSegments: number): void {
+  if (!isHostBackend()) return;
+  const ids = intValues(segmentIds);
+  const at = ids.findIndex((v) => v >= numSegments);
+  if (at < 0) return;
+  // The position as a multi-index into segmentIds (row-major).
+  const pos = segmentIds.shape.map((_, i) => Math.floor(at / segmentIds.shape.slice(i + 1).reduce((a, d) => a * d, 1)) % segmentIds.shape[i]);
+  throw argError(op, 'a segment id is out of range', `segmentIds[${pos.join(', ')}] = ${ids[at]}`, `ids < numSegments = ${numSegments} (negative ids are dropped)`, 'Fix the ids or raise numSegments.');
+}
+
+/**
+ * TensorFlow's _GatherDropNegatives: `x` gathered at max(ids, 0), zero where ids < 0 (trailing size-1
+ * axes on the mask broadcast it over the data dims, with unknown dims too).
+ */
+export function gatherDropNegatives(x: Tensor, ids: Tensor): Tensor {
+  const gathered = o.gather(x, o.maximum(ids, 0), 0);
+  let mask = o.greaterEqual(ids, 0);
+  for (let k = (gathered.rank ?? 0) - (ids.rank ?? 0); k > 0; k--) mask = o.expandDims(mask, -1);
+  return o.where(mask, gathered, o.zerosLike(gathered));
+}
+
+export const unsortedSegmentSum = {
+  name: 'unsorted_segment_sum',
+  effect: 'pure',
+  infer(ins: AVal[], p: SegmentParams) {
+    checkDTypes('unsortedSegmentSum', ins[1], ['int32'], 'segmentIds');
+    if (!Number.isInteger(p.numSegments) || p.numSegments < 0) {
+      throw argError('unsortedSegmentSum', 'numSegments must be a non-negative integer', String(p.numSegments), 'an integer >= 0', 'Pass the number of segments.');
+    }
+    const s = ins[0].shape;
+    const ids = ins[1].shape;
+    if (s !== null && ids !== null && (ids.length > s.length || ids.some((d, i) => d !== null && s[i] !== null && d !== s[i]))) {
+      throw argError('unsortedSegmentSum', 'segmentIds shape must be a prefix of the data shape', dimsToString(ids), `a prefix of the data shape ${dimsToString(s)}`, 'Give one segment id per leading element.');
+    }
+    const r = ids?.length ?? 1;
+    return [{ dtype: ins[0].dtype, shape: s === null ? null : [p.numSegments, ...s.slice(r)] }];
+  },
+  impl(k, [x, segmentIds], p: SegmentParams) {
+    const n = segmentIds.shape.reduce((a, d) => a * d, 1);
+    checkIdsInRange('unsortedSegmentSum', segmentIds, p.numSegments);
+    // tfjs's kernel takes 1-D ids: flatten the ids and the matching leading dims of x.
+    const r = segmentIds.shape.length;
+    // tfjs's kernel fails on zero segments (the result is simply empty), and tfjs-webgl's on empty data (zeros).
+    if (p.numSegments === 0 || x.shape.includes(0)) return [k.run('Fill', {}, { shape: [p.numSegments, ...x.shape.slice(r)], value: 0, dtype: x.dtype }) as Info];
+    if (r === 1) return [k.run('UnsortedSegmentSum', { x, segmentIds }, { numSegments: p.numSegments }) as Info];
+    return [withScratch(k, (sc) => {
+      const flatIds = sc.run('Reshape', { x: segmentIds }, { shape: [n] });
+      const flatX = sc.run('Reshape', { x }, { shape: [n, ...x.shape.slice(r)] });
+      return sc.run('UnsortedSegmentSum', { x: flatX, segmentIds: flatIds }, { numSegments: p.numSegments });
+    })];
+  },
+  vjp: (c, [, ids]) => [gatherDropNegatives(g0(c), ids), null],
+  saves: 'inputs',
+  api: api(['math.unsortedSegmentSum', 'unsortedSegmentSum'], [arg.tensor('data'), arg.tensor('segmentIds', 'int32'), arg.int('numSegments')]),
+  tf: tfSpec<SegmentParams>({ op: 'UnsortedSegmentSum', inputs: ['x', 'x', { param: 'numSegments', shape: 'scalar' }], attrs: { T: { dtypeOf: 0 }, Tindices: I32, Tnumsegments: I32 } }),
+} satisfies Primitive<SegmentParams>;
+

@@ -1,0 +1,86 @@
+// The conv records (tfjs-converter category "convolution"): conv2d, depthwiseConv2d, conv3d, their input/filter backprops and transposes.
+import { lower } from '../onnx_lowerings';
+import { gradLower } from '../onnx_grad_lowerings';
+import { withOnnx } from '../onnx_spec';
+import { api, arg } from '../api_spec';
+import type { ApiSpec } from '../api_spec';
+import { attr } from '../graphdef_spec';
+import { argError } from '../check';
+import { ConvKind, convFamily } from './conv_family';
+import { formatArg, intList, paddingArg, spatialList, spatialPadding } from './conv_util';
+
+const KIND2D: ConvKind = {
+  op: 'conv2d', ir: 'conv2d', n: 2, depthwise: false, defFormat: 'NHWC', explicitAttr: true,
+  kernels: ['Conv2D', 'Conv2DBackpropInput', 'Conv2DBackpropFilter'], tf: ['Conv2D', 'Conv2DBackpropInput', 'Conv2DBackpropFilter'],
+  extraAttrs: { use_cudnn_on_gpu: attr.bool(true) },
+};
+const KIND_DW: ConvKind = {
+  op: 'depthwiseConv2d', ir: 'depthwise_conv2d', n: 2, depthwise: true, defFormat: 'NHWC', explicitAttr: true,
+  kernels: ['DepthwiseConv2dNative', 'DepthwiseConv2dNativeBackpropInput', 'DepthwiseConv2dNativeBackpropFilter'],
+  tf: ['DepthwiseConv2dNative', 'DepthwiseConv2dNativeBackpropInput', 'DepthwiseConv2dNativeBackpropFilter'],
+  extraAttrs: {},
+};
+const KIND3D: ConvKind = {
+  op: 'conv3d', ir: 'conv3d', n: 3, depthwise: false, defFormat: 'NDHWC', explicitAttr: false,
+  kernels: ['Conv3D', 'Conv3DBackpropInputV2', 'Conv3DBackpropFilterV2'], tf: ['Conv3D', 'Conv3DBackpropInputV2', 'Conv3DBackpropFilterV2'],
+  extraAttrs: {},
+};
+
+/** Sets a record's public API (the record object itself: vjps bind the same object, the table keys it by name). */
+function withApi<R extends object, A extends ApiSpec>(rec: R, a: A): Omit<R, 'api'> & { readonly api: A } {
+  (rec as { api?: A }).api = a;
+  return rec as Omit<R, 'api'> & { readonly api: A };
+}
+
+/** Normalizes TF's strides/dilations/padding forms to the records' canonical spatial params. */
+function prepareConv(n: number, explicitOk: boolean, shapeKey?: string) {
+  return (op: string, p: Record<string, unknown>): void => {
+    const fmt = p.dataFormat as string;
+    p.strides = spatialList(op, 'strides', p.strides as number[], n, fmt);
+    p.dilations = spatialList(op, 'dilations', p.dilations as number[], n, fmt);
+    p.padding = spatialPadding(op, p.padding as string, n, fmt, explicitOk);
+    const shape = shapeKey === undefined ? undefined : (p[shapeKey] as number[]);
+    if (shape !== undefined && (shape.length !== n + 2 || shape.some((d) => d < 0))) {
+      throw argError(op, 'outputShape has the wrong rank', `[${shape.join(', ')}]`, `${n + 2} non-negative dims`, `Pass the full ${fmt} output shape.`);
+    }
+  };
+}
+
+const F2 = ['NHWC', 'NCHW'] as const;
+const F3 = ['NDHWC', 'NCDHW'] as const;
+const strides = arg.custom('strides', intList('strides'));
+const padding = arg.custom('padding', paddingArg);
+const dilations = arg.custom('dilations', intList('dilations'), 1 as number | number[]);
+const fmt2 = arg.custom('dataFormat', formatArg(F2), 'NHWC');
+const fmt3 = arg.custom('dataFormat', formatArg(F3), 'NDHWC');
+
+const C2 = convFamily(KIND2D);
+const DW = convFamily(KIND_DW);
+const C3 = convFamily(KIND3D);
+
+/**
+ * 2-D convolution (TF's Conv2D): `padding` 'SAME' / 'VALID' or explicit pairs, NHWC or NCHW.
+ * @example
+ * const y = ef.nn.conv2d(ef.ones([1, 3, 3, 1]), ef.ones([2, 2, 1, 1]), 1, 'VALID');
+ * y.arraySync(); // [[[[4], [4]], [[4], [4]]]]
+ */
+export const conv2d = withApi(withOnnx(C2.fwd, lower.conv2d), api(['nn.conv2d'], [arg.tensor('input'), arg.tensor('filters'), strides, padding], [fmt2, dilations], { prepare: prepareConv(2, true) }));
+/** The gradient of conv2d with respect to its input (TF's Conv2DBackpropInput), public as conv2dTranspose. */
+export const conv2dBackpropInput = withApi(
+  withOnnx(C2.input, gradLower.convInput(false)),
+  api(['nn.conv2dTranspose'], [arg.tensor('input'), arg.tensor('filters'), arg.ints('outputShape', 'inputShape'), strides, arg.custom('padding', paddingArg, 'SAME')], [fmt2, dilations], { prepare: prepareConv(2, true, 'inputShape') }),
+);
+/** The gradient of conv2d with respect to its filter (TF's Conv2DBackpropFilter). */
+export const conv2dBackpropFilter = withOnnx(C2.filter, gradLower.convFilter(false));
+/** Depthwise 2-D convolution (TF's DepthwiseConv2dNative): filters [kh, kw, inChannels, multiplier]. */
+export const depthwiseConv2d = withApi(withOnnx(DW.fwd, lower.depthwiseConv2d), api(['nn.depthwiseConv2d'], [arg.tensor('input'), arg.tensor('filter'), strides, padding], [fmt2, dilations], { prepare: prepareConv(2, true) }));
+export const depthwiseConv2dBackpropInput = withOnnx(DW.input, gradLower.convInput(true));
+export const depthwiseConv2dBackpropFilter = withOnnx(DW.filter, gradLower.convFilter(true));
+/** 3-D convolution (TF's Conv3D), NDHWC or NCDHW, 'SAME' or 'VALID'. */
+export const conv3d = withApi(C3.fwd, api(['nn.conv3d'], [arg.tensor('input'), arg.tensor('filters'), strides, padding], [fmt3, dilations], { prepare: prepareConv(3, false) }));
+/** The gradient of conv3d with respect to its input (TF's Conv3DBackpropInputV2), public as conv3dTranspose. */
+export const conv3dBackpropInput = withApi(
+  C3.input,
+  api(['nn.conv3dTranspose'], [arg.tensor('input'), arg.tensor('filters'), arg.ints('outputShape', 'inputShape'), strides, arg.custom('padding', paddingArg, 'SAME')], [fmt3, dilations], { prepare: prepareConv(3, false, 'inputShape') }),
+);
+export const conv3dBackpropFilter = C3.filter;

@@ -1,0 +1,163 @@
+// Normalization records (tfjs-converter category "normalization"): fused batch norm (inference form, any-order vjp) and LRN.
+import type { Info, Kernels } from '../../backend/backend';
+import type { AVal, Primitive } from '../primitive';
+import type { Tensor } from '../../values/tensor';
+import type { TensorLike } from '../../values/convert';
+import { api, arg } from '../api_spec';
+import { ReadScope, attr, tfSpec, typeAttrOf } from '../graphdef_spec';
+import { bind } from '../bind';
+import * as o from '../ops';
+import * as E from '../math/unary';
+import { argError, checkArity, checkDTypes } from '../check';
+import { channelsLast } from './conv_util';
+import { lower } from '../onnx_lowerings';
+
+const sqrt: (x: TensorLike) => Tensor = o.wrapperOf(E.sqrt);
+
+export interface BatchNormParams {
+  readonly epsilon: number;
+  readonly dataFormat: string;
+}
+
+const chAxis = (rank: number, fmt: string): number => (fmt.startsWith('NC') ? 1 : rank - 1);
+
+/** A [C] vector shaped to broadcast along the channel axis of a rank-`rank` tensor. */
+export function alongChannels(v: Tensor, rank: number, fmt: string): Tensor {
+  const ax = chAxis(rank, fmt);
+  return ax === rank - 1 ? v : o.reshape(v, [-1, ...new Array<number>(rank - 1 - ax).fill(1)]);
+}
+
+/** Every axis but the channel axis. */
+export const nonChannelAxes = (rank: number, fmt: string): number[] => Array.from({ length: rank }, (_, i) => i).filter((i) => i !== chAxis(rank, fmt));
+
+/** TF's inference-mode FusedBatchNormGrad, written with ops (so it differentiates again). */
+function batchNormVjp(g: Tensor, [x, scale, , mean, variance]: Tensor[], p: BatchNormParams, need: readonly boolean[]): (Tensor | null)[] {
+  const r = x.rank as number;
+  const b = (v: Tensor): Tensor => alongChannels(v, r, p.dataFormat);
+  const axes = nonChannelAxes(r, p.dataFormat);
+  const inv = o.div(1, sqrt(o.add(variance, p.epsilon)));
+  const centered = o.sub(x, b(mean));
+  const gSum = o.reduceSum(g, axes);
+  const gCentered = need[1] || need[4] ? o.reduceSum(o.mul(g, centered), axes) : null;
+  return [
+    need[0] ? o.mul(g, b(o.mul(scale, inv))) : null,
+    need[1] ? o.mul(gCentered as Tensor, inv) : null,
+    need[2] ? gSum : null,
+    need[3] ? o.neg(o.mul(gSum, o.mul(scale, inv))) : null,
+    need[4] ? o.mul(o.mul(gCentered as Tensor, scale), o.mul(o.mul(inv, o.square(inv)), -0.5)) : null,
+  ];
+}
+
+function bnImpl(k: Kernels, [x, scale, offset, mean, variance]: Info[], p: BatchNormParams): Info {
+  return channelsLast(k, p.dataFormat, [x, null], ([xl]) => k.run('FusedBatchNorm', { x: xl, mean, variance, offset, scale }, { varianceEpsilon: p.epsilon }) as Info);
+}
+
+/** y = (x - mean) / sqrt(variance + epsilon) * scale + offset along channels (TF's FusedBatchNormV3, is_training=false). */
+export const fusedBatchNorm = {
+  name: 'fused_batch_norm',
+  effect: 'pure',
+  infer(ins: AVal[], p: BatchNormParams) {
+    checkArity('fusedBatchNorm', ins, 5);
+    ins.forEach((v, i) => checkDTypes('fusedBatchNorm', v, ['float32'], ['x', 'scale', 'offset', 'mean', 'variance'][i]));
+    const x = ins[0].shape;
+    if (x !== null && x.length < 2) throw argError('fusedBatchNorm', 'x must be at least rank 2', `shape [${x.join(', ')}]`, 'rank >= 2', 'Pass a batch of values with channels.');
+    const c = x === null ? null : x[chAxis(x.length, p.dataFormat)];
+    ins.slice(1).forEach((v, i) => {
+      const s = v.shape;
+      if (s !== null && (s.length !== 1 || (c !== null && s[0] !== null && s[0] !== c))) {
+        throw argError('fusedBatchNorm', `${['scale', 'offset', 'mean', 'variance'][i]} must be a vector of one value per channel`, `shape [${s.join(', ')}]`, `shape [${c ?? '?'}]`, `Check dataFormat ('${p.dataFormat}').`);
+      }
+    });
+    return [{ dtype: 'float32', shape: x }];
+  },
+  impl: (k, ins, p: BatchNormParams) => {
+    // Traced with unknown dims the shape rule could not check the channel count: check the real shapes.
+    const c = ins[0].shape[chAxis(ins[0].shape.length, p.dataFormat)];
+    ins.slice(1).forEach((v, i) => {
+      if (v.shape.length !== 1 || v.shape[0] !== c) throw argError('fusedBatchNorm', `${['scale', 'offset', 'mean', 'variance'][i]} must be a vector of one value per channel`, `shape [${v.shape.join(', ')}]`, `shape [${c}]`, `Check dataFormat ('${p.dataFormat}').`);
+    });
+    return [bnImpl(k, ins, p)];
+  },
+  vjp: (c, ins, _y, p: BatchNormParams, need) => (c[0] === null ? ins.map(() => null) : batchNormVjp(c[0], ins, p, need)),
+  saves: 'inputs',
+  onnx: lower.batchNorm,
+  tf: {
+    ops: ['FusedBatchNormV3', 'FusedBatchNorm', 'FusedBatchNormV2'],
+    write(s, n, ins) {
+      const p = n.params as BatchNormParams;
+      const T = typeAttrOf(s, n.inputs[0]);
+      return [s.add('FusedBatchNormV3', 'FusedBatchNormV3', ins, { T, U: T, epsilon: attr.float(p.epsilon), data_format: attr.str(p.dataFormat), is_training: attr.bool(false), exponential_avg_factor: attr.float(1) })];
+    },
+    read: readFusedBatchNorm,
+  },
+} satisfies Primitive<BatchNormParams>;
+
+/** Reads FusedBatchNorm*: inference binds the record; training normalizes with the batch's moments (TF's batch_variance is unbiased). */
+function readFusedBatchNorm(r: ReadScope): Tensor[] {
+  r.arity(5);
+  const [x, scale, offset] = r.inputs(0, 3);
+  const p = { epsilon: r.node.float('epsilon', 1e-4), dataFormat: r.node.str('data_format', 'NHWC') };
+  if (!r.node.bool('is_training', true)) {
+    const [mean, variance] = r.inputs(3, 5);
+    const y = bind(fusedBatchNorm as unknown as Primitive, [x, scale, offset, mean, variance], p)[0];
+    return [y, mean, variance, mean, variance, variance];
+  }
+  const { y, mean, variance, unbiased } = trainingBatchNorm(x, scale, offset, p);
+  return [y, mean, unbiased, mean, variance, variance];
+}
+
+/** Batch statistics over every non-channel axis, then the record with them (gradients reach x through the moments too). */
+export function trainingBatchNorm(x: Tensor, scale: Tensor, offset: Tensor, p: BatchNormParams): { y: Tensor; mean: Tensor; variance: Tensor; unbiased: Tensor } {
+  // An unknown rank is the data format's (TF's fused_batch_norm sets rank 4 for 'NHWC'/'NCHW').
+  const r = x.rank ?? p.dataFormat.length;
+  const axes = nonChannelAxes(r, p.dataFormat);
+  const mean = o.reduceMean(x, axes);
+  const variance = o.reduceMean(o.square(o.sub(x, alongChannels(mean, r, p.dataFormat))), axes);
+  // The count may be unknown while tracing: take it from the data's shape at run time.
+  const count = o.reduceSum(o.onesLike(x), axes);
+  const unbiased = o.mul(variance, o.div(count, o.maximum(o.sub(count, 1), 1)));
+  const y = bind(fusedBatchNorm as unknown as Primitive, [x, scale, offset, mean, variance], p)[0];
+  return { y, mean, variance, unbiased };
+}
+
+export interface LrnParams {
+  readonly depthRadius: number;
+  readonly bias: number;
+  readonly alpha: number;
+  readonly beta: number;
+}
+
+const lrnAttrs = (p: LrnParams) => ({ depthRadius: p.depthRadius, bias: p.bias, alpha: p.alpha, beta: p.beta });
+const LRN_TF = {
+  depth_radius: { param: 'depthRadius', kind: 'int', default: 5 }, bias: { param: 'bias', kind: 'float', default: 1 },
+  alpha: { param: 'alpha', kind: 'float', default: 1 }, beta: { param: 'beta', kind: 'float', default: 0.5 },
+} as const;
+
+function checkLrn(op: string, ins: AVal[]): void {
+  ins.forEach((v) => checkDTypes(op, v, ['float32'], 'input'));
+  const s = ins[0].shape;
+  if (s !== null && s.length !== 4) throw argError(op, 'input must be rank 4', `shape [${s.join(', ')}]`, 'rank 4 (NHWC)', 'Pass a batch of NHWC images.');
+}
+
+/** TF's LRNGrad (TF registers no gradient for it: LRN is differentiable once). */
+export const lrnGrad = {
+  name: 'lrn_grad',
+  effect: 'pure',
+  infer: (ins: AVal[]) => (checkArity('localResponseNormalization', ins, 3), checkLrn('localResponseNormalization', ins), [{ dtype: 'float32', shape: ins[1].shape }]),
+  impl: (k, [dy, x, y], p: LrnParams) => [k.run('LRNGrad', { x, y, dy }, lrnAttrs(p)) as Info],
+  vjp: null,
+  saves: 'none',
+  tf: tfSpec<LrnParams>({ op: 'LRNGrad', attrs: { T: { dtypeOf: 0 }, ...LRN_TF } }),
+} satisfies Primitive<LrnParams>;
+
+/** localResponseNormalization(input, {depthRadius, bias, alpha, beta}) over the last axis (TF's LRN). */
+export const lrn = {
+  name: 'lrn',
+  effect: 'pure',
+  infer: (ins: AVal[]) => (checkArity('localResponseNormalization', ins, 1), checkLrn('localResponseNormalization', ins), [{ dtype: 'float32', shape: ins[0].shape }]),
+  impl: (k, [x], p: LrnParams) => [k.run('LRN', { x }, lrnAttrs(p)) as Info],
+  vjp: (c, [x], [y], p: LrnParams) => [bind(lrnGrad as unknown as Primitive, [c[0] as Tensor, x, y], p)[0]],
+  saves: 'both',
+  api: api(['nn.localResponseNormalization', 'nn.lrn'], [arg.tensor('input', 'float32')], [arg.int('depthRadius', 5), arg.number('bias', 1), arg.number('alpha', 1), arg.number('beta', 0.5)]),
+  tf: tfSpec<LrnParams>({ op: 'LRN', attrs: { T: { dtypeOf: 0 }, ...LRN_TF } }),
+} satisfies Primitive<LrnParams>;

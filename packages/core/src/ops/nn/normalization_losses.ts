@@ -1,0 +1,246 @@
+// tf.nn composites: moments, batchNormalization, fusedBatchNorm, l2Loss/l2Normalize, the cross-entropies, embeddingLookup, inTopK.
+import { composite } from '../api_spec';
+import type { TensorLike } from '../../values/convert';
+import { convert } from '../../values/convert';
+import { tidy } from '../../backend/memory';
+import type { Tensor } from '../../values/tensor';
+import { bind } from '../bind';
+import type { Primitive } from '../primitive';
+import * as o from '../ops';
+import * as UNA from '../math/unary';
+import * as BMM from '../math/unary_functions';
+import * as NORM from './normalization';
+import { argError } from '../check';
+import { describe } from '../../values/dtype';
+import { logSoftmax } from './activations_composites';
+import { anyAlong, lastDim, positionsAlong, sameShapeAtRunTime } from '../array/runtime_shape';
+
+const sqrt: (x: TensorLike) => Tensor = o.wrapperOf(UNA.sqrt);
+const abs: (x: TensorLike) => Tensor = o.wrapperOf(UNA.abs);
+const log1p: (x: TensorLike) => Tensor = o.wrapperOf(BMM.log1p);
+/** An argument as a real tensor (JS values as float32); complex64 and string tensors are refused naming the op. */
+function f32(op: string, x: TensorLike): Tensor {
+  const t = convert(op, x, 'float32');
+  if (t.t.dtype === 'complex64' || t.t.dtype === 'string') {
+    if (t.temp) t.t.dispose();
+    throw argError(op, 'unsupported dtype', t.t.dtype, 'float32', "Cast it first, e.g. ef.cast(x, 'float32').");
+  }
+  return t.t;
+}
+
+/**
+ * moments(x, axes, {keepDims}) -> { mean, variance }. Unlike tf.nn.moments the variance does not stop the mean's gradient,
+ * so second derivatives are exact (first derivatives agree: the centered values sum to zero).
+ * @example ef.nn.moments([1, 2, 3, 4], [0]).variance.arraySync(); // 1.25
+ */
+function moments(x: TensorLike, axes: number | number[], options: { keepDims?: boolean } = {}): { mean: Tensor; variance: Tensor } {
+  const keep = options.keepDims ?? false;
+  if (typeof keep !== 'boolean') throw argError('moments', 'keepDims must be a boolean', describe(keep), 'true or false', 'Pass a boolean.');
+  const ax = Array.isArray(axes) ? axes : [axes];
+  return tidy(() => {
+    const t = f32('moments', x);
+    const mean = o.reduceMean(t, ax, true);
+    const variance = o.reduceMean(o.square(o.sub(t, mean)), ax, true);
+    if (keep) return { mean, variance };
+    return { mean: o.reduceSum(mean, ax), variance: o.reduceSum(variance, ax) };
+  });
+}
+
+/**
+ * batchNormalization(x, mean, variance, offset, scale, varianceEpsilon): (x - mean)·scale/sqrt(variance + eps) + offset, broadcasting.
+ * @example ef.nn.batchNormalization([1, 3], 2, 1, null, null, 0).arraySync(); // [-1, 1]
+ */
+function batchNormalization(x: TensorLike, mean: TensorLike, variance: TensorLike, offset: TensorLike | null, scale: TensorLike | null, varianceEpsilon: number): Tensor {
+  if (typeof varianceEpsilon !== 'number') throw argError('batchNormalization', 'varianceEpsilon must be a number', describe(varianceEpsilon), 'a small positive number', 'Pass e.g. 1e-3.');
+  return tidy(() => {
+    const op = 'batchNormalization';
+    let inv = o.div(1, sqrt(o.add(f32(op, variance), varianceEpsilon)));
+    if (scale !== null && scale !== undefined) inv = o.mul(inv, f32(op, scale));
+    const shift = o.mul(f32(op, mean), inv);
+    const y = o.add(o.mul(f32(op, x), inv), o.neg(shift));
+    return offset === null || offset === undefined ? y : o.add(y, f32(op, offset));
+  });
+}
+
+export interface FusedOptions {
+  mean?: TensorLike | null;
+  variance?: TensorLike | null;
+  epsilon?: number;
+  dataFormat?: string;
+  isTraining?: boolean;
+}
+
+/**
+ * fusedBatchNorm(x, scale, offset, {mean, variance, epsilon, dataFormat, isTraining}) -> { y, batchMean, batchVariance }
+ * (TF's FusedBatchNormV3: training normalizes with the batch's moments and reports the unbiased variance).
+ * @example ef.nn.fusedBatchNorm([[1], [3]], [1], [0]).y.arraySync(); // [[-0.9995003], [0.9995003]]
+ */
+function fusedBatchNorm(x: TensorLike, scale: TensorLike, offset: TensorLike, options: FusedOptions = {}): { y: Tensor; batchMean: Tensor; batchVariance: Tensor } {
+  const op = 'fusedBatchNorm';
+  const fmt = (options.dataFormat ?? 'NHWC').toUpperCase();
+  if (fmt !== 'NHWC' && fmt !== 'NCHW') throw argError(op, 'unsupported dataFormat', describe(options.dataFormat), "'NHWC' or 'NCHW'", "Pass dataFormat: 'NHWC'.");
+  const p = { epsilon: options.epsilon ?? 0.001, dataFormat: fmt };
+  const training = options.isTraining ?? true;
+  return tidy(() => {
+    const [t, s, b] = [f32(op, x), f32(op, scale), f32(op, offset)];
+    if (training) {
+      const r = NORM.trainingBatchNorm(t, s, b, p);
+      return { y: r.y, batchMean: r.mean, batchVariance: r.unbiased };
+    }
+    if (options.mean == null || options.variance == null) throw argError(op, 'inference needs mean and variance', 'isTraining: false without them', 'mean and variance tensors', 'Pass { mean, variance } or isTraining: true.');
+    const [m, v] = [f32(op, options.mean), f32(op, options.variance)];
+    const y = bind(NORM.fusedBatchNorm as unknown as Primitive, [t, s, b, m, v], p)[0];
+    return { y, batchMean: o.identity(m), batchVariance: o.identity(v) };
+  });
+}
+
+/**
+ * l2Loss(t) = sum(t²) / 2.
+ * @example ef.nn.l2Loss([1, 2]).arraySync(); // 2.5
+ */
+const l2Loss = (t: TensorLike): Tensor => tidy(() => o.mul(o.reduceSum(o.square(f32('l2Loss', t))), 0.5));
+
+/**
+ * l2Normalize(x, axis, {epsilon}) = x / sqrt(max(sum(x², axis), epsilon)).
+ * @example ef.math.l2Normalize([3, 4]).arraySync(); // [0.6, 0.8]
+ */
+function l2Normalize(x: TensorLike, axis: number | number[] | null = null, options: { epsilon?: number } = {}): Tensor {
+  return tidy(() => {
+    const t = f32('l2Normalize', x);
+    const ss = o.reduceSum(o.square(t), axis, true);
+    return o.div(t, sqrt(o.maximum(ss, options.epsilon ?? 1e-12)));
+  });
+}
+
+/**
+ * sigmoidCrossEntropyWithLogits(labels, logits) = max(x, 0) - x·z + log(1 + exp(-|x|)) (stable for any logits).
+ * @example ef.nn.sigmoidCrossEntropyWithLogits([1], [0]).arraySync(); // [0.6931471824645996]
+ */
+function sigmoidCrossEntropyWithLogits(labels: TensorLike, logits: TensorLike): Tensor {
+  return tidy(() => {
+    const op = 'sigmoidCrossEntropyWithLogits';
+    const [z, x] = sameShape(op, f32(op, labels), f32(op, logits));
+    // TF's formulation, selects included (their gradients at x = 0 differ from relu's and abs's).
+    const cond = o.greaterEqual(x, 0);
+    return o.add(o.sub(o.where(cond, x, 0), o.mul(x, z)), log1p(o.exp(o.where(cond, o.neg(x), x))));
+  });
+}
+
+/** Checks labels and logits have one shape: statically, else (unknown dims) when the graph runs; returns the pair to use. */
+function sameShape(op: string, labels: Tensor, logits: Tensor): [Tensor, Tensor] {
+  if (labels.dims !== null && logits.dims !== null && !labels.shape.isCompatibleWith(logits.shape)) {
+    throw argError(op, 'labels and logits must have the same shape', `${labels.shape.toString()} and ${logits.shape.toString()}`, 'equal shapes', 'Pass one label per logit.');
+  }
+  const known = (t: Tensor): boolean => t.dims !== null && t.dims.every((d) => d !== null);
+  return known(labels) && known(logits) ? [labels, logits] : sameShapeAtRunTime(labels, logits);
+}
+
+/**
+ * softmaxCrossEntropyWithLogits(labels, logits, axis = -1) = -sum(labels · logSoftmax(logits), axis).
+ * @example ef.nn.softmaxCrossEntropyWithLogits([[0, 1]], [[0, 0]]).arraySync(); // [0.6931471824645996]
+ */
+function softmaxCrossEntropyWithLogits(labels: TensorLike, logits: TensorLike, axis = -1): Tensor {
+  return tidy(() => {
+    const op = 'softmaxCrossEntropyWithLogits';
+    const [z, x] = sameShape(op, f32(op, labels), f32(op, logits));
+    // sum(labels · -logSoftmax): TF's kernel form (a negated sum would turn 0 into -0).
+    return o.reduceSum(o.mul(z, o.neg(logSoftmax(x, axis))), axis);
+  });
+}
+
+/**
+ * A [..., C] bool mask that is true at each label's class. With an unknown class count (traced with unknown dims)
+ * the class ids come from positions along logits' last axis, so C is read at run time as TF does.
+ */
+function classMask(op: string, labels: Tensor, logits: Tensor): Tensor {
+  if (labels.dtype !== 'int32') throw argError(op, 'labels must be int32 class indices', labels.dtype, 'int32', "Cast them: ef.cast(labels, 'int32').");
+  const d = logits.dims;
+  const classes = d === null ? null : d[d.length - 1];
+  if (classes !== null) {
+    // Gathering the labels from range(classes) is the identity on valid labels and raises on the
+    // others (TF's CPU kernels raise on an out-of-range label; a one-hot would silently give zeros).
+    const ids = o.range(0, classes, 1, 'int32');
+    return o.equal(o.expandDims(o.gather(ids, labels, 0), -1), ids);
+  }
+  const pos = positionsAlong(logits, -1);
+  // The ids row [C] (max over the leading axes) checks the labels' range the same way; with an unknown rank the
+  // leading axes are first merged by a run-time reshape to [-1, C] (TF reshapes logits so too).
+  const ids = d === null ? o.reduceMax(o.reshapeDynOf(pos, o.concat([o.ints([-1]), lastDim(logits)], 0)), 0) : d.length === 1 ? pos : o.reduceMax(pos, d.slice(0, -1).map((_, i) => i));
+  return o.equal(o.expandDims(o.gather(ids, labels, 0), -1), pos);
+}
+
+/**
+ * labels checked when the graph runs (a rank unknown when traced) to have exactly logits' leading shape, as the
+ * static rank check does eagerly: sliced to that shape (fails on another rank or a smaller dim), then reshaped
+ * back to their own shape (fails when the slice dropped elements).
+ */
+function leadingShapeAtRunTime(labels: Tensor, logits: Tensor): Tensor {
+  const lead = o.shapeOf(o.reduceMax(logits, -1));
+  const cut = o.sliceDynOf(labels, o.mul(lead, 0), lead);
+  return o.reshapeDynOf(cut, o.shapeOf(labels));
+}
+
+/**
+ * sparseSoftmaxCrossEntropyWithLogits(labels, logits): labels are int32 class indices.
+ * @example ef.nn.sparseSoftmaxCrossEntropyWithLogits([1], [[0, 0]]).arraySync(); // [0.6931471824645996]
+ */
+function sparseSoftmaxCrossEntropyWithLogits(labels: TensorLike, logits: TensorLike): Tensor {
+  const op = 'sparseSoftmaxCrossEntropyWithLogits';
+  return tidy(() => {
+    const z = convert(op, labels, 'int32').t;
+    const x = f32(op, logits);
+    const d = x.dims;
+    if (d !== null && z.dims !== null && z.rank !== d.length - 1) throw argError(op, 'labels must have rank logits.rank - 1', `labels ${z.shape.toString()} and logits ${x.shape.toString()}`, `rank ${d.length - 1}`, 'Pass one class index per row of logits.');
+    const mask = classMask(op, d === null || z.dims === null ? leadingShapeAtRunTime(z, x) : z, x);
+    return o.neg(o.reduceSum(o.where(mask, logSoftmax(x), 0), -1));
+  });
+}
+
+/**
+ * embeddingLookup(params, ids): rows of params (TF's embedding_lookup with one shard).
+ * @example ef.nn.embeddingLookup([[1, 2], [3, 4]], [1]).arraySync(); // [[3, 4]]
+ */
+function embeddingLookup(params: TensorLike, ids: TensorLike): Tensor {
+  return tidy(() => {
+    const i = convert('embeddingLookup', ids, 'int32').t;
+    if (i.dtype !== 'int32') throw argError('embeddingLookup', 'ids must be int32', i.dtype, 'int32', "Cast them: ef.cast(ids, 'int32').");
+    return o.gather(convert('embeddingLookup', params).t, i, 0);
+  });
+}
+
+/**
+ * inTopK(targets, predictions, k): whether each row's target class is among its k largest predictions (ties count in, like TF).
+ * @example ef.nn.inTopK([0, 1], [[0.9, 0.1], [0.8, 0.2]], 1).arraySync(); // [true, false]
+ */
+function inTopK(targets: TensorLike, predictions: TensorLike, k: number): Tensor {
+  const op = 'inTopK';
+  if (!Number.isInteger(k)) throw argError(op, 'k must be an integer', describe(k), 'an integer', 'Pass e.g. 5.');
+  return tidy(() => {
+    const t = convert(op, targets, 'int32').t;
+    const p = f32(op, predictions);
+    const d = p.dims;
+    if (d !== null && d.length !== 2) throw argError(op, 'predictions must be rank 2', p.shape.toString(), 'rank 2 [batch, classes]', 'Pass a batch of scores.');
+    // The class of each target as a mask (out-of-range targets match no class; C read at run time if unknown).
+    const mask = d !== null && d[1] !== null ? o.equal(o.expandDims(t, -1), o.range(0, d[1], 1, 'int32')) : o.equal(o.expandDims(t, -1), positionsAlong(p, -1));
+    const target = o.reduceSum(o.where(mask, p, 0), -1, true);
+    const above = o.reduceSum(o.cast(o.greater(p, target), 'int32'), -1);
+    // TF: out-of-range targets and non-finite target scores are never in the top k.
+    const valid = anyAlong(mask, -1);
+    const finite = o.less(abs(o.reduceSum(target, -1)), Infinity);
+    return o.logicalAnd(o.logicalAnd(valid, finite), o.less(above, k));
+  });
+}
+
+/** The normalization and loss composites with their public paths (merged into COMPOSITES). */
+export const NORM_COMPOSITES = {
+  moments: composite(['nn.moments'], moments),
+  batchNormalization: composite(['nn.batchNormalization'], batchNormalization),
+  fusedBatchNorm: composite(['nn.fusedBatchNorm'], fusedBatchNorm),
+  l2Loss: composite(['nn.l2Loss'], l2Loss),
+  l2Normalize: composite(['math.l2Normalize', 'nn.l2Normalize', 'linalg.l2Normalize'], l2Normalize),
+  sigmoidCrossEntropyWithLogits: composite(['nn.sigmoidCrossEntropyWithLogits'], sigmoidCrossEntropyWithLogits),
+  softmaxCrossEntropyWithLogits: composite(['nn.softmaxCrossEntropyWithLogits'], softmaxCrossEntropyWithLogits),
+  sparseSoftmaxCrossEntropyWithLogits: composite(['nn.sparseSoftmaxCrossEntropyWithLogits'], sparseSoftmaxCrossEntropyWithLogits),
+  embeddingLookup: composite(['nn.embeddingLookup'], embeddingLookup),
+  inTopK: composite(['nn.inTopK', 'math.inTopK'], inTopK),
+};

@@ -1,0 +1,170 @@
+// tf.nn layout records (tfjs-converter category "transformation"): depthToSpace/spaceToDepth and spaceToBatchNd/batchToSpaceNd, each the other's gradient.
+import type { Info, Kernels } from '../../backend/backend';
+import type { AVal, Primitive } from '../primitive';
+import type { Dims } from '../../values/shape';
+import type { Tensor } from '../../values/tensor';
+import { api, arg } from '../api_spec';
+import { attr, tfSpec } from '../graphdef_spec';
+import { bind } from '../bind';
+import { describe, showValue } from '../../values/dtype';
+import { ALL, argError, checkArity, checkDTypes } from '../check';
+import { channelsLast, formatArg } from './conv_util';
+
+export interface BlockParams {
+  readonly blockSize: number;
+  readonly dataFormat: string;
+}
+
+const blockArg = arg.custom('blockSize', (op, v) => {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 2) throw argError(op, 'blockSize must be an integer >= 2', describe(v), 'an integer >= 2', 'Pass e.g. 2.');
+  return v;
+});
+const fmtArg = arg.custom('dataFormat', formatArg(['NHWC', 'NCHW']), 'NHWC');
+const I32 = { fixed: attr.type('int32') } as const;
+
+/** [N, H, W, C] of a rank-4 shape in `fmt` (checked). */
+function nhwc(op: string, s: Dims, fmt: string): (number | null)[] | null {
+  if (s === null) return null;
+  if (s.length !== 4) throw argError(op, 'input must be rank 4', `shape [${s.join(', ')}]`, 'rank 4', `Pass a batch of ${fmt} images.`);
+  return fmt === 'NCHW' ? [s[0], s[2], s[3], s[1]] : [...s];
+}
+const back = (d: (number | null)[], fmt: string): (number | null)[] => (fmt === 'NCHW' ? [d[0], d[3], d[1], d[2]] : d);
+const mul = (a: number | null, b: number): number | null => (a === null ? null : a * b);
+
+function d2sShape(op: string, s: Dims, p: BlockParams): Dims {
+  const d = nhwc(op, s, p.dataFormat);
+  if (d === null) return null;
+  const b2 = p.blockSize * p.blockSize;
+  if (d[3] !== null && d[3] % b2 !== 0) throw argError(op, 'channels must be divisible by blockSize²', `${d[3]} channels for blockSize ${p.blockSize}`, `a multiple of ${b2}`, 'Fix blockSize or the channels.');
+  return back([d[0], mul(d[1], p.blockSize), mul(d[2], p.blockSize), d[3] === null ? null : d[3] / b2], p.dataFormat);
+}
+
+function s2dShape(op: string, s: Dims, p: BlockParams): Dims {
+  const d = nhwc(op, s, p.dataFormat);
+  if (d === null) return null;
+  for (const v of [d[1], d[2]]) {
+    if (v !== null && v % p.blockSize !== 0) throw argError(op, 'height and width must be divisible by blockSize', `[${d[1]}, ${d[2]}] for blockSize ${p.blockSize}`, `multiples of ${p.blockSize}`, 'Pad or crop the images first.');
+  }
+  return back([d[0], d[1] === null ? null : d[1] / p.blockSize, d[2] === null ? null : d[2] / p.blockSize, mul(d[3], p.blockSize * p.blockSize)], p.dataFormat);
+}
+
+/** SpaceToDepth with kernels (tfjs has none): [N, H/b, b, W/b, b, C] -> swap the inner pair -> [N, H/b, W/b, b·b·C]. */
+function s2dKernel(k: Kernels, x: Info, b: number): Info {
+  const [n, h, w, c] = x.shape;
+  const r1 = k.run('Reshape', { x }, { shape: [n, h / b, b, w / b, b, c] }) as Info;
+  const t = k.run('Transpose', { x: r1 }, { perm: [0, 1, 3, 2, 4, 5] }) as Info;
+  const out = k.run('Reshape', { x: t }, { shape: [n, h / b, w / b, b * b * c] }) as Info;
+  k.free(r1);
+  k.free(t);
+  return out;
+}
+
+const blockTf = (op: string) => tfSpec<BlockParams>({ op, attrs: { T: { dtypeOf: 0 }, block_size: { param: 'blockSize', kind: 'int' }, data_format: { param: 'dataFormat', kind: 'str', default: 'NHWC' } } });
+
+/** depthToSpace(input, blockSize, {dataFormat}): TF's DCR layout. */
+export const depthToSpace: Omit<Primitive<BlockParams>, 'api'> & { readonly api: ReturnType<typeof d2sApi> } = {
+  name: 'depth_to_space',
+  effect: 'pure',
+  infer: (ins: AVal[], p: BlockParams) => (checkArity('depthToSpace', ins, 1), checkDTypes('depthToSpace', ins[0], ['float32', 'int32']), [{ dtype: ins[0].dtype, shape: d2sShape('depthToSpace', ins[0].shape, p) }]),
+  impl: (k, [x], p: BlockParams) => (d2sShape('depthToSpace', x.shape, p), [channelsLast(k, p.dataFormat, [x], ([xl]) => k.run('DepthToSpace', { x: xl }, { blockSize: p.blockSize, dataFormat: 'NHWC' }) as Info)]),
+  vjp: (c, _x, _y, p: BlockParams) => [bind(spaceToDepth as unknown as Primitive, [c[0] as Tensor], p)[0]],
+  saves: 'none',
+  api: d2sApi(),
+  tf: blockTf('DepthToSpace'),
+};
+function d2sApi() {
+  return api(['nn.depthToSpace'], [arg.tensor('input'), blockArg], [fmtArg]);
+}
+
+/** spaceToDepth(input, blockSize, {dataFormat}): the inverse of depthToSpace. */
+export const spaceToDepth: Omit<Primitive<BlockParams>, 'api'> & { readonly api: ReturnType<typeof s2dApi> } = {
+  name: 'space_to_depth',
+  effect: 'pure',
+  infer: (ins: AVal[], p: BlockParams) => (checkArity('spaceToDepth', ins, 1), checkDTypes('spaceToDepth', ins[0], ['float32', 'int32']), [{ dtype: ins[0].dtype, shape: s2dShape('spaceToDepth', ins[0].shape, p) }]),
+  impl: (k, [x], p: BlockParams) => (s2dShape('spaceToDepth', x.shape, p), [channelsLast(k, p.dataFormat, [x], ([xl]) => s2dKernel(k, xl, p.blockSize))]),
+  vjp: (c, _x, _y, p: BlockParams) => [bind(depthToSpace as unknown as Primitive, [c[0] as Tensor], p)[0]],
+  saves: 'none',
+  api: s2dApi(),
+  tf: blockTf('SpaceToDepth'),
+};
+function s2dApi() {
+  return api(['nn.spaceToDepth'], [arg.tensor('input'), blockArg], [fmtArg]);
+}
+
+export interface SpaceBatchParams {
+  readonly blockShape: readonly number[];
+  readonly pairs: readonly (readonly [number, number])[];
+}
+
+const pairsArg = (what: string) => (op: string, v: unknown): [number, number][] => {
+  if (!Array.isArray(v) || v.some((p) => !Array.isArray(p) || p.length !== 2 || p.some((d) => !Number.isInteger(d) || d < 0))) {
+    throw argError(op, `${what} must be [before, after] pairs of non-negative integers`, showValue(v), `one pair per block dim, e.g. [[0, 0], [1, 1]]`, `Pass ${what} as TensorFlow does.`);
+  }
+  return v as [number, number][];
+};
+const blockShapeArg = arg.custom('blockShape', (op, v) => {
+  if (!Array.isArray(v) || v.length === 0 || v.some((d) => !Number.isInteger(d) || d < 1)) throw argError(op, 'blockShape must list positive integers', showValue(v), 'e.g. [2, 2]', 'Pass one block size per spatial dim.');
+  return v as number[];
+});
+
+/** The shape of spaceToBatchNd (toBatch) or batchToSpaceNd (from batch). */
+function spaceBatchShape(op: string, s: Dims, p: SpaceBatchParams, toBatch: boolean): Dims {
+  const m = p.blockShape.length;
+  if (p.pairs.length !== m) throw argError(op, `${toBatch ? 'paddings' : 'crops'} must have one pair per block dim`, `${p.pairs.length} pairs`, `${m} pairs`, 'Match blockShape.');
+  if (s === null) return null;
+  if (s.length < m + 1) throw argError(op, 'input rank is too small for blockShape', `shape [${s.join(', ')}]`, `rank >= ${m + 1}`, 'Check blockShape.');
+  const prod = p.blockShape.reduce((a, b) => a * b, 1);
+  const out = [...s];
+  if (toBatch) {
+    out[0] = mul(s[0], prod);
+  } else {
+    if (s[0] !== null && s[0] % prod !== 0) throw argError(op, 'batch must be divisible by the product of blockShape', `batch ${s[0]}`, `a multiple of ${prod}`, 'Check blockShape.');
+    out[0] = s[0] === null ? null : s[0] / prod;
+  }
+  p.blockShape.forEach((b, i) => {
+    const d = s[i + 1];
+    const [a, c] = p.pairs[i];
+    if (d === null) return void (out[i + 1] = null);
+    if (toBatch && (d + a + c) % b !== 0) throw argError(op, 'padded spatial size must be divisible by the block', `size ${d} + paddings [${a}, ${c}] in dim ${i + 1} for block ${b}`, `a multiple of ${b}`, 'Fix paddings.');
+    out[i + 1] = toBatch ? (d + a + c) / b : d * b - a - c;
+    if ((out[i + 1] as number) < 0) throw argError(op, 'crops exceed the spatial size', `size ${d * b} cropped by [${a}, ${c}]`, `crops <= ${d * b}`, 'Fix crops.');
+  });
+  return out;
+}
+
+const spaceBatchTf = (op: string, pairsName: string) =>
+  tfSpec<SpaceBatchParams>({
+    op,
+    inputs: ['x', { param: 'blockShape', shape: 'vector' }, { param: 'pairs', shape: 'pairs' }],
+    attrs: { T: { dtypeOf: 0 }, Tblock_shape: I32, [pairsName]: I32 },
+  });
+
+/** spaceToBatchNd(input, blockShape, paddings) (TF's SpaceToBatchND). */
+export const spaceToBatchNd: Omit<Primitive<SpaceBatchParams>, 'api'> & { readonly api: ReturnType<typeof s2bApi> } = {
+  name: 'space_to_batch_nd',
+  effect: 'pure',
+  infer: (ins: AVal[], p: SpaceBatchParams) => (checkArity('spaceToBatchNd', ins, 1), checkDTypes('spaceToBatchNd', ins[0], ALL.filter((d) => d !== 'string')), [{ dtype: ins[0].dtype, shape: spaceBatchShape('spaceToBatchNd', ins[0].shape, p, true) }]),
+  impl: (k, [x], p: SpaceBatchParams) => (spaceBatchShape('spaceToBatchNd', x.shape, p, true), [k.run('SpaceToBatchND', { x }, { blockShape: [...p.blockShape], paddings: p.pairs.map((q) => [...q]) }) as Info]),
+  vjp: (c, _x, _y, p: SpaceBatchParams) => [bind(batchToSpaceNd as unknown as Primitive, [c[0] as Tensor], p)[0]],
+  saves: 'none',
+  api: s2bApi(),
+  tf: spaceBatchTf('SpaceToBatchND', 'Tpaddings'),
+};
+function s2bApi() {
+  return api(['nn.spaceToBatchNd', 'spaceToBatchNd'], [arg.tensor('input'), blockShapeArg, arg.custom('paddings', pairsArg('paddings'), undefined, 'pairs')]);
+}
+
+/** batchToSpaceNd(input, blockShape, crops) (TF's BatchToSpaceND). */
+export const batchToSpaceNd: Omit<Primitive<SpaceBatchParams>, 'api'> & { readonly api: ReturnType<typeof b2sApi> } = {
+  name: 'batch_to_space_nd',
+  effect: 'pure',
+  infer: (ins: AVal[], p: SpaceBatchParams) => (checkArity('batchToSpaceNd', ins, 1), checkDTypes('batchToSpaceNd', ins[0], ALL.filter((d) => d !== 'string')), [{ dtype: ins[0].dtype, shape: spaceBatchShape('batchToSpaceNd', ins[0].shape, p, false) }]),
+  impl: (k, [x], p: SpaceBatchParams) => (spaceBatchShape('batchToSpaceNd', x.shape, p, false), [k.run('BatchToSpaceND', { x }, { blockShape: [...p.blockShape], crops: p.pairs.map((q) => [...q]) }) as Info]),
+  vjp: (c, _x, _y, p: SpaceBatchParams) => [bind(spaceToBatchNd as unknown as Primitive, [c[0] as Tensor], p)[0]],
+  saves: 'none',
+  api: b2sApi(),
+  tf: spaceBatchTf('BatchToSpaceND', 'Tcrops'),
+};
+function b2sApi() {
+  return api(['nn.batchToSpaceNd', 'batchToSpaceNd'], [arg.tensor('input'), blockShapeArg, arg.custom('crops', pairsArg('crops'), undefined, 'pairs')]);
+}
