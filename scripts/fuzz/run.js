@@ -109,6 +109,7 @@ async function main() {
     console.log(`fuzz ${f}: ${JSON.stringify(counts)}`);
     for (const x of findings) console.log(`  ${x.status} at case ${x.i}: ${JSON.stringify(x.detail)}\n    reproduce: ${x.repro}`);
   }
+  if (o.json) fs.mkdirSync(path.dirname(path.resolve(o.json)), { recursive: true });
   if (o.json) fs.writeFileSync(o.json, `${JSON.stringify(results, null, 2)}\n`);
   const bad = results.some((r) => r.nonLibraryError + r.disagreement + r.leak + r.crash + r.hang > 0);
   process.exitCode = bad ? 1 : 0;

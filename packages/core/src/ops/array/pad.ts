@@ -32,7 +32,8 @@ export const pad = {
     checkSize('pad', shape);
     return [{ dtype: ins[0].dtype, shape }];
   },
-  impl: (k, [x], p: PadParams) => [k.run('PadV2', { x }, { paddings: p.paddings.map((q) => [...q]), constantValue: p.constantValue ?? 0 }) as Info],
+  // A bool tensor is padded with the value as a bool (TF casts constant_values: 5 pads true, stored as 1).
+  impl: (k, [x], p: PadParams) => [k.run('PadV2', { x }, { paddings: p.paddings.map((q) => [...q]), constantValue: x.dtype === 'bool' ? Number(Boolean(p.constantValue ?? 0)) : p.constantValue ?? 0 }) as Info],
   vjp: (c, [x], _o, p: PadParams) => {
     const befores = p.paddings.map((q) => q[0]);
     // Unknown dims: slice x's run-time shape (a -1 size would keep the after-padding).

@@ -132,15 +132,15 @@ function roll(input: TensorLike, shift: number | number[], axis: number | number
   return using('roll', input, (t, tmp) => {
     let cur = t;
     shifts.forEach((s, k) => {
+      // The previous step's result is a temporary from here on (also when this step's axis check fails).
+      if (cur !== t) tmp(cur);
       if (t.dims === null || t.dims[normalizeAxes('roll', [axes[k]], t.dims.length)[0]] === null) {
         // The axis size is known only at run time: two run-time slices swapped (shift mod n read then).
-        if (cur !== t) tmp(cur);
         cur = rollDyn(cur, s, axes[k]);
         return;
       }
       const [a, n] = staticAxis('roll', t, axes[k]);
       const idx = Array.from({ length: n }, (_, i) => (((i - s) % n) + n) % n);
-      if (cur !== t) tmp(cur);
       cur = o.gather(cur, tmp(o.cast(idx, 'int32')), a);
     });
     return cur === t ? o.identity(t) : cur;
@@ -156,7 +156,14 @@ function meshgrid(...args: (TensorLike | { indexing?: 'xy' | 'ij' })[]): Tensor[
   const opts = last !== null && typeof last === 'object' && !Array.isArray(last) && !(last instanceof Tensor) ? (args.pop() as { indexing?: string }) : {};
   const indexing = opts.indexing ?? 'xy';
   if (indexing !== 'xy' && indexing !== 'ij') throw argError('meshgrid', 'unsupported indexing', describe(indexing), "'xy' or 'ij'", "Pass indexing: 'xy' or 'ij'.");
-  const ts = (args as TensorLike[]).map((a) => o.reshape(a, [-1]));
+  const ts: Tensor[] = [];
+  try {
+    for (const a of args as TensorLike[]) ts.push(o.reshape(a, [-1]));
+  } catch (e) {
+    // A later argument failed to convert: free the ones already reshaped.
+    for (const t of ts) t.dispose();
+    throw e;
+  }
   try {
     // TF multiplies each grid by ones of the first input's dtype: one numeric dtype for all inputs.
     const bad = ts.find((t) => t.dtype !== ts[0].dtype || (t.dtype !== 'float32' && t.dtype !== 'int32'));

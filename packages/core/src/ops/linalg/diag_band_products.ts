@@ -50,6 +50,7 @@ function eye(numRows: number, numColumns: number | null = null, batchShape: numb
 function diagPart(x: TensorLike): Tensor {
   return tidy(() => {
     const t = convert('linalg.diagPart', x).t;
+    numericOnly('linalg.diagPart', t);
     if (t.rank === null || (t.rank >= 2 && !knownTail(t, 2))) return diagPartDyn(t);
     const [m, n] = lastDims('linalg.diagPart', t, 2, 'a batch of matrices');
     const k = Math.min(m, n);
@@ -60,6 +61,11 @@ function diagPart(x: TensorLike): Tensor {
   });
 }
 
+/** The diag family selects and sums: float32 or int32 only (strings, bools and complex64 are refused naming the op). */
+function numericOnly(op: string, t: Tensor): void {
+  if (t.dtype !== 'float32' && t.dtype !== 'int32') throw argError(op, 'unsupported dtype', t.dtype, 'float32 or int32', "Cast it first, e.g. ef.cast(x, 'float32').");
+}
+
 /**
  * diag(diagonal): square matrices with the given main diagonals ([..., K] -> [..., K, K]).
  * @example ef.linalg.diag([1, 2]).arraySync(); // [[1, 0], [0, 2]]
@@ -67,6 +73,7 @@ function diagPart(x: TensorLike): Tensor {
 function diag(diagonal: TensorLike): Tensor {
   return tidy(() => {
     const d = convert('linalg.diag', diagonal).t;
+    numericOnly('linalg.diag', d);
     if (d.rank === null || (d.rank >= 1 && !knownTail(d, 1))) return diagDyn(d);
     const [k] = lastDims('linalg.diag', d, 1, 'a batch of diagonals');
     // A select, not a product by the 0/1 mask (a negative diagonal times 0 would write -0): TF's MatrixDiag fills +0.
@@ -83,6 +90,7 @@ function setDiag(x: TensorLike, diagonal: TensorLike): Tensor {
   return tidy(() => {
     const t = convert('linalg.setDiag', x).t;
     const d = convert('linalg.setDiag', diagonal, t.dtype).t;
+    numericOnly('linalg.setDiag', t);
     if (t.rank === null || d.rank === null || (t.rank >= 2 && d.rank >= 1 && !(knownTail(t, 2) && knownTail(d, 1)))) return setDiagDyn(t, d);
     const [m, n] = lastDims('linalg.setDiag', t, 2, 'a batch of matrices');
     const [k] = lastDims('linalg.setDiag', d, 1, 'a batch of diagonals');

@@ -103,6 +103,8 @@ export function einsum(equation: string, ...operands: TensorLike[]): Tensor {
   return tidy(() => {
     const ts0 = operands.map((x) => convert(OP, x).t);
     const dt = ts0[0].dtype;
+    // Products and sums: numeric only, refused before any path (the run-time path would fail elsewhere, differently).
+    if (dt !== 'float32' && dt !== 'int32') throw argError(OP, 'unsupported dtype', dt, 'float32 or int32', "Cast the operands first, e.g. ef.cast(x, 'float32').");
     const ts = ts0.map((t) => (t.dtype === dt ? t : convert(OP, t, dt).t));
     // Dims (or, without an ellipsis, ranks) known only at run time: the same lowering with run-time sizes.
     if (ts.some((t) => t.dims === null || t.dims.some((v) => v === null))) return einsumRunTime(ts, subs, rhs, equation);
