@@ -78,6 +78,8 @@ async function runFuzzer(fuzzer, o) {
           if (status === 'ok' || status === 'refused') counts[status]++;
           else report(i, status, m[3] ? JSON.parse(m[3]) : null);
           if (o.verbose) console.log(`${fuzzer} case ${i}: ${status} ${m[3] ?? ''}`);
+          // Progress of long runs (their counts so far), every 10k cases.
+          else if (counts.cases % 10_000 === 0) console.log(`fuzz ${fuzzer}: ${counts.cases} cases, ${Math.round((Date.now() - t0) / 1000)} s: ${JSON.stringify(counts)}`);
           next = i + 1;
           current = -1;
         }

@@ -39,7 +39,7 @@ export type Outcome =
  */
 export function isLibraryError(e: unknown): boolean {
   if (e instanceof ef.errors.OpError) return true;
-  return e instanceof TypeError && /^[A-Za-z_$][\w$.]*(\([^)]*\))?( [\w$.'"]+)?: \S/.test(e.message) && !/is not a function|is not iterable|Cannot read prop/.test(e.message);
+  return e instanceof TypeError && /^[A-Za-z_$][\w$.]*(\([^)]*\))?( [\w$.'"]+){0,3}: \S/.test(e.message) && !/is not a function|is not iterable|Cannot read prop/.test(e.message);
 }
 
 function leavesOf(v: unknown, out: Leaf[], depth = 0): void {

@@ -57,8 +57,11 @@ export const sliceDyn = {
     x.shape.forEach((d, i) => {
       if (begin[i] < 0 || size[i] < 0 || begin[i] + size[i] > d) throw argError('slice', `slice out of bounds on axis ${i}`, `begin ${begin[i]}, size ${size[i]} for dim ${d}`, `0 <= begin <= begin + size <= ${d}`, 'Fix begin/size.');
     });
-    // A rank-0 slice is the scalar itself (tfjs's Slice reads a scalar's empty begin as garbage: NaN).
-    return [k.run(x.shape.length === 0 ? 'Identity' : 'Slice', { x }, x.shape.length === 0 ? {} : { begin, size }) as Info];
+    // A rank-0 slice is the scalar itself (tfjs's Slice reads a scalar's empty begin as garbage: NaN); an empty input
+    // or result is a fill (tfjs's Slice fails on an empty input's data).
+    if (x.shape.length === 0) return [k.run('Identity', { x }) as Info];
+    if (x.shape.includes(0) || size.includes(0)) return [k.run('Fill', {}, { shape: size, value: x.dtype === 'string' ? '' : 0, dtype: x.dtype }) as Info];
+    return [k.run('Slice', { x }, { begin, size }) as Info];
   },
   // TF's _SliceGrad: pad the cotangent by begin before and shape(x) - shape(y) - begin after.
   vjp: (c, [x, begin]) => {

@@ -99,6 +99,7 @@ function argsort(values: TensorLike, axis = -1, options: { direction?: 'ASCENDIN
  * @example ef.repeat([1, 2], 2).arraySync(); // [1, 1, 2, 2]
  */
 function repeat(input: TensorLike, repeats: number | number[], axis: number | null = null): Tensor {
+  if (typeof repeats === 'number' && (!Number.isInteger(repeats) || repeats < 0)) throw argError('repeat', 'repeats must be a count or one count per element', describe(repeats), 'an integer >= 0 or one per element', 'Pass e.g. 2 or [1, 2, ...].');
   return using('repeat', input, (t, tmp) => {
     const src = axis === null ? tmp(o.reshape(t, [-1])) : t;
     const sd = src.dims;

@@ -152,14 +152,15 @@ export const searchsorted = {
   impl(k, [sortedSequence, values], p: SearchParams) {
     searchsorted.infer([sortedSequence, values].map((x) => ({ dtype: x.dtype as DType, shape: x.shape })));
     // tfjs's kernel takes [batch, n] operands (its op reshapes 1-D ones): reshape around it.
+    // No values (or no sequence rows): an empty result, without the kernel (a [-1, 0] reshape cannot infer its -1).
+    if (values.shape.includes(0) || sortedSequence.shape.includes(0)) return [k.run('Fill', {}, { shape: values.shape, value: 0, dtype: 'int32' }) as Info];
     const m = sortedSequence.shape[sortedSequence.shape.length - 1];
     const kk = values.shape[values.shape.length - 1];
-    const seq = k.run('Reshape', { x: sortedSequence }, { shape: [-1, m] }) as Info;
-    const vals = k.run('Reshape', { x: values }, { shape: [-1, kk] }) as Info;
-    const r = k.run('SearchSorted', { sortedSequence: seq, values: vals }, { side: p.side.toLowerCase() }) as Info;
-    const out = k.run('Reshape', { x: r }, { shape: values.shape }) as Info;
-    for (const t of [seq, vals, r]) k.free(t);
-    return [out];
+    return [withScratch(k, (s) => {
+      const seq = s.run('Reshape', { x: sortedSequence }, { shape: [-1, m] });
+      const vals = s.run('Reshape', { x: values }, { shape: [-1, kk] });
+      return s.run('Reshape', { x: s.run('SearchSorted', { sortedSequence: seq, values: vals }, { side: p.side.toLowerCase() }) }, { shape: values.shape });
+    })];
   },
   vjp: null,
   saves: 'none',
