@@ -149,3 +149,121 @@ describe('no leaks on error', () => {
     expect(ef.memory().numTensors - mid).toBeLessThanOrEqual(2);
   });
 });
+
+// Found by the op fuzzer (test/fuzz/op_fuzz.ts); each failed before its fix.
+describe('op fuzzer findings', () => {
+  const c = (re: number[], im: number[], shape?: number[]): T => ef.complex(ef.constant(re, 'float32', shape), ef.constant(im, 'float32', shape));
+
+  test('a symbolic tensor where an int list belongs: InvalidArgumentError naming the op, not a JSON cycle TypeError', () => {
+    const x = ef.ones([1, 1, 1]);
+    const fn = (a: T, b: T): unknown => (ef.spaceToBatchNd as unknown as (a: T, b: T) => T)(a, b);
+    expect(() => traced(fn, [x, x])).toThrow(/^spaceToBatchNd: blockShape must list positive integers \(got Tensor/);
+  });
+
+  test('pool1d and maxPoolWithArgmax validate ksize like the 2-D pools', () => {
+    expect(() => (ef.nn.maxPool1d as unknown as (x: T, k: T) => T)(ef.ones([1, 3, 1]), ef.ones([2]))).toThrow(/^maxPool1d: ksize must be a positive integer or a list of them \(got Tensor/);
+    expect(() => (ef.nn.avgPool1d as unknown as (x: T) => T)(ef.ones([1, 3, 3]))).toThrow(ef.errors.InvalidArgumentError);
+    expect(() => (ef.nn.maxPoolWithArgmax as unknown as (x: T, k: T, s: boolean) => T)(ef.ones([1, 4, 3, 1]), ef.ones([2]), true)).toThrow(/^maxPoolWithArgmax: ksize/);
+  });
+
+  test('split with an unknown axis size checks its sizes (was: p.sizes.reduce is not a function)', () => {
+    const fn = (a: T, b: T): unknown => (ef.split as unknown as (a: T, b: T) => T[])(a, b);
+    expect(everyMode(fn, [ef.ones([2, 1]), ef.ones([4], 'int32')])).toBe('InvalidArgumentError');
+  });
+
+  test('tensorScatterNdUpdate with an out-of-range index frees its intermediates', () => {
+    const [t, i, u] = [ef.ones([3, 2]), ef.constant([[-3], [1]], 'int32'), ef.ones([2, 2])];
+    const before = ef.memory().numTensors;
+    expect(() => ef.tensorScatterNdUpdate(t, i, u)).toThrow(ef.errors.InvalidArgumentError);
+    expect(ef.memory().numTensors).toBe(before);
+  });
+
+  test('complex64 through layout kernels with unknown dims (roll: Slice, Concat) and 0-size complex64 in graphs', () => {
+    const x = c([1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1], [2, 3]);
+    expect(everyMode((a) => ef.roll(a, [-1, 1], [0, 1]), [x])).toMatch(/complex64/);
+    const e = c([], [], [1, 0, 2]);
+    expect(everyMode((a) => a.at(':', '1:3'), [e])).toBe('[["(1, 0, 2)","complex64",[]]]');
+    expect(everyMode((a) => ef.image.grayscaleToRgb(a), [c([1, 2], [3, 4], [2, 1])])).toMatch(/"\(2, 3\)","complex64"/);
+  });
+
+  test('mirror pad gradients with unknown dims fail like eager (the forward check was pruned; a wrong cotangent was summed)', () => {
+    const fn = (x: T, g: T): unknown => ef.tidy(() => {
+      const tape = new ef.GradientTape();
+      const y = tape.record(() => (tape.watch(x), ef.pad(x, [[2, 1]], 'REFLECT')));
+      return tape.gradient(y, x, { outputGradients: g }) as T;
+    });
+    expect(everyMode(fn, [ef.constant([5]), ef.constant([1, 2, 3, 4, 5, 6, 7])])).toBe('InvalidArgumentError');
+    expect(everyMode(fn, [ef.constant([1, 2, 3]), ef.constant([1, 2, 3, 4, 5, 6])])).toMatch(/^\[\["\(3,\)"/);
+  });
+
+  test('outputGradients of the wrong shape: InvalidArgumentError, as when found at run time', () => {
+    const x = ef.constant([1, 2]);
+    const tape = new ef.GradientTape();
+    const y = tape.record(() => (tape.watch(x), ef.square(x)));
+    expect(() => tape.gradient(y, x, { outputGradients: [1, 2, 3] })).toThrow(ef.errors.InvalidArgumentError);
+  });
+
+  test('resize and pool gradient records check their shapes (tfjs read out of range and leaked)', () => {
+    const P = ef.internal.PRIMITIVES as Record<string, ef.internal.Primitive>;
+    const bind1 = (name: string, xs: T[], params: object): T => ef.internal.bind(P[name], xs, params)[0];
+    const before = ef.memory().numTensors;
+    expect(() => bind1('avg_pool_grad', [ef.ones([1, 1, 3, 3])], { ksize: [2, 2], strides: [2, 2], padding: 'SAME', dataFormat: 'NHWC', inputShape: [1, 4, 4, 1] })).toThrow(/dy does not have the pooled shape of the input/);
+    expect(() => bind1('resize_bilinear_grad', [ef.ones([2, 5, 3, 2]), ef.ones([2, 3, 4, 1])], { size: [5, 3], alignCorners: false, halfPixelCenters: true })).toThrow(/batch or channels/);
+    expect(ef.memory().numTensors - before).toBe(3); // the three inputs only
+  });
+
+  test('bool padding and frame with a pad value: a bool, eager and with unknown dims', () => {
+    const p = ef.pad(ef.constant([true, false]), [[0, 1]], 'CONSTANT', 5);
+    expect(Array.from(p.dataSync())).toEqual([1, 0, 1]);
+    const x = ef.constant([[true, false, true, true, false, false]]);
+    expect(everyMode((a) => ef.signal.frame(a, 3, 2, { padEnd: true, padValue: 5 }), [x])).toMatch(/"bool"/);
+  });
+
+  test('diag family, einsum: non-numeric dtypes refused in every mode', () => {
+    expect(everyMode((a) => ef.linalg.diagPart(a), [ef.constant([['a', 'b'], ['c', 'd']])])).toBe('InvalidArgumentError');
+    expect(everyMode((a) => ef.einsum('ii', a), [ef.constant([['a', 'b'], ['c', 'd']])])).toBe('InvalidArgumentError');
+  });
+
+  test("einsum 'ii->i' takes the diagonal by select (an off-diagonal inf gave NaN eagerly)", () => {
+    const x = ef.constant([[1, Infinity], [-Infinity, 2]]);
+    expect(Array.from(ef.einsum('ii->i', x).dataSync())).toEqual([1, 2]);
+    expect(everyMode((a) => ef.einsum('ii->i', a), [x])).toBe('[["(2,)","float32",[1,2]]]');
+  });
+
+  test('einsum broadcasts a 1 against a 0 in the ellipsis (was: a broadcastTo error eagerly, a result traced)', () => {
+    expect(everyMode((a, b) => ef.einsum('...ij,...jk->...ik', a, b), [ef.ones([2, 1, 2, 3]), ef.ones([0, 3, 2])])).toMatch(/"\(2, 0, 2, 2\)"/);
+  });
+
+  test('repeat refuses a non-integer count also on an empty input', () => {
+    expect(everyMode((a) => ef.repeat(a, 0.001), [ef.zeros([3, 0])])).toBe('InvalidArgumentError');
+  });
+
+  test('roll and meshgrid free partial results when a later argument fails', () => {
+    const x = ef.ones([3]);
+    const before = ef.memory().numTensors;
+    expect(() => ef.roll(ef.ones([3]), [-1, 1], [0, 1])).toThrow(/roll: axis out of range/);
+    expect(() => (ef.meshgrid as unknown as (...a: unknown[]) => T[])(x, undefined)).toThrow(TypeError);
+    expect(ef.memory().numTensors - before).toBe(1);
+  });
+
+  test('lrn gradient record checks dy against the input', () => {
+    const P = ef.internal.PRIMITIVES as Record<string, ef.internal.Primitive>;
+    expect(everyMode((dy, x) => ef.internal.bind(P.lrn_grad, [dy, x, x], { depthRadius: 1, bias: 1, alpha: 1, beta: 0.5 })[0], [ef.ones([1, 1, 0, 3]), ef.ones([1, 1, 1, 3])])).toBe('InvalidArgumentError');
+  });
+
+  test('searchsorted of no values is empty, without leaks', () => {
+    expect(everyMode((s, v) => ef.searchsorted(s, v), [ef.ones([2, 4]), ef.zeros([2, 0])])).toBe('[["(2, 0)","int32",[]]]');
+  });
+
+  test('unsortedSegmentSum with 65536 segments is fast (tfjs\'s cpu kernel works per segment: seconds)', () => {
+    const t0 = Date.now();
+    const r = ef.math.unsortedSegmentSum(ef.constant([1, 2, 3, 4]), ef.constant([0, 1, -1, 3], 'int32'), 65536);
+    expect(Date.now() - t0).toBeLessThan(500);
+    expect(Array.from(r.dataSync().slice(0, 4))).toEqual([1, 2, 0, 4]);
+  });
+
+  test('slice_dyn of a scalar is the scalar; of an empty input, empty', () => {
+    expect(everyMode((a, b) => ef.nn.sigmoidCrossEntropyWithLogits(a, b), [ef.constant(1), ef.constant(2)], true)).toMatch(/^\[\["\(\)","float32",\[0\.12/);
+    expect(everyMode((a) => ef.roll(a, [-1, 1], [0, 1]), [ef.zeros([0, 3])])).toBe('[["(0, 3)","float32",[]]]');
+  });
+});

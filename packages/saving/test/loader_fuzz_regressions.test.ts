@@ -79,3 +79,25 @@ describe('model.json pathologies: clear errors', () => {
     refused(a, /bias must have one value per output channel \(got bias shape \[0\], expected \[32\]\)/);
   });
 });
+
+test('a loaded Tile asking for 1e9 elements is refused before its kernel runs (limits.maxElements), quickly and without leaks', () => {
+  const fold = ef.internal.passConfig.maxFoldElements;
+  ef.internal.passConfig.maxFoldElements = 0;
+  const f = ef.trace((x: ef.Tensor) => ef.tile(x, [1, 2]), { inputSignature: [new ef.TensorSpec([2, 2])] });
+  const saved = ef.saveFunction(f);
+  ef.internal.passConfig.maxFoldElements = fold;
+  f.dispose();
+  // The multiples Const is the only weight: make it [1, 268435458] (what one flipped bit in the fuzzer gave).
+  const bytes = new Int32Array(saved.weightData.slice(0));
+  expect(Array.from(bytes)).toEqual([1, 2]);
+  bytes[1] = 268435458;
+  const g = ef.loadFunction({ ...saved, weightData: bytes.buffer });
+  const x = ef.ones([2, 2]);
+  const before = ef.memory().numTensors;
+  const t0 = Date.now();
+  expect(() => g(x)).toThrow(ef.errors.ResourceExhaustedError);
+  expect(() => g(x)).toThrow(/would produce a tensor of shape \[2,536870916\]/);
+  expect(Date.now() - t0).toBeLessThan(2000);
+  expect(ef.memory().numTensors).toBe(before);
+  g.dispose();
+});
