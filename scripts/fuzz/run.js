@@ -34,7 +34,7 @@ function parseArgs(argv) {
 
 /** Runs cases [from, from + count) of one fuzzer, restarting the child after a crash or a hang. */
 async function runFuzzer(fuzzer, o) {
-  const counts = { cases: 0, ok: 0, refused: 0, nonLibraryError: 0, disagreement: 0, leak: 0, crash: 0, hang: 0 };
+  const counts = { cases: 0, ok: 0, refused: 0, nonLibraryError: 0, disagreement: 0, leak: 0, crash: 0, hang: 0, harnessError: 0 };
   const findings = [];
   const t0 = Date.now();
   let next = o.from;
@@ -77,6 +77,8 @@ async function runFuzzer(fuzzer, o) {
           const status = m[2];
           if (status === 'ok' || status === 'refused') counts[status]++;
           else report(i, status, m[3] ? JSON.parse(m[3]) : null);
+          // Long runs say what they find as they find it.
+          if (status !== 'ok' && status !== 'refused' && !o.verbose) console.log(`  ${status} at case ${i}: ${m[3] ?? ''}`);
           if (o.verbose) console.log(`${fuzzer} case ${i}: ${status} ${m[3] ?? ''}`);
           // Progress of long runs (their counts so far), every 10k cases.
           else if (counts.cases % 10_000 === 0) console.log(`fuzz ${fuzzer}: ${counts.cases} cases, ${Math.round((Date.now() - t0) / 1000)} s: ${JSON.stringify(counts)}`);
@@ -113,7 +115,7 @@ async function main() {
   }
   if (o.json) fs.mkdirSync(path.dirname(path.resolve(o.json)), { recursive: true });
   if (o.json) fs.writeFileSync(o.json, `${JSON.stringify(results, null, 2)}\n`);
-  const bad = results.some((r) => r.nonLibraryError + r.disagreement + r.leak + r.crash + r.hang > 0);
+  const bad = results.some((r) => r.nonLibraryError + r.disagreement + r.leak + r.crash + r.hang + r.harnessError > 0);
   process.exitCode = bad ? 1 : 0;
 }
 

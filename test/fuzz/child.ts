@@ -37,7 +37,7 @@ for (let i = from; i < from + count; i++) {
     }
   } catch (e) {
     // The harness itself failed (e.g. a result nested too deep): reported as a non-library error of the case.
-    res = { status: 'nonLibraryError', detail: `fuzz harness: ${e instanceof Error ? e.message : String(e)}` };
+    res = { status: 'harnessError', detail: `fuzz harness: ${e instanceof Error ? e.message : String(e)}` };
   }
   if (verbose || (res.status !== 'ok' && res.status !== 'refused')) out(`R ${i} ${res.status} ${JSON.stringify({ case: what, detail: res.detail ?? '' })}`);
   else out(`R ${i} ${res.status}`);

@@ -206,7 +206,8 @@ const MUTATIONS: Record<string, Mutation> = {
   },
   /** Sizes: Placeholder and Const shapes made huge, negative or 0; Const tensor values padded or cut. */
   sizes(doc, bytes, r, pick) {
-    const withShape = nodesOf(doc).filter((n) => ((n.attr as Obj | undefined)?.shape as Obj | undefined)?.shape !== undefined || ((n.attr as Obj | undefined)?.value as Obj | undefined)?.tensor !== undefined);
+    const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+    const withShape = nodesOf(doc).filter((n) => isObj(n.attr) && ((isObj(n.attr.shape) && isObj(n.attr.shape.shape)) || (isObj(n.attr.value) && isObj(n.attr.value.tensor))));
     if (withShape.length === 0) return { bytes, what: 'sizes (none)' };
     const n = pick(withShape);
     const attr = n.attr as Obj;
@@ -249,8 +250,9 @@ export function loaderCase(seed: number, i: number): LoaderCase {
   let bytes = base.bytes;
   const done: string[] = [];
   const names = Object.keys(MUTATIONS);
-  for (let k = 0; k < pick([1, 1, 2, 3]); k++) {
-    const m = pick(names);
+  // A 100k-deep value is put in last: the other mutations walk and copy the document.
+  const chosen = Array.from({ length: pick([1, 1, 2, 3]) }, () => pick(names)).sort((a, b) => Number(a === 'depth') - Number(b === 'depth'));
+  for (const m of chosen) {
     const res = MUTATIONS[m](doc, bytes, r, pick);
     bytes = res.bytes;
     done.push(res.what);

@@ -266,4 +266,38 @@ describe('op fuzzer findings', () => {
     expect(everyMode((a, b) => ef.nn.sigmoidCrossEntropyWithLogits(a, b), [ef.constant(1), ef.constant(2)], true)).toMatch(/^\[\["\(\)","float32",\[0\.12/);
     expect(everyMode((a) => ef.roll(a, [-1, 1], [0, 1]), [ef.zeros([0, 3])])).toBe('[["(0, 3)","float32",[]]]');
   });
+
+  // From the 100k run (seed 32).
+  test('pad with a malformed paddings list: InvalidArgumentError (was: q.join is not a function)', () => {
+    expect(() => ef.pad(ef.constant(['a', 'b', 'c']), [0] as unknown as [number, number][])).toThrow(/^pad: invalid paddings \(got \[0\]/);
+    expect(() => ef.pad(ef.constant([1, 2, 3]), [0] as unknown as [number, number][], 'REFLECT')).toThrow(ef.errors.InvalidArgumentError);
+  });
+
+  test('stridedSliceGrad refuses a string cotangent (its bytes were undecodable)', () => {
+    const P = ef.internal.PRIMITIVES as Record<string, ef.internal.Primitive>;
+    const params = { begin: [1, 0], end: [3, 0], strides: [1, -2], beginMask: 2, endMask: 2, ellipsisMask: 0, newAxisMask: 0, shrinkAxisMask: 0 };
+    expect(() => ef.internal.bind(P.strided_slice_grad, [ef.fill([2, 2], 'a'), ef.ones([4, 4])], params)).toThrow(/stridedSliceGrad: unsupported dtype for the cotangent/);
+  });
+
+  test('clipByValue whose lower bound does not broadcast frees the intermediate', () => {
+    const [t, lo, hi] = [ef.constant(1), ef.ones([1, 2]), ef.constant([3, 2, 3])];
+    const before = ef.memory().numTensors;
+    expect(() => ef.clipByValue(t, lo, hi)).toThrow(ef.errors.InvalidArgumentError);
+    expect(ef.memory().numTensors).toBe(before);
+  });
+
+  test('repeat broadcasts a one-element list like a count, eager as with unknown dims (TF)', () => {
+    expect(everyMode((a) => ef.repeat(a, [0]), [ef.zeros([4, 0, 3, 4])])).toBe('[["(0,)","float32",[]]]');
+    expect(Array.from(ef.repeat([1, 2], [2]).dataSync())).toEqual([1, 1, 2, 2]);
+  });
+
+  test('sequenceMask with a length of 2^31 - 1 is refused before its range is built (it hung)', () => {
+    const t0 = Date.now();
+    expect(() => ef.sequenceMask(ef.constant([[1, 2], [0, 2147483647]], 'int32'))).toThrow(ef.errors.ResourceExhaustedError);
+    expect(Date.now() - t0).toBeLessThan(1000);
+  });
+
+  test('roll of an empty complex64 vector with unknown dims (an empty slice_dyn of complex64)', () => {
+    expect(everyMode((a) => ef.roll(a, 1, 0), [c([], [], [0])])).toBe('[["(0,)","complex64",[]]]');
+  });
 });

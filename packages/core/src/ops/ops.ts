@@ -258,8 +258,12 @@ export function clipByValue(t: TensorLike, clipValueMin: TensorLike, clipValueMa
       throw argError('clipByValue', 't and the bounds must have the same dtype', `${a.t.dtype}, ${lo.t.dtype} and ${hi.t.dtype}`, 'one dtype', `EagerFlow, like TensorFlow, never casts implicitly: use ef.cast(bound, '${a.t.dtype}').`);
     }
     const high = minimum(a.t, hi.t);
-    const out = maximum(high, lo.t);
-    drop(high);
+    let out: Tensor;
+    try {
+      out = maximum(high, lo.t);
+    } finally {
+      drop(high);
+    }
     const want = a.t.shape;
     if (want.isFullyDefined() && out.shape.isFullyDefined()) {
       if (want.toString() === out.shape.toString()) return out;

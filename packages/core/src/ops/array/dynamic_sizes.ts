@@ -40,6 +40,13 @@ function checkSizes(op: string, x: AVal, v: AVal, what: string, pairs = false): 
   }
 }
 
+/** An empty complex64 value shaped like the empty float32 `z` (freed): tfjs's Fill has no complex64. */
+function complexZeros(k: Kernels, z: Info): Info {
+  const out = k.run('Complex', { real: z, imag: z }) as Info;
+  k.free(z);
+  return out;
+}
+
 /** slice_dyn(x, begin, size): TF's Slice with run-time begin and size (size -1: to the end). */
 export const sliceDyn = {
   name: 'slice_dyn',
@@ -60,7 +67,7 @@ export const sliceDyn = {
     // A rank-0 slice is the scalar itself (tfjs's Slice reads a scalar's empty begin as garbage: NaN); an empty input
     // or result is a fill (tfjs's Slice fails on an empty input's data).
     if (x.shape.length === 0) return [k.run('Identity', { x }) as Info];
-    if (x.shape.includes(0) || size.includes(0)) return [k.run('Fill', {}, { shape: size, value: x.dtype === 'string' ? '' : 0, dtype: x.dtype }) as Info];
+    if (x.shape.includes(0) || size.includes(0)) return [k.run('Fill', {}, { shape: size, value: x.dtype === 'string' ? '' : 0, dtype: x.dtype === 'complex64' ? 'float32' : x.dtype }) as Info].map((z) => (x.dtype === 'complex64' ? complexZeros(k, z) : z));
     return [k.run('Slice', { x }, { begin, size }) as Info];
   },
   // TF's _SliceGrad: pad the cotangent by begin before and shape(x) - shape(y) - begin after.

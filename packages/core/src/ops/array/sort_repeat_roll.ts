@@ -7,7 +7,7 @@ import { TensorLike, convert } from '../../values/convert';
 import { releasing } from '../op_builder';
 import { composite } from '../api_spec';
 import * as o from '../ops';
-import { argError, normalizeAxes } from '../check';
+import { argError, checkSize, normalizeAxes } from '../check';
 import * as E from '../math/unary';
 import * as S from './reshape';
 import * as RD from '../math/reduce_scan';
@@ -111,7 +111,8 @@ function repeat(input: TensorLike, repeats: number | number[], axis: number | nu
       return list.length === 1 ? repeatDyn(src, list[0], ax) : repeatEachDyn(src, list, ax);
     }
     const [a, n] = staticAxis('repeat', src, axis ?? 0);
-    const reps = typeof repeats === 'number' ? new Array<number>(n).fill(repeats) : repeats;
+    // A one-element list is broadcast like a count (TF's repeats broadcast along the axis), as with unknown dims.
+    const reps = typeof repeats === 'number' ? new Array<number>(n).fill(repeats) : Array.isArray(repeats) && repeats.length === 1 ? new Array<number>(n).fill(repeats[0]) : repeats;
     if (!Array.isArray(reps) || reps.length !== n || reps.some((r) => !Number.isInteger(r) || r < 0)) {
       throw argError('repeat', 'repeats must be a count or one count per element', describe(repeats), `an integer >= 0 or ${n} of them`, 'Pass e.g. 2 or [1, 2, ...].');
     }
@@ -215,6 +216,8 @@ function sequenceMask(lengths: TensorLike, maxlen?: number | null, dtype: DType 
     }
     if (n === undefined || n === null) n = Math.max(0, ...Array.from(t.dataSync() as Int32Array));
     if (!Number.isInteger(n) || n < 0) throw argError('sequenceMask', 'maxlen must be a non-negative integer', describe(n), 'an integer >= 0', 'Pass e.g. 10.');
+    // The mask's size before its range is built (a length of 2^31 - 1 asked for gigabytes and hung).
+    checkSize('sequenceMask', [...(t.dims ?? []), n]);
     const mask = o.less(tmp(o.range(0, n, 1, 'int32')), tmp(o.expandDims(t, -1)));
     if (dt === 'bool') return mask;
     tmp(mask);
