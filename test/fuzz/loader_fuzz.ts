@@ -95,6 +95,11 @@ function nodesOf(doc: Obj): Obj[] {
   return [...main, ...fnNodes].filter((n) => n !== null && typeof n === 'object');
 }
 
+/** The weight specs that are still objects (an earlier mutation may have replaced one with junk). */
+function weightObjects(doc: Obj): Obj[] {
+  return Array.isArray(doc.weightSpecs) ? (doc.weightSpecs as J[]).filter((w): w is Obj => w !== null && typeof w === 'object' && !Array.isArray(w)) : [];
+}
+
 type Mutation = (doc: Obj, bytes: Uint8Array, r: () => number, pick: Pick) => { bytes: Uint8Array; what: string };
 
 const MUTATIONS: Record<string, Mutation> = {
@@ -126,8 +131,9 @@ const MUTATIONS: Record<string, Mutation> = {
   },
   /** A dtype attr or a weight's dtype changed. */
   dtype(doc, bytes, r, pick) {
-    if (r() < 0.5 && Array.isArray(doc.weightSpecs) && doc.weightSpecs.length) {
-      const w = pick(doc.weightSpecs as Obj[]);
+    const specs = weightObjects(doc);
+    if (r() < 0.5 && specs.length) {
+      const w = pick(specs);
       w.dtype = pick(WEIGHT_DTYPES);
       return { bytes, what: `weight ${String(w.name)} dtype <- ${String(w.dtype)}` };
     }
@@ -139,8 +145,9 @@ const MUTATIONS: Record<string, Mutation> = {
   },
   /** A weight's shape changed (0-size, bigger, smaller, negative, huge, another rank). */
   weightShape(doc, bytes, r, pick) {
-    if (!Array.isArray(doc.weightSpecs) || doc.weightSpecs.length === 0) return { bytes, what: 'weightShape (none)' };
-    const w = pick(doc.weightSpecs as Obj[]);
+    const specs = weightObjects(doc);
+    if (specs.length === 0) return { bytes, what: 'weightShape (none)' };
+    const w = pick(specs);
     const s = Array.isArray(w.shape) ? (w.shape as number[]).slice() : [];
     const kind = pick(['zero', 'grow', 'shrink', 'neg', 'huge', 'rank', 'scalar', 'junk'] as const);
     if (kind === 'zero' && s.length) s[Math.floor(r() * s.length)] = 0;
@@ -161,7 +168,8 @@ const MUTATIONS: Record<string, Mutation> = {
     if (kind === 'remove') ws.splice(k, 1);
     else if (kind === 'dup') ws.push(JSON.parse(JSON.stringify(ws[k])) as J);
     else if (kind === 'swap') [ws[k], ws[0]] = [ws[0], ws[k]];
-    else if (kind === 'rename') (ws[k] as Obj).name = pick(['', 'x', 'nope', String((ws[0] as Obj).name)]);
+    else if ((kind === 'rename' || kind === 'quant') && (ws[k] === null || typeof ws[k] !== 'object')) return { bytes, what: `weightSpecs ${kind} (junk)` };
+    else if (kind === 'rename') (ws[k] as Obj).name = pick(['', 'x', 'nope', String((ws[0] as Obj | null)?.name)]);
     else if (kind === 'quant') (ws[k] as Obj).quantization = pick<J>([{ dtype: 'uint8', min: 0, scale: 0.1 }, { dtype: 'float16' }, { dtype: 'uint16', scale: NaN }, { dtype: 'x' }, 7]);
     else ws[k] = pick<J>([null, 3, 'w', [], {}]);
     return { bytes, what: `weightSpecs ${kind} ${k}` };
