@@ -21,7 +21,7 @@ export interface MirrorPadParams {
 /** Checks paddings against a (possibly partial) shape; returns the padded shape. */
 function paddedShape(op: string, s: AVal['shape'], p: MirrorPadParams): AVal['shape'] {
   if (s === null) return null;
-  const shown = showValue(p.paddings);
+  const shown = p.paddings.every((q) => Array.isArray(q)) ? `[${p.paddings.map((q) => `[${q.join(', ')}]`).join(', ')}]` : showValue(p.paddings);
   if (s.length === 0 || s.length !== p.paddings.length) throw argError(op, 'paddings must have one [before, after] pair per dim of a tensor of rank >= 1', `${p.paddings.length} pairs for shape ${dimsToString(s)}`, `${Math.max(s.length, 1)} pairs`, 'Pass [before, after] for each dim.');
   if (p.paddings.some((q) => !Array.isArray(q) || q.length !== 2 || q.some((v) => !Number.isInteger(v) || v < 0))) throw argError(op, 'invalid paddings', shown, 'non-negative integer pairs', 'Pass counts >= 0.');
   const extra = p.mode === 'REFLECT' ? 1 : 0;

@@ -26,7 +26,7 @@ export const pad = {
     if (s !== null && (s.length === 0 || s.length !== p.paddings.length)) throw argError('pad', 'paddings must have one pair per dim of a tensor of rank >= 1', `${p.paddings.length} pairs for shape ${dimsToString(s)}`, `${Math.max(s.length, 1)}`, 'Pass [before, after] for each dim (TensorFlow cannot pad a scalar).');
     if (ins[0].dtype === 'int32' && !Number.isInteger(p.constantValue ?? 0)) throw argError('pad', 'constantValues does not fit int32', String(p.constantValue), 'an integer', 'Pass an integer fill value.');
     if (p.paddings.some((q) => !Array.isArray(q) || q.length !== 2 || q.some((v) => !Number.isInteger(v) || v < 0))) {
-      const shown = showValue(p.paddings);
+      const shown = p.paddings.every((q) => Array.isArray(q)) ? `[${p.paddings.map((q) => `[${q.join(', ')}]`).join(', ')}]` : showValue(p.paddings);
       throw argError('pad', 'invalid paddings', shown, 'non-negative integer paddings', 'Pass [before, after] pairs of counts >= 0 (use ef.slice to crop).');
     }
     const shape = s === null ? null : s.map((d, i) => (d === null ? null : d + p.paddings[i][0] + p.paddings[i][1]));
