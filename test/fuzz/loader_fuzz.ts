@@ -227,7 +227,7 @@ const MUTATIONS: Record<string, Mutation> = {
     return { bytes, what: `node ${String(n.name)} (${String(n.op)}) dim <- ${size}` };
   },
   /** A generic JSON edit anywhere: replace, delete or duplicate a value. */
-  json(doc, bytes, r, pick) {
+  json(doc, bytes, _r, pick) {
     const [parent, key] = pick(places(doc));
     const kind = pick(['replace', 'delete', 'dup'] as const);
     if (kind === 'delete') {

@@ -33,7 +33,7 @@ interface TensorPlan {
   values: unknown[];
 }
 
-function randomShape(r: () => number, pick: Pick): number[] {
+function randomShape(pick: Pick): number[] {
   const rank = pick([0, 1, 1, 2, 2, 3, 3, 4, 5]);
   return Array.from({ length: rank }, () => pick([0, 1, 1, 2, 2, 3, 3, 4]));
 }
@@ -58,7 +58,7 @@ function mutateShape(s: number[], r: () => number, pick: Pick): number[] {
     case 'scalar':
       return [];
     default:
-      return randomShape(r, pick);
+      return randomShape(pick);
   }
 }
 
@@ -142,10 +142,10 @@ export function opCase(seed: number, i: number): OpCase {
   }
   const [api, op] = pick(OPS);
   const n = pick([1, 1, 2, 2, 3]);
-  const first = randomShape(r, pick);
+  const first = randomShape(pick);
   const firstType = r() < 0.6 ? 'float32' : pick(DTYPES);
   // Later tensors often share the first's shape and dtype (binary ops), else are random.
-  const inputs = Array.from({ length: n }, (_, k) => (k === 0 || r() < 0.5 ? plan(first, k === 0 || r() < 0.7 ? firstType : pick(DTYPES), r, pick, edges) : plan(randomShape(r, pick), pick(DTYPES), r, pick, edges)));
+  const inputs = Array.from({ length: n }, (_, k) => (k === 0 || r() < 0.5 ? plan(first, k === 0 || r() < 0.7 ? firstType : pick(DTYPES), r, pick, edges) : plan(randomShape(pick), pick(DTYPES), r, pick, edges)));
   const extras = Array.from({ length: pick([0, 0, 1, 1, 2]) }, () => extraArg(r, pick));
   return {
     describe: `ef.${api}(${[...inputs.map((p) => `${p.dtype}[${p.shape}]`), ...extras.map((e) => JSON.stringify(e) ?? 'undefined')].join(', ')})`,

@@ -3,6 +3,7 @@ import * as ef from 'eagerflow';
 
 type T = ef.Tensor;
 type Fn = (...xs: T[]) => unknown;
+const vals = (t: T): number[] => Array.from(t.dataSync() as ArrayLike<number>);
 
 /** Every dim unknown (rank kept), or the rank unknown too ('rank'). */
 function unknown(x: T, rank = false): ef.TensorSpec {
@@ -64,10 +65,10 @@ describe('complex with 0-size shapes', () => {
 describe('the cross-entropies with an unknown rank', () => {
   test('sigmoidCrossEntropyWithLogits of scalars, labels of unknown rank: the eager value, not NaN', () => {
     const [l, x] = [ef.constant(0.5), ef.constant(-1.3)];
-    const want = ef.nn.sigmoidCrossEntropyWithLogits(l, x).dataSync()[0];
+    const want = Number(ef.nn.sigmoidCrossEntropyWithLogits(l, x).dataSync()[0]);
     expect(want).toBeCloseTo(0.65 + Math.log1p(Math.exp(-1.3)), 6);
     const got = traced((a, b) => ef.nn.sigmoidCrossEntropyWithLogits(a, b), [l, x], [unknown(l, true), unknown(x)]) as T;
-    expect(got.dataSync()[0]).toBeCloseTo(want, 6);
+    expect(Number(got.dataSync()[0])).toBeCloseTo(Number(want), 6);
   });
 
   test('sparseSoftmaxCrossEntropyWithLogits checks the labels rank when the graph runs', () => {
@@ -98,23 +99,23 @@ describe('complex64: library errors or TF results, never tfjs text', () => {
 
   test('select and gather of complex64 work as in TF', () => {
     const w = ef.where(ef.constant([true, false]), c(), ef.complex(ef.constant([5, 6]), ef.constant([7, 8])));
-    expect(Array.from(ef.math.real(w).dataSync())).toEqual([1, 6]);
-    expect(Array.from(ef.math.imag(w).dataSync())).toEqual([3, 8]);
+    expect(vals(ef.math.real(w))).toEqual([1, 6]);
+    expect(vals(ef.math.imag(w))).toEqual([3, 8]);
     const g = ef.gather(c(), ef.constant([1, 1, 0], 'int32'));
-    expect(Array.from(ef.math.real(g).dataSync())).toEqual([2, 2, 1]);
-    expect(Array.from(ef.math.imag(g).dataSync())).toEqual([4, 4, 3]);
+    expect(vals(ef.math.real(g))).toEqual([2, 2, 1]);
+    expect(vals(ef.math.imag(g))).toEqual([4, 4, 3]);
     expect(() => ef.gather(c(), ef.constant([2], 'int32'))).toThrow(/gather: an index is out of range/);
   });
 
   test("zeros([2], 'complex64') and constant(1, 'complex64', [2]) as in TF", () => {
     const z = ef.zeros([2], 'complex64');
     expect(z.dtype).toBe('complex64');
-    expect(Array.from(z.dataSync())).toEqual([0, 0, 0, 0]);
+    expect(vals(z)).toEqual([0, 0, 0, 0]);
     const o = ef.ones([2], 'complex64');
-    expect(Array.from(ef.math.real(o).dataSync())).toEqual([1, 1]);
-    expect(Array.from(ef.math.imag(o).dataSync())).toEqual([0, 0]);
+    expect(vals(ef.math.real(o))).toEqual([1, 1]);
+    expect(vals(ef.math.imag(o))).toEqual([0, 0]);
     const k = ef.constant(3, 'complex64', [2]);
-    expect(Array.from(ef.math.real(k).dataSync())).toEqual([3, 3]);
+    expect(vals(ef.math.real(k))).toEqual([3, 3]);
   });
 });
 
@@ -214,7 +215,7 @@ describe('op fuzzer findings', () => {
 
   test('bool padding and frame with a pad value: a bool, eager and with unknown dims', () => {
     const p = ef.pad(ef.constant([true, false]), [[0, 1]], 'CONSTANT', 5);
-    expect(Array.from(p.dataSync())).toEqual([1, 0, 1]);
+    expect(vals(p)).toEqual([1, 0, 1]);
     const x = ef.constant([[true, false, true, true, false, false]]);
     expect(everyMode((a) => ef.signal.frame(a, 3, 2, { padEnd: true, padValue: 5 }), [x])).toMatch(/"bool"/);
   });
@@ -226,7 +227,7 @@ describe('op fuzzer findings', () => {
 
   test("einsum 'ii->i' takes the diagonal by select (an off-diagonal inf gave NaN eagerly)", () => {
     const x = ef.constant([[1, Infinity], [-Infinity, 2]]);
-    expect(Array.from(ef.einsum('ii->i', x).dataSync())).toEqual([1, 2]);
+    expect(vals(ef.einsum('ii->i', x))).toEqual([1, 2]);
     expect(everyMode((a) => ef.einsum('ii->i', a), [x])).toBe('[["(2,)","float32",[1,2]]]');
   });
 
@@ -259,7 +260,7 @@ describe('op fuzzer findings', () => {
     const t0 = Date.now();
     const r = ef.math.unsortedSegmentSum(ef.constant([1, 2, 3, 4]), ef.constant([0, 1, -1, 3], 'int32'), 65536);
     expect(Date.now() - t0).toBeLessThan(500);
-    expect(Array.from(r.dataSync().slice(0, 4))).toEqual([1, 2, 0, 4]);
+    expect(vals(r).slice(0, 4)).toEqual([1, 2, 0, 4]);
   });
 
   test('slice_dyn of a scalar is the scalar; of an empty input, empty', () => {
@@ -288,7 +289,7 @@ describe('op fuzzer findings', () => {
 
   test('repeat broadcasts a one-element list like a count, eager as with unknown dims (TF)', () => {
     expect(everyMode((a) => ef.repeat(a, [0]), [ef.zeros([4, 0, 3, 4])])).toBe('[["(0,)","float32",[]]]');
-    expect(Array.from(ef.repeat([1, 2], [2]).dataSync())).toEqual([1, 1, 2, 2]);
+    expect(vals(ef.repeat([1, 2], [2]))).toEqual([1, 1, 2, 2]);
   });
 
   test('sequenceMask with a length of 2^31 - 1 is refused before its range is built (it hung)', () => {
