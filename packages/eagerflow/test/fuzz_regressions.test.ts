@@ -301,4 +301,11 @@ describe('op fuzzer findings', () => {
   test('roll of an empty complex64 vector with unknown dims (an empty slice_dyn of complex64)', () => {
     expect(everyMode((a) => ef.roll(a, 1, 0), [c([], [], [0])])).toBe('[["(0,)","complex64",[]]]');
   });
+
+  test('unsortedSegmentSum with 2^31 - 1 segments: ResourceExhaustedError, not a RangeError of a failed allocation', () => {
+    expect(() => ef.math.unsortedSegmentSum(ef.ones([3, 2]), ef.constant([1, 0, 1], 'int32'), 2147483647)).toThrow(ef.errors.ResourceExhaustedError);
+    const P = ef.internal.PRIMITIVES as Record<string, ef.internal.Primitive>;
+    expect(() => ef.internal.bind(P.unsorted_segment_sum_dyn, [ef.ones([3, 2]), ef.constant([1, 0, 1], 'int32'), ef.constant(2147483647, 'int32')], {})).toThrow(ef.errors.ResourceExhaustedError);
+  });
 });
+

@@ -147,6 +147,8 @@ export const segmentSumDyn = {
   impl(k: Kernels, [x, ids, n]: Info[]) {
     const numSegments = intValues(n)[0];
     if (numSegments < 0) throw argError('unsortedSegmentSum', 'numSegments must be a non-negative integer', String(numSegments), 'an integer >= 0', 'Pass the number of segments.');
+    // The record's own rule on the run-time count (its size check included) before the kernel.
+    unsortedSegmentSum.infer([{ dtype: x.dtype as DType, shape: x.shape }, { dtype: 'int32', shape: ids.shape }], { numSegments });
     return unsortedSegmentSum.impl(k, [x, ids], { numSegments });
   },
   vjp: (c, [, ids]) => [gatherDropNegatives(g0(c), ids), null, null],

@@ -6,7 +6,7 @@ import { attr, tfSpec } from '../graphdef_spec';
 import { dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import * as o from '../ops';
-import { argError, checkDTypes } from '../check';
+import { argError, checkDTypes, checkSize } from '../check';
 import { intValues, withScratch } from '../kernel_util';
 import { isHostBackend, readInfoSync } from '../../backend/backend';
 import type { DType } from '../../values/dtype';
@@ -72,7 +72,10 @@ export const unsortedSegmentSum = {
       throw argError('unsortedSegmentSum', 'segmentIds shape must be a prefix of the data shape', dimsToString(ids), `a prefix of the data shape ${dimsToString(s)}`, 'Give one segment id per leading element.');
     }
     const r = ids?.length ?? 1;
-    return [{ dtype: ins[0].dtype, shape: s === null ? null : [p.numSegments, ...s.slice(r)] }];
+    const out = s === null ? null : [p.numSegments, ...s.slice(r)];
+    // numSegments sizes the result: 2^31 - 1 segments is refused here, not by a failed allocation (RangeError).
+    checkSize('unsortedSegmentSum', out);
+    return [{ dtype: ins[0].dtype, shape: out }];
   },
   impl(k, [x, segmentIds], p: SegmentParams) {
     const n = segmentIds.shape.reduce((a, d) => a * d, 1);
