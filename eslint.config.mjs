@@ -59,6 +59,13 @@ const HUB = [
   'packages/core/src/ops/array/dynamic_sizes.ts',
 ];
 
+// Everything that is not a package's source: package tests, the case harness, acceptance tests, browser code and
+// bundles' entries, benchmarks, examples, scripts, CI, and the root configs.
+export const TOOLING = [
+  'packages/*/test/**/*.{ts,js,cjs,mjs}', 'packages/*/browser/**/*.{ts,js}', 'test/**/*.ts', 'acceptance/**/*.ts', 'browser/**/*.{ts,js}',
+  'bench/**/*.js', 'examples/**/*.{ts,js}', 'scripts/**/*.{ts,js,mjs}', '.ci/**/*.{ts,js,cjs,mjs}', '*.{ts,mjs}',
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'test-output/**'] },
   // Directives for rules this config does not enable (backend.ts's file-wide `any` allowance, which the
@@ -100,5 +107,25 @@ export default tseslint.config(
   {
     files: HUB,
     rules: { 'import-x/no-cycle': 'off' },
+  },
+  {
+    // Tests, the harness, browser code, benchmarks, examples, scripts and CI: the same rules except the tfjs seam
+    // (tests compare with tfjs and its converter directly; bench measures raw tfjs). CommonJS require() counts for
+    // cycles here. Type-only imports are not seen by import-x/no-cycle: scripts/import-circles.js counts those.
+    files: TOOLING,
+    ignores: ['scripts/lint-fixtures/**'],
+    languageOptions: { parser: tseslint.parser, sourceType: 'module' },
+    plugins: { '@typescript-eslint': tseslint.plugin, 'import-x': importX },
+    settings: {
+      'import-x/core-modules': ['@eagerflow/core', '@eagerflow/function', '@eagerflow/callbacks', '@eagerflow/saving', 'eagerflow'],
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] })],
+      'import-x/extensions': ['.ts', '.js', '.mjs', '.cjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.js', '.mjs', '.cjs'] },
+    },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      'import-x/no-cycle': ['error', { ignoreExternal: true, commonjs: true }],
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+    },
   },
 );

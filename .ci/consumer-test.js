@@ -5,36 +5,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const zlib = require('node:zlib');
-const { execFileSync } = require('node:child_process');
-
-const root = path.resolve(__dirname, '..');
-const fixtures = path.join(__dirname, 'consumer');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const TSC = { current: require.resolve('typescript/bin/tsc'), floor: path.join(__dirname, 'ts-floor', 'node_modules', 'typescript', 'bin', 'tsc') };
-/** npm name -> folder under packages/, for every workspace of the root package.json. */
-const WORKSPACES = Object.fromEntries(
-  require('../package.json').workspaces.map((w) => [require(path.join(root, w, 'package.json')).name, path.basename(w)]),
-);
-const MAX_UNPACKED = 4 * 1024 * 1024;
-const QUIET = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
-
-let t0 = Date.now();
-let lastStep = 'start';
-function step(what) {
-  lastStep = what;
-  console.log(`consumer: ${what} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-}
-function run(cmd, args, cwd, env = {}) {
-  try {
-    return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  } catch (e) {
-    throw new Error(`consumer: \`${cmd} ${args.join(' ')}\` failed in ${cwd}:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
-  }
-}
-function check(ok, what, got, expected) {
-  if (!ok) throw new Error(`consumer: ${what} (got ${typeof got === 'string' ? got : JSON.stringify(got)}, expected ${expected})`);
-}
-const writeJson = (f, v) => fs.writeFileSync(f, `${JSON.stringify(v, null, 2)}\n`);
+const { root, npm, WORKSPACES, QUIET, fixtures, step, startClock, lastFinished, run, check, makeProject, typecheck } = require('./consumer-project.js');
 
 /** A clean clone of the working tree: tracked and unignored files only (no dist, no node_modules). */
 function cleanCopy(dest) {
@@ -98,19 +69,6 @@ function checkRelease(clone, packed) {
   step(`npm run release -- ${version}: ${names.length} packages bumped in lockstep, dry-run publish ok, source maps in release/${path.basename(maps)}`);
 }
 
-/** A fresh project depending on the eagerflow tarball; the @eagerflow/* tarballs stand in for the registry via overrides. */
-function makeProject(dir, packs, packed, extra = {}) {
-  fs.mkdirSync(dir, { recursive: true });
-  const tgz = (name) => `file:${path.join(packs, packed[name].filename)}`;
-  const overrides = Object.fromEntries(Object.keys(WORKSPACES).filter((n) => n !== 'eagerflow').map((n) => [n, tgz(n)]));
-  writeJson(path.join(dir, 'package.json'), { name: path.basename(dir), private: true, version: '1.0.0', dependencies: { eagerflow: tgz('eagerflow') }, overrides, ...extra });
-  run(npm, ['install', ...QUIET], dir);
-  for (const peer of ['@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-cpu', '@tensorflow/tfjs-backend-webgl']) {
-    check(fs.existsSync(path.join(dir, 'node_modules', peer)), `npm did not install the peer ${peer}`, 'missing', 'installed with eagerflow');
-  }
-  const cores = run(npm, ['ls', '@tensorflow/tfjs-core', '--all', '--parseable'], dir).trim().split('\n');
-  check(new Set(cores).size === 1, 'more than one @tensorflow/tfjs-core was installed', cores, 'one');
-}
 
 /** program.ts as CommonJS and as an ES module, transpiled by TypeScript the way a user's build would. */
 function emitProgram(dir) {
@@ -127,17 +85,6 @@ function emitProgram(dir) {
   fs.copyFileSync(path.join(fixtures, 'program.ts'), path.join(dir, 'program.mts'));
 }
 
-/** Strict type-check at the TypeScript floor and the current TypeScript, skipLibCheck off. */
-function typecheck(dir, name, compilerOptions, files, versions = Object.keys(TSC)) {
-  const options = { strict: true, skipLibCheck: false, noEmit: true, target: 'ES2022', lib: ['ES2022', 'DOM'], ...compilerOptions };
-  writeJson(path.join(dir, `tsconfig.${name}.json`), { compilerOptions: options, files });
-  for (const which of versions) {
-    const tsc = TSC[which];
-    const version = run(process.execPath, [tsc, '-v'], dir).trim();
-    run(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], dir);
-    step(`tsc ${name} (${version}, ${which}): no errors`);
-  }
-}
 
 function nodeProject(work, packs, packed) {
   const dir = path.join(work, 'node-app');
@@ -149,15 +96,15 @@ function nodeProject(work, packs, packed) {
   typecheck(dir, 'node', { module: 'NodeNext', moduleResolution: 'NodeNext' }, ['program.ts', 'program.mts']);
 }
 
-module.exports = { step, run, check, makeProject, typecheck, fixtures, root, _checkRelease: checkRelease, _nodeProject: nodeProject };
+module.exports = { _checkRelease: checkRelease, _nodeProject: nodeProject };
 
 // The whole consumer test is bounded, so a hang fails with the step it hung in instead of eating CI's time limit.
 const LIMIT_S = 20 * 60;
 
 async function main() {
-  t0 = Date.now();
+  startClock();
   setTimeout(() => {
-    console.error(`consumer: over ${LIMIT_S} s; the last step that finished: ${lastStep}`);
+    console.error(`consumer: over ${LIMIT_S} s; the last step that finished: ${lastFinished()}`);
     process.exit(1);
   }, LIMIT_S * 1000).unref();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ef-consumer-'));

@@ -4,7 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
-const { step, run, check, makeProject, typecheck, fixtures, root } = require('./consumer-test.js');
+const { step, run, check, makeProject, typecheck, fixtures, root } = require('./consumer-project.js');
 
 const VITE = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
 const CHROMIUM = process.env.EF_CHROMIUM ?? '/usr/bin/chromium';

@@ -101,7 +101,7 @@ for (const file of codeFiles) {
 // sideEffects entries ./src/<name>.ts, ./dist/<name>.js, ./dist/esm/<name>.js of packages/core/package.json).
 const textFiles = [
   ...codeFiles.filter((f) => !f.startsWith(SRC)),
-  ...['eslint.config.mjs', 'tsconfig.lint.json', 'packages/core/package.json'].map((f) => path.join(root, f)),
+  ...['eslint.config.mjs', 'tsconfig.all.json', 'packages/core/package.json'].map((f) => path.join(root, f)),
   ...walk(path.join(root, 'docs')),
   ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => path.join(root, 'docs', f)),
   ...['README.md', 'CONTRIBUTING.md'].map((f) => path.join(root, f)),

@@ -95,6 +95,15 @@ export const MOVES = [
   ['ops/runtime_shape', 'ops/array/runtime_shape'],
   ['ops/runtime_axes', 'ops/array/runtime_axes'],
   ['ops/runtime_util', 'ops/array/runtime_util'],
+  // ops that lived in values/ (values/ imports no op file)
+  ['values/tensor_at', 'ops/array/numpy_indexing'],
+  ['values/print', 'ops/array/print'],
+  // composites folded into their family's record file (phase 2 of issue 26)
+  ['ops/random/gamma_composites', 'ops/random/gamma'],
+  ['ops/random/draws_composites', 'ops/random/draws'],
+  ['ops/nn/pool_composites', 'ops/nn/pool'],
+  ['ops/math/reduce_composites', 'ops/math/reduce_scan'],
+  ['ops/nn/normalization_losses', 'ops/nn/losses'],
 ];
 
 /** Where a file a branch adds in an old category folder goes. */
@@ -144,7 +153,12 @@ function walk(d) {
 const codeRoots = ['packages', 'test', 'browser', 'bench', 'scripts', 'acceptance', 'examples', 'docs'].map((d) => path.join(root, d));
 const SPEC = /(['"])(\.\.?\/[^'"\n]*)\1/g;
 const noExt = (p) => p.replace(/\.(ts|js)$/, '');
-const newPathOf = (p) => moved.get(noExt(p)) ?? null;
+const newPathOf = (p) => {
+  // Follows a chain (composites_random -> random/draws_composites -> random/draws).
+  let n = moved.get(noExt(p)) ?? null;
+  for (let i = 0; n !== null && moved.has(n) && i < 4; i++) n = moved.get(n);
+  return n;
+};
 
 /** Rewrites the relative specifiers of `text`, a file that will live at `file` and was written at `writtenAt`. */
 function rewrite(text, file, writtenAt, before) {
@@ -231,7 +245,7 @@ const textFiles = [
 const byOld = new Map([...moved].map(([o, n]) => [path.relative(SRC, o), path.relative(SRC, n)]));
 for (const file of textFiles) {
   const text = fs.readFileSync(file, 'utf8');
-  const out = text.replace(/(packages\/core\/src\/|"\.\/src\/|"\.\/dist\/(?:esm\/)?)((?:ops|primitives)\/[\w/]+)\.(ts|js)\b/g, (m, pre, p, ext) => {
+  const out = text.replace(/(packages\/core\/src\/|"\.\/src\/|"\.\/dist\/(?:esm\/)?)((?:ops|primitives|values)\/[\w/]+)\.(ts|js)\b/g, (m, pre, p, ext) => {
     const n = byOld.get(p);
     return n === undefined ? m : `${pre}${n}.${ext}`;
   });

@@ -95,7 +95,58 @@ export interface Tolerance {
   atol?: number;
 }
 
+/**
+ * TensorFlow's call for an op's golden fixtures: scripts/tf-golden/export_rows.js exports the rows' calls and
+ * scripts/tf-golden/generate.py runs them through TensorFlow (packages/eagerflow/test/conformance/fixtures/<api>.json).
+ */
+export interface TfCall {
+  /** TF's function by its module path, called with ef's positional arguments: 'tf.math.exp'. */
+  fn: string;
+  /**
+   * The shared case set (scripts/tf-golden/table.py) the fixtures run: `unary` (edge values, denormals, a matrix,
+   * scalar, empty, int32 and bool), a broadcasting binary op's `arith`, `compare` or `logic` grid, or `reduce`
+   * (a tensor, axes and keepDims: ranks 0-3, special values, empty, int32, bool, bad axes), or `none` (`extra` only).
+   */
+  cases: 'unary' | 'arith' | 'compare' | 'logic' | 'reduce' | 'none';
+  /** ef's positional parameters by name, optional ones with their default, when TF takes some by keyword. */
+  params?: readonly (string | readonly [string, TfLiteral])[];
+  /** TF's keyword arguments from ef's parameters (`{ keepdims: 'keep' }`); the other parameters go positionally. */
+  keywords?: Readonly<Record<string, string>>;
+  /** The op's own cases, after the shared ones. */
+  extra?: readonly TfCase[];
+}
+
+/** A literal argument of a TF fixture case (NaN, infinities and -0 are exported losslessly). */
+export type TfLiteral = number | boolean | string | null | readonly TfLiteral[];
+/** A tensor argument of a TF fixture case: row-major (or nested) data, dtype (default float32), optional shape. */
+export interface TfTensor {
+  tensor: TfLiteral;
+  dtype?: DType | 'string';
+  shape?: readonly number[];
+}
+/** One TF fixture case: ef's positional arguments; `grad: false` records no gradients; tags feed the allowlist. */
+export interface TfCase {
+  name: string;
+  args: readonly (TfTensor | TfLiteral)[];
+  grad?: boolean;
+  tags?: readonly string[];
+}
+/**
+ * A reduction's TF call: ef's (x, axis = null, keepDims = false) passed as TF's (x, axis=, keepdims=); the shared
+ * `reduce` cases, or only the op's own (`own`).
+ */
+export const tfReduce = (fn: string, own?: readonly TfCase[]): TfCall => ({
+  fn,
+  ...(own ? { cases: 'none' as const, extra: own } : { cases: 'reduce' as const }),
+  params: ['x', ['axis', null], ['keep', false]],
+  keywords: { axis: 'axis', keepdims: 'keep' },
+});
+/** A tensor argument (scripts/tf-golden/table.py's T). */
+export const tfTensor = (tensor: TfLiteral, dtype?: DType | 'string', shape?: readonly number[]): TfTensor => ({ tensor, dtype, shape });
+
 export interface ForwardCase extends Tolerance {
+  /** TensorFlow's call for the fixtures of the row's public op (`api`); the rows of one op that carry it carry the same. */
+  tfCall?: TfCall;
   /** The primitive this case exercises (checked: the op must bind it). */
   prim: PrimitiveName;
   /**

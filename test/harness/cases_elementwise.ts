@@ -2,7 +2,7 @@
 import * as ef from 'eagerflow';
 import type * as efTypes from 'eagerflow';
 type PrimitiveName = efTypes.internal.PrimitiveName;
-import { ErrorCase, ForwardCase, Gen, InputSpec } from './case';
+import { ErrorCase, ForwardCase, Gen, InputSpec, TfCall, TfCase, tfTensor } from './case';
 import { Ref, Value, map, ref, sigmoid, zip, zipN } from './ref';
 
 const F = (shape: number[], gen?: Gen): InputSpec => ({ shape, gen });
@@ -18,6 +18,8 @@ interface UnarySpec {
   api: string;
   /** TensorFlow's GraphDef op (rows' `tfOps`). */
   tf: string;
+  /** TensorFlow's Python function for the golden fixtures (rows' `tfCall`; the shared `unary` cases). */
+  tfFn: string;
   op: Unary;
   f: (v: number) => number;
   gen?: Gen;
@@ -29,33 +31,34 @@ interface UnarySpec {
 }
 
 const UNARY: UnarySpec[] = [
-  { prim: 'neg', api: 'negative', tf: 'Neg', op: ef.negative, f: (v) => -v, ints: true },
-  { prim: 'abs', api: 'abs', tf: 'Abs', op: ef.abs, f: Math.abs, gen: 'away', ints: true },
-  { prim: 'sign', api: 'sign', tf: 'Sign', op: ef.sign, f: Math.sign, gen: 'away', ints: true },
-  { prim: 'exp', api: 'exp', tf: 'Exp', op: ef.exp, f: Math.exp, d1: Math.exp, d2: Math.exp },
-  { prim: 'log', api: 'log', tf: 'Log', op: ef.log, f: Math.log, gen: 'positive', d1: (x) => 1 / x, d2: (x) => -1 / (x * x) },
-  { prim: 'sqrt', api: 'sqrt', tf: 'Sqrt', op: ef.sqrt, f: Math.sqrt, gen: 'positive', d1: (x) => 0.5 / Math.sqrt(x), d2: (x) => -0.25 * Math.pow(x, -1.5) },
-  { prim: 'square', api: 'square', tf: 'Square', op: ef.square, f: (v) => v * v, ints: true, d1: (x) => 2 * x, d2: () => 2 },
-  { prim: 'sin', api: 'sin', tf: 'Sin', op: ef.sin, f: Math.sin, d1: Math.cos, d2: (x) => -Math.sin(x) },
-  { prim: 'cos', api: 'cos', tf: 'Cos', op: ef.cos, f: Math.cos, d1: (x) => -Math.sin(x), d2: (x) => -Math.cos(x) },
-  { prim: 'tanh', api: 'tanh', tf: 'Tanh', op: ef.tanh, f: Math.tanh, d1: (x) => 1 - Math.tanh(x) ** 2, d2: (x) => -2 * Math.tanh(x) * (1 - Math.tanh(x) ** 2) },
-  { prim: 'sinh', api: 'sinh', tf: 'Sinh', op: ef.sinh, f: Math.sinh, d1: Math.cosh, d2: Math.sinh },
-  { prim: 'cosh', api: 'cosh', tf: 'Cosh', op: ef.cosh, f: Math.cosh, d1: Math.sinh, d2: Math.cosh },
-  { prim: 'sigmoid', api: 'sigmoid', tf: 'Sigmoid', op: ef.sigmoid, f: sigmoid, d1: (x) => sigmoid(x) * (1 - sigmoid(x)), d2: (x) => sigmoid(x) * (1 - sigmoid(x)) * (1 - 2 * sigmoid(x)) },
-  { prim: 'relu', api: 'relu', tf: 'Relu', op: ef.relu, f: (v) => Math.max(v, 0), gen: 'away', ints: true },
+  { prim: 'neg', api: 'negative', tf: 'Neg', tfFn: 'tf.math.negative', op: ef.negative, f: (v) => -v, ints: true },
+  { prim: 'abs', api: 'abs', tf: 'Abs', tfFn: 'tf.math.abs', op: ef.abs, f: Math.abs, gen: 'away', ints: true },
+  { prim: 'sign', api: 'sign', tf: 'Sign', tfFn: 'tf.math.sign', op: ef.sign, f: Math.sign, gen: 'away', ints: true },
+  { prim: 'exp', api: 'exp', tf: 'Exp', tfFn: 'tf.math.exp', op: ef.exp, f: Math.exp, d1: Math.exp, d2: Math.exp },
+  { prim: 'log', api: 'log', tf: 'Log', tfFn: 'tf.math.log', op: ef.log, f: Math.log, gen: 'positive', d1: (x) => 1 / x, d2: (x) => -1 / (x * x) },
+  { prim: 'sqrt', api: 'sqrt', tf: 'Sqrt', tfFn: 'tf.math.sqrt', op: ef.sqrt, f: Math.sqrt, gen: 'positive', d1: (x) => 0.5 / Math.sqrt(x), d2: (x) => -0.25 * Math.pow(x, -1.5) },
+  { prim: 'square', api: 'square', tf: 'Square', tfFn: 'tf.math.square', op: ef.square, f: (v) => v * v, ints: true, d1: (x) => 2 * x, d2: () => 2 },
+  { prim: 'sin', api: 'sin', tf: 'Sin', tfFn: 'tf.math.sin', op: ef.sin, f: Math.sin, d1: Math.cos, d2: (x) => -Math.sin(x) },
+  { prim: 'cos', api: 'cos', tf: 'Cos', tfFn: 'tf.math.cos', op: ef.cos, f: Math.cos, d1: (x) => -Math.sin(x), d2: (x) => -Math.cos(x) },
+  { prim: 'tanh', api: 'tanh', tf: 'Tanh', tfFn: 'tf.math.tanh', op: ef.tanh, f: Math.tanh, d1: (x) => 1 - Math.tanh(x) ** 2, d2: (x) => -2 * Math.tanh(x) * (1 - Math.tanh(x) ** 2) },
+  { prim: 'sinh', api: 'sinh', tf: 'Sinh', tfFn: 'tf.math.sinh', op: ef.sinh, f: Math.sinh, d1: Math.cosh, d2: Math.sinh },
+  { prim: 'cosh', api: 'cosh', tf: 'Cosh', tfFn: 'tf.math.cosh', op: ef.cosh, f: Math.cosh, d1: Math.sinh, d2: Math.cosh },
+  { prim: 'sigmoid', api: 'sigmoid', tf: 'Sigmoid', tfFn: 'tf.math.sigmoid', op: ef.sigmoid, f: sigmoid, d1: (x) => sigmoid(x) * (1 - sigmoid(x)), d2: (x) => sigmoid(x) * (1 - sigmoid(x)) * (1 - 2 * sigmoid(x)) },
+  { prim: 'relu', api: 'relu', tf: 'Relu', tfFn: 'tf.nn.relu', op: ef.relu, f: (v) => Math.max(v, 0), gen: 'away', ints: true },
 ];
 
 function unaryCases(u: UnarySpec): ForwardCase[] {
   const r = (x: Ref): Ref => map(x, u.f);
+  const tfCall: TfCall = { fn: u.tfFn, cases: 'unary' };
   const cases: ForwardCase[] = [
-    { prim: u.prim, api: u.api, tfOps: [u.tf], name: `${u.prim} vector`, inputs: [F([5], u.gen)], op: (x) => u.op(x), ref: r },
-    { prim: u.prim, api: u.api, tfOps: [u.tf], name: `${u.prim} matrix`, inputs: [F([2, 3], u.gen)], op: (x) => u.op(x), ref: r },
-    { prim: u.prim, api: u.api, tfOps: [u.tf], name: `${u.prim} scalar`, inputs: [F([], u.gen)], op: (x) => u.op(x), ref: r },
-    { prim: u.prim, api: u.api, tfOps: [u.tf], name: `${u.prim} empty`, inputs: [F([0, 2], u.gen)], op: (x) => u.op(x), ref: r },
-    { prim: u.prim, api: u.api, tfOps: [u.tf], name: `${u.prim} of a JS array`, inputs: [], op: () => u.op([[0.5, 1.25]]), ref: () => r(ref([[0.5, 1.25]])) },
+    { prim: u.prim, api: u.api, tfOps: [u.tf], tfCall, name: `${u.prim} vector`, inputs: [F([5], u.gen)], op: (x) => u.op(x), ref: r },
+    { prim: u.prim, api: u.api, tfOps: [u.tf], tfCall, name: `${u.prim} matrix`, inputs: [F([2, 3], u.gen)], op: (x) => u.op(x), ref: r },
+    { prim: u.prim, api: u.api, tfOps: [u.tf], tfCall, name: `${u.prim} scalar`, inputs: [F([], u.gen)], op: (x) => u.op(x), ref: r },
+    { prim: u.prim, api: u.api, tfOps: [u.tf], tfCall, name: `${u.prim} empty`, inputs: [F([0, 2], u.gen)], op: (x) => u.op(x), ref: r },
+    { prim: u.prim, api: u.api, tfOps: [u.tf], tfCall, name: `${u.prim} of a JS array`, inputs: [], op: () => u.op([[0.5, 1.25]]), ref: () => r(ref([[0.5, 1.25]])) },
   ];
   if (u.ints) {
-    cases.push({ prim: u.prim, api: u.api, tfOps: [u.tf], name: `${u.prim} int32`, inputs: [I([2, 3])], op: (x) => u.op(x), ref: (x) => map(x, (v) => u.f(v) + 0) });
+    cases.push({ prim: u.prim, api: u.api, tfOps: [u.tf], tfCall, name: `${u.prim} int32`, inputs: [I([2, 3])], op: (x) => u.op(x), ref: (x) => map(x, (v) => u.f(v) + 0) });
   }
   return cases;
 }
@@ -84,23 +87,41 @@ interface BinarySpec {
   out?: 'bool';
   /** Accepted dtypes listed in the dtype error. */
   dtypes?: string;
+  /** TensorFlow's call for the golden fixtures (rows' `tfCall`): the shared grid and the op's own cases. */
+  tfCall?: TfCall;
 }
 
+// The TF fixtures' own cases of some binary ops (scripts/tf-golden: after the shared grid).
+const T = tfTensor;
+const STR = T(['a', 'bc', '', 'd'], 'string');
+const strings = (b: ReturnType<typeof T>): TfCase => ({ name: 'strings', args: [STR, b], grad: false });
+const DIVIDE_CASES: TfCase[] = [
+  { name: 'int32 true division', args: [T([7, -7, 1, 0], 'int32'), T([2, 2, 0, 0], 'int32')], grad: false },
+  { name: 'tiny denominators', args: [T([1e-20, 0.0]), T([1e-23, 1e-30])] },
+];
+const POW_CASES: TfCase[] = [
+  { name: 'int32 non-negative exponents', args: [T([2, -3, 0, 7, 1], 'int32'), T([3, 3, 0, 2, 30], 'int32')], grad: false },
+  { name: 'int32 negative exponent', args: [T([2, 1], 'int32'), T([-1, 2], 'int32')], grad: false },
+  { name: 'int32 overflow wraps', args: [T([3, 7, -3, 2, 46341, 10], 'int32'), T([25, 15, 21, 31, 2, 10], 'int32')], grad: false },
+  { name: 'one to inf', args: [T([1.0, 1.0, -1.0]), T([Infinity, NaN, Infinity])] },
+  { name: 'negative base', args: [T([-2.0, -2.0, -8.0]), T([2.0, 3.0, 1.0 / 3.0])] },
+];
+
 const BINARY: BinarySpec[] = [
-  { prim: 'add', api: 'add', tf: 'AddV2', op: ef.add, f: (a, b) => a + b },
-  { prim: 'sub', api: 'subtract', tf: 'Sub', op: ef.subtract, f: (a, b) => a - b },
-  { prim: 'mul', api: 'multiply', tf: 'Mul', op: ef.multiply, f: (a, b) => a * b },
+  { prim: 'add', api: 'add', tf: 'AddV2', tfCall: { fn: 'tf.math.add', cases: 'arith' }, op: ef.add, f: (a, b) => a + b },
+  { prim: 'sub', api: 'subtract', tf: 'Sub', tfCall: { fn: 'tf.math.subtract', cases: 'arith' }, op: ef.subtract, f: (a, b) => a - b },
+  { prim: 'mul', api: 'multiply', tf: 'Mul', tfCall: { fn: 'tf.math.multiply', cases: 'arith' }, op: ef.multiply, f: (a, b) => a * b },
   // Integer RealDiv truncates toward zero (TensorFlow's realdiv / C++ semantics).
-  { prim: 'div', api: 'divide', tf: 'RealDiv', op: ef.divide, f: (a, b) => a / b, gens: ['normal', 'away'], int: (a, b) => a / b, intGens: ['int', 'count'], intOut: 'float32' },
-  { prim: 'pow', api: 'pow', tf: 'Pow', op: ef.pow, f: (a, b) => Math.pow(a, b), gens: ['positive', 'normal'], int: (a, b) => Math.pow(a, b), intGens: ['int', 'index'] },
-  { prim: 'maximum', api: 'maximum', tf: 'Maximum', op: ef.maximum, f: Math.max },
-  { prim: 'minimum', api: 'minimum', tf: 'Minimum', op: ef.minimum, f: Math.min },
-  { prim: 'less', api: 'less', tf: 'Less', op: ef.less, f: (a, b) => a < b, out: 'bool' },
-  { prim: 'less_equal', api: 'lessEqual', tf: 'LessEqual', op: ef.lessEqual, f: (a, b) => a <= b, out: 'bool' },
-  { prim: 'greater', api: 'greater', tf: 'Greater', op: ef.greater, f: (a, b) => a > b, out: 'bool' },
-  { prim: 'greater_equal', api: 'greaterEqual', tf: 'GreaterEqual', op: ef.greaterEqual, f: (a, b) => a >= b, out: 'bool' },
-  { prim: 'equal', api: 'equal', tf: 'Equal', op: ef.equal, f: (a, b) => a === b, out: 'bool', dtypes: 'float32 or int32 or bool or string or complex64' },
-  { prim: 'not_equal', api: 'notEqual', tf: 'NotEqual', op: ef.notEqual, f: (a, b) => a !== b, out: 'bool', dtypes: 'float32 or int32 or bool or string or complex64' },
+  { prim: 'div', api: 'divide', tf: 'RealDiv', tfCall: { fn: 'tf.math.divide', cases: 'arith', extra: DIVIDE_CASES }, op: ef.divide, f: (a, b) => a / b, gens: ['normal', 'away'], int: (a, b) => a / b, intGens: ['int', 'count'], intOut: 'float32' },
+  { prim: 'pow', api: 'pow', tf: 'Pow', tfCall: { fn: 'tf.math.pow', cases: 'arith', extra: POW_CASES }, op: ef.pow, f: (a, b) => Math.pow(a, b), gens: ['positive', 'normal'], int: (a, b) => Math.pow(a, b), intGens: ['int', 'index'] },
+  { prim: 'maximum', api: 'maximum', tf: 'Maximum', tfCall: { fn: 'tf.math.maximum', cases: 'arith' }, op: ef.maximum, f: Math.max },
+  { prim: 'minimum', api: 'minimum', tf: 'Minimum', tfCall: { fn: 'tf.math.minimum', cases: 'arith' }, op: ef.minimum, f: Math.min },
+  { prim: 'less', api: 'less', tf: 'Less', tfCall: { fn: 'tf.math.less', cases: 'compare', extra: [strings(STR)] }, op: ef.less, f: (a, b) => a < b, out: 'bool' },
+  { prim: 'less_equal', api: 'lessEqual', tf: 'LessEqual', tfCall: { fn: 'tf.math.less_equal', cases: 'compare' }, op: ef.lessEqual, f: (a, b) => a <= b, out: 'bool' },
+  { prim: 'greater', api: 'greater', tf: 'Greater', tfCall: { fn: 'tf.math.greater', cases: 'compare' }, op: ef.greater, f: (a, b) => a > b, out: 'bool' },
+  { prim: 'greater_equal', api: 'greaterEqual', tf: 'GreaterEqual', tfCall: { fn: 'tf.math.greater_equal', cases: 'compare' }, op: ef.greaterEqual, f: (a, b) => a >= b, out: 'bool' },
+  { prim: 'equal', api: 'equal', tf: 'Equal', tfCall: { fn: 'tf.math.equal', cases: 'compare', extra: [strings(T(['a', 'b', '', 'e'], 'string'))] }, op: ef.equal, f: (a, b) => a === b, out: 'bool', dtypes: 'float32 or int32 or bool or string or complex64' },
+  { prim: 'not_equal', api: 'notEqual', tf: 'NotEqual', tfCall: { fn: 'tf.math.not_equal', cases: 'compare', extra: [strings(T(['a', 'b', '', 'e'], 'string'))] }, op: ef.notEqual, f: (a, b) => a !== b, out: 'bool', dtypes: 'float32 or int32 or bool or string or complex64' },
 ];
 
 /** Maps -0 to 0: int32 tensors have no negative zero. */
@@ -134,7 +155,7 @@ function binaryCases(s: BinarySpec): ForwardCase[] {
     cases.push({ prim: s.prim, api: s.api, tfOps: [s.tf], name: `${s.prim} int32 broadcast`, inputs: [I([2, 3], ia), I([3], ib)], op: (x, y) => s.op(x, y), ref: ri });
     cases.push({ prim: s.prim, api: s.api, tfOps: [s.tf], name: `${s.prim} int32 with a JS number`, inputs: [I([3], ia)], op: (x) => s.op(x, 2), ref: (x) => ri(x, ref(2, 'int32')) });
   }
-  return cases;
+  return s.tfCall === undefined ? cases : cases.map((row) => ({ ...row, tfCall: s.tfCall }));
 }
 
 function binaryErrors(s: BinarySpec): ErrorCase[] {

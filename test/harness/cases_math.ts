@@ -2,7 +2,7 @@
 import * as ef from 'eagerflow';
 import type * as efTypes from 'eagerflow';
 type PrimitiveName = efTypes.internal.PrimitiveName;
-import { ErrorCase, ForwardCase, Gen, InputSpec } from './case';
+import { ErrorCase, ForwardCase, Gen, InputSpec, TfCall, TfCase, tfTensor } from './case';
 import { Ref, Value, map, ref, zip } from './ref';
 
 const F = (shape: number[], gen?: Gen): InputSpec => ({ shape, gen });
@@ -49,36 +49,47 @@ interface MathSpec {
   out?: 'bool';
   /** Also takes int32 (TF's round: identity on integers): no int32 error row, an int32 forward row. */
   int?: boolean;
+  /** TensorFlow's call for the golden fixtures (rows' `tfCall`). */
+  tfCall?: TfCall;
 }
 
 const m = ef.math;
 const SOFTPLUS = (x: number): number => (x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x)));
 
+// The TF fixtures' inputs and own cases (scripts/tf-golden: after the shared `unary` cases).
+const T = tfTensor;
+const UNIT = T([-1.0, -0.5, 0.0, -0, 0.25, 0.999, 1.0, 1.5, NaN, Infinity]);
+const HALVES = T([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.5, -0, 0.49999997, 2.4, -2.6, 1e8 + 0.5, Infinity, NaN]);
+const SPECIALS = T([0.0, Infinity, -Infinity, NaN, 3e38]);
+const tfUnary = (fn: string, ...extra: TfCase[]): TfCall => ({ fn, cases: 'unary', ...(extra.length ? { extra } : {}) });
+const tfOwn = (fn: string, ...extra: TfCase[]): TfCall => ({ fn, cases: 'none', extra });
+const domain = (x: ReturnType<typeof T>): TfCase => ({ name: 'domain', args: [x] });
+
 const UNARY: MathSpec[] = [
-  { prim: 'acos', api: 'acos', tf: ['Acos'], op: m.acos, f: Math.acos, gen: 'unit' },
-  { prim: 'acosh', api: 'acosh', tf: ['Acosh'], op: m.acosh, f: Math.acosh, values: [1.25, 1.5, 2, 3.5, 6] },
-  { prim: 'asin', api: 'asin', tf: ['Asin'], op: m.asin, f: Math.asin, gen: 'unit' },
-  { prim: 'asinh', api: 'asinh', tf: ['Asinh'], op: m.asinh, f: Math.asinh },
-  { prim: 'atan', api: 'atan', tf: ['Atan'], op: m.atan, f: Math.atan },
-  { prim: 'atanh', api: 'atanh', tf: ['Atanh'], op: m.atanh, f: Math.atanh, gen: 'unit' },
-  { prim: 'tan', api: 'tan', tf: ['Tan'], op: m.tan, f: Math.tan, gen: 'unit' },
-  { prim: 'ceil', api: 'math.ceil', tf: ['Ceil'], op: m.ceil, f: Math.ceil, grad: false },
-  { prim: 'floor', api: 'floor', tf: ['Floor'], op: m.floor, f: Math.floor, grad: false },
-  { prim: 'round', api: 'round', tf: ['Round'], op: m.round, f: rint, grad: false, int: true },
-  { prim: 'expm1', api: 'math.expm1', tf: ['Expm1'], op: m.expm1, f: Math.expm1 },
-  { prim: 'log1p', api: 'math.log1p', tf: ['Log1p'], op: m.log1p, f: Math.log1p, gen: 'unit' },
-  { prim: 'reciprocal', api: 'math.reciprocal', tf: ['Reciprocal'], op: m.reciprocal, f: (v) => 1 / v, gen: 'away' },
-  { prim: 'rsqrt', api: 'math.rsqrt', tf: ['Rsqrt'], op: m.rsqrt, f: (v) => 1 / Math.sqrt(v), gen: 'positive' },
-  { prim: 'erf', api: 'math.erf', tf: ['Erf'], op: m.erf, f: erf64 },
-  { prim: 'log_sigmoid', api: 'math.logSigmoid', tf: ['Neg', 'Softplus'], op: m.logSigmoid, f: (v) => -SOFTPLUS(-v) },
-  { prim: 'is_finite', api: 'math.isFinite', tf: ['IsFinite'], op: m.isFinite, f: Number.isFinite, out: 'bool' },
-  { prim: 'is_inf', api: 'math.isInf', tf: ['IsInf'], op: m.isInf, f: (v) => Math.abs(v) === Infinity, out: 'bool' },
-  { prim: 'is_nan', api: 'math.isNan', tf: ['IsNan'], op: m.isNan, f: Number.isNaN, out: 'bool' },
+  { prim: 'acos', api: 'acos', tf: ['Acos'], tfCall: tfUnary('tf.math.acos', domain(UNIT)), op: m.acos, f: Math.acos, gen: 'unit' },
+  { prim: 'acosh', api: 'acosh', tf: ['Acosh'], tfCall: tfUnary('tf.math.acosh', domain(T([0.5, 1.0, 1.5, 10.0, Infinity]))), op: m.acosh, f: Math.acosh, values: [1.25, 1.5, 2, 3.5, 6] },
+  { prim: 'asin', api: 'asin', tf: ['Asin'], tfCall: tfUnary('tf.math.asin', domain(UNIT)), op: m.asin, f: Math.asin, gen: 'unit' },
+  { prim: 'asinh', api: 'asinh', tf: ['Asinh'], tfCall: tfUnary('tf.math.asinh'), op: m.asinh, f: Math.asinh },
+  { prim: 'atan', api: 'atan', tf: ['Atan'], tfCall: tfUnary('tf.math.atan'), op: m.atan, f: Math.atan },
+  { prim: 'atanh', api: 'atanh', tf: ['Atanh'], tfCall: tfUnary('tf.math.atanh', domain(UNIT)), op: m.atanh, f: Math.atanh, gen: 'unit' },
+  { prim: 'tan', api: 'tan', tf: ['Tan'], tfCall: tfUnary('tf.math.tan'), op: m.tan, f: Math.tan, gen: 'unit' },
+  { prim: 'ceil', api: 'math.ceil', tf: ['Ceil'], tfCall: tfUnary('tf.math.ceil'), op: m.ceil, f: Math.ceil, grad: false },
+  { prim: 'floor', api: 'floor', tf: ['Floor'], tfCall: tfUnary('tf.math.floor'), op: m.floor, f: Math.floor, grad: false },
+  { prim: 'round', api: 'round', tf: ['Round'], tfCall: tfUnary('tf.math.round', { name: 'half to even', args: [HALVES], grad: false }), op: m.round, f: rint, grad: false, int: true },
+  { prim: 'expm1', api: 'math.expm1', tf: ['Expm1'], tfCall: tfUnary('tf.math.expm1'), op: m.expm1, f: Math.expm1 },
+  { prim: 'log1p', api: 'math.log1p', tf: ['Log1p'], tfCall: tfUnary('tf.math.log1p', domain(T([-1.0, -0.5, -2.0, 1e-8, -1e-8]))), op: m.log1p, f: Math.log1p, gen: 'unit' },
+  { prim: 'reciprocal', api: 'math.reciprocal', tf: ['Reciprocal'], tfCall: tfUnary('tf.math.reciprocal'), op: m.reciprocal, f: (v) => 1 / v, gen: 'away' },
+  { prim: 'rsqrt', api: 'math.rsqrt', tf: ['Rsqrt'], tfCall: tfUnary('tf.math.rsqrt'), op: m.rsqrt, f: (v) => 1 / Math.sqrt(v), gen: 'positive' },
+  { prim: 'erf', api: 'math.erf', tf: ['Erf'], tfCall: tfUnary('tf.math.erf'), op: m.erf, f: erf64 },
+  { prim: 'log_sigmoid', api: 'math.logSigmoid', tf: ['Neg', 'Softplus'], tfCall: tfUnary('tf.math.log_sigmoid', { name: 'large magnitudes', args: [T([-100.0, -20.0, 20.0, 100.0])] }), op: m.logSigmoid, f: (v) => -SOFTPLUS(-v) },
+  { prim: 'is_finite', api: 'math.isFinite', tf: ['IsFinite'], tfCall: tfOwn('tf.math.is_finite', { name: 'special values', args: [SPECIALS], grad: false }, { name: 'int32', args: [T([1], 'int32')], grad: false }), op: m.isFinite, f: Number.isFinite, out: 'bool' },
+  { prim: 'is_inf', api: 'math.isInf', tf: ['IsInf'], tfCall: tfOwn('tf.math.is_inf', { name: 'special values', args: [SPECIALS], grad: false }), op: m.isInf, f: (v) => Math.abs(v) === Infinity, out: 'bool' },
+  { prim: 'is_nan', api: 'math.isNan', tf: ['IsNan'], tfCall: tfOwn('tf.math.is_nan', { name: 'special values', args: [SPECIALS], grad: false }), op: m.isNan, f: Number.isNaN, out: 'bool' },
 ];
 
 function unaryRows(u: MathSpec): ForwardCase[] {
   const r = (x: Ref): Ref => map(x, u.f, u.out ?? 'float32');
-  const base = { prim: u.prim, api: u.api, tfOps: u.tf, ref: r, ...(u.grad === false ? { grad: false as const } : {}) };
+  const base = { prim: u.prim, api: u.api, tfOps: u.tf, ref: r, ...(u.grad === false ? { grad: false as const } : {}), ...(u.tfCall ? { tfCall: u.tfCall } : {}) };
   const one = (x: ef.Tensor): ef.Tensor => u.op(x);
   const main: InputSpec = u.values ? V(u.values) : F([5], u.gen);
   const rows: ForwardCase[] = [
@@ -152,10 +163,12 @@ interface BinSpec {
   noConverter?: string;
   /** Why the converter cannot run the float32 rows (int32 rows must run). */
   floatNoConverter?: string;
+  /** TensorFlow's call for the golden fixtures (rows' `tfCall`). */
+  tfCall?: TfCall;
 }
 
 const BINARY: BinSpec[] = [
-  { prim: 'atan2', api: 'atan2', tf: 'Atan2', op: m.atan2, f: Math.atan2, gens: ['away', 'away'] },
+  { prim: 'atan2', api: 'atan2', tf: 'Atan2', tfCall: { fn: 'tf.math.atan2', cases: 'arith' }, op: m.atan2, f: Math.atan2, gens: ['away', 'away'] },
   // Quotients stay away from integers in the random rows (floor is flat there: no gradient anyway).
   { prim: 'floordiv', api: 'math.floordiv', tf: 'FloorDiv', op: m.floordiv, f: (a, b) => Math.floor(a / b), gens: ['normal', 'away'], int: (a, b) => Math.floor(a / b), intGens: ['int', 'count'], grad: false, floatNoConverter: "tfjs's cpu FloorDiv kernel returns int32 for float32 inputs (so the converter's floorDiv does)" },
   { prim: 'floormod', api: 'math.floormod', tf: 'FloorMod', op: m.floormod, f: pyMod, gens: ['normal', 'positive'], int: pyMod, intGens: ['int', 'count'] },
@@ -166,7 +179,7 @@ const BINARY: BinSpec[] = [
 
 function binaryRows(s: BinSpec): ForwardCase[] {
   const r = (a: Ref, b: Ref): Ref => zip(a, b, s.f);
-  const base = { prim: s.prim, api: s.api, tfOps: [s.tf], ...(s.grad !== undefined ? { grad: s.grad } : {}), ...(s.noConverter ? { noConverter: s.noConverter } : {}) };
+  const base = { prim: s.prim, api: s.api, tfOps: [s.tf], ...(s.grad !== undefined ? { grad: s.grad } : {}), ...(s.noConverter ? { noConverter: s.noConverter } : {}), ...(s.tfCall ? { tfCall: s.tfCall } : {}) };
   const two = (x: ef.Tensor, y: ef.Tensor): ef.Tensor => s.op(x, y);
   const [ga, gb] = s.gens;
   const fl = { ...base, ...(s.floatNoConverter ? { noConverter: s.floatNoConverter } : {}) };

@@ -1,6 +1,6 @@
 // Harness cases for reductions and matmul: sum (and reduceMean), max, argMax, batched matmul.
 import * as ef from 'eagerflow';
-import { ErrorCase, ForwardCase, Gen, InputSpec } from './case';
+import { ErrorCase, ForwardCase, Gen, InputSpec, tfReduce } from './case';
 import { Ref, argMax, map, matmul, reduce, ref, sizeOf } from './ref';
 
 const F = (shape: number[], gen?: Gen): InputSpec => ({ shape, gen });
@@ -32,9 +32,9 @@ const REDUCTIONS: [string, Axes, boolean, number[]][] = [
 function reductionCases(): ForwardCase[] {
   const out: ForwardCase[] = [];
   for (const [name, axes, keep, shape] of REDUCTIONS) {
-    out.push({ prim: 'sum', api: 'reduceSum', tfOps: ['Sum'], name: `reduceSum ${name}`, inputs: [F(shape)], op: (x) => ef.reduceSum(x, axes, keep), ref: sumRef(axes, keep) });
-    out.push({ prim: 'max', api: 'reduceMax', tfOps: ['Max'], name: `reduceMax ${name}`, inputs: [F(shape)], op: (x) => ef.reduceMax(x, axes, keep), ref: maxRef(axes, keep) });
-    out.push({ prim: 'sum', api: 'reduceMean', tfOps: ['Sum'], name: `reduceMean ${name}`, inputs: [F(shape)], op: (x) => ef.reduceMean(x, axes, keep), ref: meanRef(axes, keep) });
+    out.push({ prim: 'sum', api: 'reduceSum', tfOps: ['Sum'], tfCall: tfReduce('tf.math.reduce_sum'), name: `reduceSum ${name}`, inputs: [F(shape)], op: (x) => ef.reduceSum(x, axes, keep), ref: sumRef(axes, keep) });
+    out.push({ prim: 'max', api: 'reduceMax', tfOps: ['Max'], tfCall: tfReduce('tf.math.reduce_max'), name: `reduceMax ${name}`, inputs: [F(shape)], op: (x) => ef.reduceMax(x, axes, keep), ref: maxRef(axes, keep) });
+    out.push({ prim: 'sum', api: 'reduceMean', tfOps: ['Sum'], tfCall: tfReduce('tf.math.reduce_mean'), name: `reduceMean ${name}`, inputs: [F(shape)], op: (x) => ef.reduceMean(x, axes, keep), ref: meanRef(axes, keep) });
   }
   out.push(
     { prim: 'sum', api: 'reduceSum', tfOps: ['Sum'], name: 'reduceSum int32', inputs: [I([2, 3])], op: (x) => ef.reduceSum(x, 1), ref: sumRef(1) },

@@ -1,6 +1,6 @@
 // Harness cases for issue 11's reductions and scans: reduceMin/Prod/Any/All, argMin, cumsum/cumprod, addN, topK, and the composite reductions.
 import * as ef from 'eagerflow';
-import { ErrorCase, ForwardCase, Gen, InputSpec } from './case';
+import { ErrorCase, ForwardCase, Gen, InputSpec, TfCase, tfReduce, tfTensor } from './case';
 import { Ref, map, reduce, ref, sizeOf, stridesOf } from './ref';
 
 const F = (shape: number[], gen?: Gen): InputSpec => ({ shape, gen });
@@ -78,13 +78,22 @@ const SHAPES: [string, Axes, boolean, number[]][] = [
   ['axes [0, 2] of rank 3', [0, 2], false, [2, 3, 2]],
 ];
 
+/** The bool cases of reduceAny's and reduceAll's TF fixtures (their TF calls are on their rows). */
+const BOOLS = tfTensor([[true, false, true], [true, true, true]], 'bool');
+const BOOL_REDUCE: TfCase[] = [
+  { name: 'all axes', args: [BOOLS, null] },
+  { name: 'axis 0', args: [BOOLS, 0] },
+  { name: 'axis 1 keepDims', args: [BOOLS, 1, true] },
+  { name: 'empty', args: [tfTensor([], 'bool', [0, 2]), 0] },
+  { name: 'float input', args: [tfTensor([-1.5, -0.25, 0.75, 2.0, 0.3, -3.0], 'float32', [2, 3]), null] },
+];
 function reductionRows(): ForwardCase[] {
   const out: ForwardCase[] = [];
   for (const [name, axes, keep, shape] of SHAPES) {
-    out.push({ prim: 'min', api: 'reduceMin', tfOps: ['Min'], name: `reduceMin ${name}`, inputs: [F(shape)], op: (x) => ef.reduceMin(x, axes, keep), ref: red(axes, keep, Infinity, Math.min) });
-    out.push({ prim: 'prod', api: 'reduceProd', tfOps: ['Prod'], name: `reduceProd ${name}`, inputs: [F(shape)], op: (x) => ef.reduceProd(x, axes, keep), ref: red(axes, keep, 1, (a, b) => a * b) });
-    out.push({ prim: 'any', api: 'reduceAny', tfOps: ['Any'], name: `reduceAny ${name}`, inputs: [B(shape)], op: (x) => ef.reduceAny(x, axes, keep), ref: (x) => asBool(red(axes, keep, 0, (a, b) => a || b)(x)) });
-    out.push({ prim: 'all', api: 'reduceAll', tfOps: ['All'], name: `reduceAll ${name}`, inputs: [B(shape)], op: (x) => ef.reduceAll(x, axes, keep), ref: (x) => asBool(red(axes, keep, 1, (a, b) => a && b)(x)) });
+    out.push({ prim: 'min', api: 'reduceMin', tfOps: ['Min'], tfCall: tfReduce('tf.math.reduce_min'), name: `reduceMin ${name}`, inputs: [F(shape)], op: (x) => ef.reduceMin(x, axes, keep), ref: red(axes, keep, Infinity, Math.min) });
+    out.push({ prim: 'prod', api: 'reduceProd', tfOps: ['Prod'], tfCall: tfReduce('tf.math.reduce_prod'), name: `reduceProd ${name}`, inputs: [F(shape)], op: (x) => ef.reduceProd(x, axes, keep), ref: red(axes, keep, 1, (a, b) => a * b) });
+    out.push({ prim: 'any', api: 'reduceAny', tfOps: ['Any'], tfCall: tfReduce('tf.math.reduce_any', BOOL_REDUCE), name: `reduceAny ${name}`, inputs: [B(shape)], op: (x) => ef.reduceAny(x, axes, keep), ref: (x) => asBool(red(axes, keep, 0, (a, b) => a || b)(x)) });
+    out.push({ prim: 'all', api: 'reduceAll', tfOps: ['All'], tfCall: tfReduce('tf.math.reduce_all', BOOL_REDUCE), name: `reduceAll ${name}`, inputs: [B(shape)], op: (x) => ef.reduceAll(x, axes, keep), ref: (x) => asBool(red(axes, keep, 1, (a, b) => a && b)(x)) });
     out.push({ prim: 'squared_difference', api: 'math.reduceVariance', name: `reduceVariance ${name}`, inputs: [F(shape)], op: (x) => m.reduceVariance(x, axes, keep), ref: varRef(axes, keep) });
     out.push({ prim: 'sqrt', api: 'math.reduceStd', name: `reduceStd ${name}`, inputs: [F(shape)], op: (x) => m.reduceStd(x, axes, keep), ref: (x) => map(varRef(axes, keep)(x), Math.sqrt) });
     out.push({ prim: 'is_finite', api: 'reduceLogsumexp', name: `reduceLogsumexp ${name}`, inputs: [F(shape)], op: (x) => ef.reduceLogsumexp(x, axes, keep), ref: (x) => map(red(axes, keep, 0, (a, b) => a + Math.exp(b))(x), Math.log) });

@@ -19,9 +19,9 @@ import { segmentCases, segmentErrors } from './cases_segment';
 import { randomCases, randomErrors } from './cases_random';
 import { linalgCases, linalgErrors } from './cases_linalg';
 import { decompCases, decompErrors } from './cases_decomp';
-import { image2Cases, image2Errors } from './cases_image2';
+import { image2Cases, image2Errors } from './cases_image_composites';
 import { signalCases, signalErrors } from './cases_signal';
-import { random2Cases, random2Errors } from './cases_random2';
+import { random2Cases, random2Errors } from './cases_random_gamma';
 import { dynamicCases, dynamicErrors } from './cases_dynamic';
 
 /** Every forward case (each names the primitive and the public op it covers); every checker runs these. */

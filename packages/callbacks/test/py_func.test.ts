@@ -2,7 +2,7 @@
 import * as ef from 'eagerflow';
 import { MODES, inMode, noLeak, thrown, values } from './helpers';
 
-const num = (v: ef.Scalar): number => v as number;
+const num = (v: number | boolean | string): number => v as number;
 /** np.sinh(x) + np.cosh(y), elementwise on NDArrays. */
 const npFunc = (x: ef.NDArray, y: ef.NDArray): ef.NDArray => x.map((v, i) => Math.sinh(num(v)) + Math.cosh(num(y.data[i] as number)));
 const dispose = (f: unknown): void => (f as { dispose?: () => void }).dispose?.();

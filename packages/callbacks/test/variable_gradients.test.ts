@@ -16,8 +16,8 @@ test('eager: tape.gradient(y, [x, w]) gives both when the callback reads w', () 
     return ef.pyFunction(layer(w), [x], 'float32');
   });
   const [gx, gw] = tape.gradient(y, [x, w]) as ef.Tensor[];
-  expect(Array.from(gx.dataSync())).toEqual(W);
-  expect(Array.from(gw.dataSync())).toEqual(dW);
+  expect(Array.from(gx.dataSync() as ArrayLike<number>)).toEqual(W);
+  expect(Array.from(gw.dataSync() as ArrayLike<number>)).toEqual(dW);
 });
 
 test('eager: the variable gets its gradient even when no input is watched, and the tape lists it as watched', () => {
@@ -27,7 +27,7 @@ test('eager: the variable gets its gradient even when no input is watched, and t
   const y = tape.record(() => ef.multiply(ef.pyFunction(layer(w), [x], 'float32'), 2));
   expect(tape.watchedVariables().map((v) => v.name)).toEqual(['w_inside']);
   const gw = tape.gradient(y, w) as ef.Tensor;
-  expect(Array.from(gw.dataSync())).toEqual(dW.map((d) => 2 * d));
+  expect(Array.from(gw.dataSync() as ArrayLike<number>)).toEqual(dW.map((d) => 2 * d));
 });
 
 test('eager: watchAccessedVariables false and non-trainable variables get null, as outside callbacks', () => {
@@ -41,7 +41,7 @@ test('eager: watchAccessedVariables false and non-trainable variables get null, 
   const y2 = t2.record(() => { t2.watch(x); return ef.pyFunction(layer(frozen), [x], 'float32'); });
   const [gx, gf] = t2.gradient(y2, [x, frozen]) as (ef.Tensor | null)[];
   expect(gf).toBeNull();
-  expect(Array.from((gx as ef.Tensor).dataSync())).toEqual(W);
+  expect(Array.from((gx as ef.Tensor).dataSync() as ArrayLike<number>)).toEqual(W);
 });
 
 test('traced, with the tape inside the traced function: gradients for w computed by the graph, one trace', () => {
@@ -54,10 +54,10 @@ test('traced, with the tape inside the traced function: gradients for w computed
   });
   for (let k = 0; k < 2; k++) {
     const [gx, gw, gu] = f(ef.constant(X));
-    expect(Array.from(gx.dataSync())).toEqual(W);
-    expect(Array.from(gw.dataSync())).toEqual(dW);
+    expect(Array.from(gx.dataSync() as ArrayLike<number>)).toEqual(W);
+    expect(Array.from(gw.dataSync() as ArrayLike<number>)).toEqual(dW);
     // Inside a trace the callback's reads are unknown until it runs: a Variable source it does not read gets zeros.
-    expect(Array.from(gu.dataSync())).toEqual([0, 0]);
+    expect(Array.from(gu.dataSync() as ArrayLike<number>)).toEqual([0, 0]);
   }
   expect(f.tracingCount).toBe(1);
 });
@@ -69,7 +69,7 @@ test('a tape outside a traced call that runs a pyFunction reading w', () => {
   f(x).dispose();
   const tape = new ef.GradientTape();
   const y = tape.record(() => f(x));
-  expect(Array.from((tape.gradient(y, w) as ef.Tensor).dataSync())).toEqual(dW);
+  expect(Array.from((tape.gradient(y, w) as ef.Tensor).dataSync() as ArrayLike<number>)).toEqual(dW);
 });
 
 test('optimizer.minimize trains a variable read only inside a pyFunction, eagerly and in a traced step', () => {
@@ -85,8 +85,8 @@ test('optimizer.minimize trains a variable read only inside a pyFunction, eagerl
     ef.tidy(() => { step(); });
   }
   // w -= 0.25 * 2 (w - t): halves the distance each step -> t * (1 - 1/8).
-  expect(Array.from(we.value().dataSync())).toEqual([0.875, -1.75, 2.625]);
-  expect(Array.from(wt.value().dataSync())).toEqual([0.875, -1.75, 2.625]);
+  expect(Array.from(we.value().dataSync() as ArrayLike<number>)).toEqual([0.875, -1.75, 2.625]);
+  expect(Array.from(wt.value().dataSync() as ArrayLike<number>)).toEqual([0.875, -1.75, 2.625]);
   expect(step.tracingCount).toBe(1);
 });
 

@@ -66,12 +66,13 @@ describe('EagerFlow loaded twice on one tfjs-core', () => {
     const g = globalThis as Record<symbol, unknown>;
     delete g[COPIES];
     const tf = jest.requireActual<typeof import('@tensorflow/tfjs-core')>('@tensorflow/tfjs-core');
-    const loadSharingTfjs = (): void =>
+    const loadSharingTfjs = (): void => {
       jest.isolateModules(() => {
         jest.doMock('@tensorflow/tfjs-core', () => tf);
         jest.doMock('@tensorflow/tfjs-backend-cpu', () => ({}));
         require('../src/backend/backend');
       });
+    };
     try {
       loadSharingTfjs();
       expect(warn).not.toHaveBeenCalled();

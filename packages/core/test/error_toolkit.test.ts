@@ -59,11 +59,11 @@ describe('a kernel missing on the active backend', () => {
   const KERNEL = 'EfTestOnlyKernel';
   const OTHER = 'ef_test_other';
   // A primitive whose kernel exists only on another (registered, never activated) backend.
-  const prim: ef.Primitive = {
+  const prim: ef.internal.Primitive = {
     name: 'ef_test_missing',
     effect: 'pure',
     infer: (ins) => [ins[0]],
-    impl: (k, [x]) => [k.run(KERNEL, { x }) as ef.Info],
+    impl: (k, [x]) => [k.run(KERNEL, { x }) as ef.internal.Info],
     vjp: null,
     saves: 'none',
   };
@@ -90,8 +90,8 @@ describe('a kernel missing on the active backend', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(ef.errors.UnimplementedError);
-    expect((err as ef.internal.OpError).message).toBe(expected('ef_test_missing'));
-    expect((err as ef.internal.OpError).opName).toBe('ef_test_missing');
+    expect((err as ef.errors.OpError).message).toBe(expected('ef_test_missing'));
+    expect((err as ef.errors.OpError).opName).toBe('ef_test_missing');
     expect(ef.memory().numTensors).toBe(before);
     x.dispose();
   });
@@ -113,7 +113,7 @@ describe('a kernel missing on the active backend', () => {
   });
 
   test('a kernel no backend has says so', () => {
-    const none: ef.Primitive = { ...prim, name: 'ef_test_nowhere', impl: (k, [x]) => [k.run('EfTestNoSuchKernel', { x }) as ef.Info] };
+    const none: ef.internal.Primitive = { ...prim, name: 'ef_test_nowhere', impl: (k, [x]) => [k.run('EfTestNoSuchKernel', { x }) as ef.internal.Info] };
     expect(() => ef.internal.bind(none, [ef.constant(1)], {})).toThrow(
       "ef_test_nowhere: backend 'cpu' has no 'EfTestNoSuchKernel' kernel (got backend 'cpu', expected a backend that has it (none is registered)). Register a 'EfTestNoSuchKernel' kernel for 'cpu'.",
     );

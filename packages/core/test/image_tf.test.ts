@@ -1,5 +1,5 @@
 // tf.image composites against TensorFlow 2.21: values and first-order gradients (fixed cotangent), from fixtures
-// written by scripts/tf-golden/image_more.py; plus the edge rules TF documents (rot90's k modulo 4, bad boxes).
+// written by scripts/tf-golden/tf_image_fixture.py; plus the edge rules TF documents (rot90's k modulo 4, bad boxes).
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ef from 'eagerflow';

@@ -1,5 +1,5 @@
 // tf.linalg decompositions against TensorFlow 2.21: values, first-order gradients (fixed cotangent) and second order
-// (the gradient of the sum of the first-order gradients), from fixtures written by scripts/tf-golden/linalg_decomp.py.
+// (the gradient of the sum of the first-order gradients), from fixtures written by scripts/tf-golden/tf_linalg_fixture.py.
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ef from 'eagerflow';

@@ -79,7 +79,7 @@ describe('traced chains fuse the new ops and give the eager bits', () => {
     const eager = chain(x);
     const fn = ef.trace(chain);
     const traced = fn(x);
-    sameBits(traced.dataSync(), eager.dataSync(), `${prim} traced`, Array.from(SPECIAL, String));
+    sameBits(traced.dataSync() as Float32Array, eager.dataSync() as Float32Array, `${prim} traced`, Array.from(SPECIAL, String));
     expect(fusedPrims(fn.getConcreteFunction(x).graph as unknown as Graph)).toContain(prim);
     ef.dispose([x, eager, traced]);
   });
@@ -90,7 +90,7 @@ describe('traced chains fuse the new ops and give the eager bits', () => {
     const eager = chain(x, y);
     const fn = ef.trace(chain);
     const traced = fn(x, y);
-    sameBits(traced.dataSync(), eager.dataSync(), `${prim} traced`, Array.from(PAIRS, String));
+    sameBits(traced.dataSync() as Float32Array, eager.dataSync() as Float32Array, `${prim} traced`, Array.from(PAIRS, String));
     expect(fusedPrims(fn.getConcreteFunction(x, y).graph as unknown as Graph)).toContain(prim);
     ef.dispose([x, y, eager, traced]);
   });

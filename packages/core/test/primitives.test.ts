@@ -37,7 +37,7 @@ describe('coverage: the suite fails when a primitive or a public op has no cases
   });
   test.each(names)('%s has error cases or a documented reason for none', (name) => {
     const n = errorCases.filter((c) => c.prim === name).length;
-    expect(n > 0 || NO_ERROR_CASES[name as ef.PrimitiveName] !== undefined).toBe(true);
+    expect(n > 0 || NO_ERROR_CASES[name as ef.internal.PrimitiveName] !== undefined).toBe(true);
   });
   test.each(publicOps())('public op %s has a case row', (op) => {
     expect(forwardCases.filter((c) => apiOf(c) === op).length).toBeGreaterThan(0);

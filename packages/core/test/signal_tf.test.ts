@@ -1,5 +1,5 @@
 // tf.signal against TensorFlow 2.21: values, first-order gradients (fixed cotangents) and second order (the gradient of
-// the sum of the first-order gradients), from fixtures written by scripts/tf-golden/signal_more.py.
+// the sum of the first-order gradients), from fixtures written by scripts/tf-golden/tf_signal_fixture.py.
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ef from 'eagerflow';

@@ -113,7 +113,7 @@ describe('ef.whileLoop eagerly', () => {
 
 describe('ef.whileLoop traced', () => {
   test('one trace serves every iteration count, including zero', () => {
-    const f = ef.trace((n: T) => ef.whileLoop((i: T, a: T) => ef.less(i, n), (i: T, a: T) => [ef.add(i, 1), ef.multiply(a, 2)], [ef.constant(0, 'int32'), ef.constant(1)])[1]);
+    const f = ef.trace((n: T) => ef.whileLoop((i: T) => ef.less(i, n), (i: T, a: T) => [ef.add(i, 1), ef.multiply(a, 2)], [ef.constant(0, 'int32'), ef.constant(1)])[1]);
     expect([0, 1, 5].map((n) => f(ef.constant(n, 'int32')).item())).toEqual([1, 2, 32]);
     expect(f.tracingCount).toBe(1);
   });

@@ -18,7 +18,7 @@ function data(shape: number[], seed: number): T {
 
 const PRELU = I.allPrimitives().find((p) => p.name === 'prelu') as ef.internal.Primitive;
 const prelu = (x: T, alpha: T): T => I.bind(PRELU, [x, alpha], {})[0];
-const bits = (t: T): number[] => Array.from(t.dataSync());
+const bits = (t: T): number[] => Array.from(t.dataSync() as ArrayLike<number>);
 
 const W = data([3, 3, 2, 4], 1);
 const DW = data([3, 3, 2, 2], 2);

@@ -1,7 +1,7 @@
 // Fused code equals unfused code: every scalar fact against its kernel on special values, and the fuser's refusal.
 import * as ef from 'eagerflow';
 
-const withFacts = Object.values(ef.internal.PRIMITIVES as Record<string, ef.Primitive>).filter((p) => p.scalar !== undefined);
+const withFacts = Object.values(ef.internal.PRIMITIVES as Record<string, ef.internal.Primitive>).filter((p) => p.scalar !== undefined);
 
 describe('scalar facts equal their kernels bit for bit', () => {
   test('there are facts to check', () => expect(withFacts.length).toBeGreaterThanOrEqual(15));
@@ -13,7 +13,7 @@ describe('scalar facts equal their kernels bit for bit', () => {
 
 describe('the fuser refuses a fact that differs from its kernel', () => {
   // Math.sign is the tempting fact for sign, but sign(-0) is -0 there and +0 in the kernel.
-  const badSign: ef.Primitive = { ...ef.internal.PRIMITIVES.sign, scalar: { fn: Math.sign, expr: (a: string) => `Math.sign(${a})` } };
+  const badSign: ef.internal.Primitive = { ...ef.internal.PRIMITIVES.sign, scalar: { fn: Math.sign, expr: (a: string) => `Math.sign(${a})` } };
 
   test('factDifferences names the differing inputs', () => {
     const diffs = ef.internal.factDifferences(badSign);
@@ -33,7 +33,7 @@ describe('the fuser refuses a fact that differs from its kernel', () => {
     expect(prims).toContain('sign');
     expect(prims).toContain('fused_elementwise'); // exp and multiply still fuse
     const y = f(x);
-    expect(Array.from(y.dataSync())).toEqual([2, 2 * Math.exp(-1), 2 * Math.exp(1)].map(Math.fround));
+    expect(Array.from(y.dataSync() as ArrayLike<number>)).toEqual([2, 2 * Math.exp(-1), 2 * Math.exp(1)].map(Math.fround));
     ef.dispose([x, y]);
     f.dispose();
   });

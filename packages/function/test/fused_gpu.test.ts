@@ -2,7 +2,7 @@
 // the generated GLSL/WGSL for a fused group, and the cache by structure. The shaders themselves run in browser/conformance.test.ts and browser/gpu_fusion.test.ts.
 import * as ef from 'eagerflow';
 
-type Prim = ef.Primitive & { scalar: { fn: (a: number, b: number) => number; gpu?: (a: string, b: string) => string } };
+type Prim = ef.internal.Primitive & { scalar: { fn: (a: number, b: number) => number; gpu?: (a: string, b: string) => string } };
 const PRIMS = ef.internal.PRIMITIVES as Record<string, Prim>;
 const withGpu = Object.values(PRIMS).filter((p) => p.scalar?.gpu !== undefined);
 

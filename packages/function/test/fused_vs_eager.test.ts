@@ -76,15 +76,15 @@ test('300 random elementwise chains: traced (fused) values and gradients equal e
   const bad: string[] = [];
   try {
     for (const c of CHAINS) {
-      const eager = ef.tidy(() => Array.from(c.fn(x, y).dataSync()));
+      const eager = ef.tidy(() => Array.from(c.fn(x, y).dataSync() as ArrayLike<number>));
       const f = ef.trace(c.fn);
-      const traced = ef.tidy(() => Array.from(f(x, y).dataSync()));
+      const traced = ef.tidy(() => Array.from(f(x, y).dataSync() as ArrayLike<number>));
       f.dispose();
       const d = same(eager, traced);
       if (d) bad.push(`${c.name}: ${d}`);
-      const ge = ef.tidy(() => gradOf(c.fn, x, y).map((g) => Array.from(g.dataSync())));
+      const ge = ef.tidy(() => gradOf(c.fn, x, y).map((g) => Array.from(g.dataSync() as ArrayLike<number>)));
       const g = ef.trace((a: ef.Tensor, b: ef.Tensor) => gradOf(c.fn, a, b));
-      const gt = ef.tidy(() => (g(x, y) as ef.Tensor[]).map((t) => Array.from(t.dataSync())));
+      const gt = ef.tidy(() => (g(x, y) as ef.Tensor[]).map((t) => Array.from(t.dataSync() as ArrayLike<number>)));
       g.dispose();
       ge.forEach((e, i) => {
         const dg = same(e, gt[i]);

@@ -247,7 +247,7 @@ describe('the verifier', () => {
   });
 
   test('a pass that drops, merges or reorders stateful nodes', () => {
-    const dropPrints: ef.Pass = (g) => new ef.Graph(g.name, g.values, g.nodes.filter((n) => n.prim !== P.print), g.inputs, g.outputs);
+    const dropPrints: ef.internal.Pass = (g) => new ef.Graph(g.name, g.values, g.nodes.filter((n) => n.prim !== P.print), g.inputs, g.outputs);
     expect(() => ef.internal.optimize(handBuilt(), [dropPrints])).toThrow(/verify\(g\): a pass dropped, merged or reordered a stateful node/);
     const v = new ef.Variable(1);
     const b = new ef.internal.GraphBuilder('h');
@@ -255,7 +255,7 @@ describe('the verifier', () => {
     b.add(P.print, [x], { template: [null] });
     b.add(P.assign_variable, [x], { variable: v, mode: 'assign' });
     const g = b.finish([x]);
-    const swap: ef.Pass = (h) => new ef.Graph(h.name, h.values, [h.nodes[1], h.nodes[0]], h.inputs, h.outputs);
+    const swap: ef.internal.Pass = (h) => new ef.Graph(h.name, h.values, [h.nodes[1], h.nodes[0]], h.inputs, h.outputs);
     expect(() => ef.internal.optimize(g, [swap])).toThrow(/verify\(h\): a pass dropped, merged or reordered a stateful node/);
     expect(ef.internal.optimize(g).nodes.map((n) => n.prim.name)).toEqual(['print', 'assign_variable']);
   });

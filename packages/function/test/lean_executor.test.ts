@@ -4,7 +4,7 @@
 import * as ef from 'eagerflow';
 import { sameFloat } from '../src/fact_check';
 
-const P = ef.internal.PRIMITIVES as Record<string, ef.Primitive>;
+const P = ef.internal.PRIMITIVES as Record<string, ef.internal.Primitive>;
 
 /** A graph with a fused group feeding a matmul and a second fused group, an input output and a repeated output. */
 function mixed(x: ef.Tensor, w: ef.Tensor): ef.Tensor[] {
@@ -35,7 +35,7 @@ function noGrowth(label: string): void {
   const eager = mixed(x, w);
   const traced = f(x, w);
   eager.forEach((e, i) => {
-    const [want, got] = [Array.from(e.dataSync()), Array.from(traced[i].dataSync())];
+    const [want, got] = [Array.from(e.dataSync() as ArrayLike<number>), Array.from(traced[i].dataSync() as ArrayLike<number>)];
     if (label === 'cpu') expect(got).toEqual(want);
     else got.forEach((v, j) => expect(Math.abs(v - want[j])).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(want[j]))));
   });
@@ -63,19 +63,19 @@ describe('reused buffers never alias what the caller holds', () => {
     const x1 = ef.constant([1, -2, 3, -4, 5, -6, 7, -8, 9]);
     const x2 = ef.constant([-1, 2, -3, 4, -5, 6, -7, 8, -9]);
     const r1 = f(x1);
-    const host1 = r1.dataSync();
+    const host1 = r1.dataSync() as Float32Array;
     const kept = Array.from(host1);
     const r2 = f(x2);
     const r3 = f(x1);
-    expect(Array.from(r1.dataSync())).toEqual(kept);
+    expect(Array.from(r1.dataSync() as ArrayLike<number>)).toEqual(kept);
     expect(Array.from(host1)).toEqual(kept);
-    expect(Array.from(r2.dataSync())).toEqual([0, 5, 0, 9, 0, 13, 0, 17, 0]);
+    expect(Array.from(r2.dataSync() as ArrayLike<number>)).toEqual([0, 5, 0, 9, 0, 13, 0, 17, 0]);
     expect(r3.dataSync()).not.toBe(r1.dataSync());
     // A host array the user kept after disposing its tensor is theirs: later calls do not write into it.
     r3.dispose();
     const again = f(x2);
     expect(Array.from(host1)).toEqual(kept);
-    expect(Array.from(x1.dataSync())).toEqual([1, -2, 3, -4, 5, -6, 7, -8, 9]);
+    expect(Array.from(x1.dataSync() as ArrayLike<number>)).toEqual([1, -2, 3, -4, 5, -6, 7, -8, 9]);
     ef.dispose([r1, r2, again, x1, x2]);
     f.dispose();
   });
@@ -85,12 +85,12 @@ describe('reused buffers never alias what the caller holds', () => {
     const x = ef.constant(seq(16, (i) => i - 8));
     const w = ef.eye(4);
     const first = f(x, w);
-    const keep = first.map((t) => Array.from(t.dataSync()));
+    const keep = first.map((t) => Array.from(t.dataSync() as ArrayLike<number>));
     const second = f(ef.multiply(x, -1), w);
-    first.forEach((t, i) => expect(Array.from(t.dataSync())).toEqual(keep[i]));
+    first.forEach((t, i) => expect(Array.from(t.dataSync() as ArrayLike<number>)).toEqual(keep[i]));
     // Each call's results have their own memory (the slice of a shares a's buffer, so a is never recycled).
-    expect(second[0].dataSync().buffer).not.toBe(first[0].dataSync().buffer);
-    expect(second[3].dataSync().buffer).not.toBe(first[3].dataSync().buffer);
+    expect((second[0].dataSync() as Float32Array).buffer).not.toBe((first[0].dataSync() as Float32Array).buffer);
+    expect((second[3].dataSync() as Float32Array).buffer).not.toBe((first[3].dataSync() as Float32Array).buffer);
     ef.dispose([...first, ...second, x, w]);
     f.dispose();
   });
@@ -106,10 +106,10 @@ describe('reused buffers never alias what the caller holds', () => {
     const before = ef.memory().numTensors;
     const y = f(x);
     // outer: a = 3x + 1, cb = f(a); inner: a' = 3a + 1, cb' = a', result 2a'; outer result 2(3a + 1) + a = 21x + 9
-    expect(Array.from(y.dataSync())).toEqual([30, 51, 72]);
+    expect(Array.from(y.dataSync() as ArrayLike<number>)).toEqual([30, 51, 72]);
     depth = 1;
     const z = f(x);
-    expect(Array.from(z.dataSync())).toEqual([8, 14, 20]);
+    expect(Array.from(z.dataSync() as ArrayLike<number>)).toEqual([8, 14, 20]);
     ef.dispose([y, z]);
     expect(ef.memory().numTensors).toBe(before);
     ef.dispose(x);
@@ -132,16 +132,16 @@ describe('fused buffers reused', () => {
     expect(ir.match(/fused_elementwise/g)?.length).toBe(2);
     const want = twoGroups(x, w);
     const first = f(x, w);
-    const kept = Array.from(first.dataSync());
+    const kept = Array.from(first.dataSync() as ArrayLike<number>);
     const stats = { ...ef.internal.hostFuseStats };
     const others = Array.from({ length: 5 }, () => f(x, w));
     // Each call allocates its result; A's buffer comes back from the previous call's B.
     expect(ef.internal.hostFuseStats.reused - stats.reused).toBe(5);
     expect(ef.internal.hostFuseStats.allocated - stats.allocated).toBe(5);
-    expect(Array.from(first.dataSync())).toEqual(kept);
-    expect(kept).toEqual(Array.from(want.dataSync()));
-    others.forEach((o) => expect(Array.from(o.dataSync())).toEqual(kept));
-    expect(new Set(others.map((o) => o.dataSync().buffer)).size).toBe(5);
+    expect(Array.from(first.dataSync() as ArrayLike<number>)).toEqual(kept);
+    expect(kept).toEqual(Array.from(want.dataSync() as ArrayLike<number>));
+    others.forEach((o) => expect(Array.from(o.dataSync() as ArrayLike<number>)).toEqual(kept));
+    expect(new Set(others.map((o) => (o.dataSync() as Float32Array).buffer)).size).toBe(5);
     ef.dispose([...others, first, want, x, w]);
     f.dispose();
   });
@@ -156,12 +156,12 @@ describe('the repeat-call path', () => {
     const d = ef.constant([[1, 2, 3]]);
     const outs = [f(a), f(a), f(b), f(a), f(c), f(c), f(d), f(a)];
     expect(f.tracingCount).toBe(4);
-    expect(outs.map((t) => [t.dtype, ...t.shape.dims])).toEqual([
+    expect(outs.map((t) => [t.dtype, ...t.shape.asList()])).toEqual([
       ['float32', 3], ['float32', 3], ['float32', 4], ['float32', 3], ['int32', 3], ['int32', 3], ['float32', 1, 3], ['float32', 3],
     ]);
     const v = new ef.Variable(ef.constant([5, 6, 7]));
     const fromVar = f(v as unknown as ef.Tensor);
-    expect(Array.from(fromVar.dataSync())).toEqual([10, 12, 14]);
+    expect(Array.from(fromVar.dataSync() as ArrayLike<number>)).toEqual([10, 12, 14]);
     expect(f.tracingCount).toBe(5);
     // After dispose, a call traces afresh (no stale concrete function).
     f.dispose();
@@ -204,8 +204,8 @@ describe('multi-lane fused loops', () => {
       const x = ef.constant(seq(n, (i) => Math.sin(i * 1.3) * 4 + (i % 3 === 0 ? 0.5 : 0)));
       const cf = f.getConcreteFunction(x);
       expect(cf.experimentalGetCompilerIr()).toContain('fused_elementwise');
-      const want = chain(x).dataSync();
-      const got = f(x).dataSync();
+      const want = chain(x).dataSync() as Float32Array;
+      const got = f(x).dataSync() as Float32Array;
       for (let i = 0; i < n; i++) if (!sameFloat(got[i], want[i])) throw new Error(`n=${n} [${i}]: traced ${got[i]}, eager ${want[i]}`);
       ef.dispose(x);
     }
@@ -220,8 +220,8 @@ describe('multi-lane fused loops', () => {
     };
     const f = ef.trace(long);
     const x = ef.constant(seq(37, (i) => i / 5 - 3));
-    const want = long(x).dataSync();
-    const got = f(x).dataSync();
+    const want = long(x).dataSync() as Float32Array;
+    const got = f(x).dataSync() as Float32Array;
     expect(Array.from(got)).toEqual(Array.from(want));
     ef.dispose(x);
     f.dispose();
@@ -235,9 +235,9 @@ describe('the closure loop (no code generation, e.g. under a strict CSP)', () =>
     ef.internal.fuseConfig.codegen = false;
     try {
       const f = ef.trace(chain);
-      const want = chain(x).dataSync();
+      const want = chain(x).dataSync() as Float32Array;
       const stats = { ...ef.internal.hostFuseStats };
-      const got = f(x).dataSync();
+      const got = f(x).dataSync() as Float32Array;
       for (let i = 0; i < 21; i++) expect(sameFloat(got[i], want[i])).toBe(true);
       f(x).dispose();
       // Step buffers go back after their last reader: after the first few, every step reuses one.
@@ -258,7 +258,7 @@ describe('exact facts', () => {
 
   test('a fact wrongly marked exact is refused by the check (its unrounded value differs from the kernel)', () => {
     const mul = P.mul;
-    const badMul: ef.Primitive = { ...mul, scalar: { ...(mul.scalar as NonNullable<ef.Primitive['scalar']>), exact: true } };
+    const badMul: ef.internal.Primitive = { ...mul, scalar: { ...(mul.scalar as NonNullable<ef.internal.Primitive['scalar']>), exact: true } };
     const diffs = ef.internal.factDifferences(badMul);
     expect(diffs.length).toBeGreaterThan(0);
     expect(diffs).toContain('mul(3, 0.10000000149011612): kernel 0.30000001192092896, fact 0.30000001192092896, code 0.30000000447034836');

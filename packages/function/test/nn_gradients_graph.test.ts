@@ -43,8 +43,8 @@ describe('nn gradients traced with an unknown batch', () => {
     const one = cf.call(x1, f) as ef.Tensor[];
     const oneEager = fn(x1, f);
     try {
-      for (const outs of [got, again]) outs.forEach((t, i) => expect(Array.from(t.dataSync())).toEqual(Array.from(want[i].dataSync()).map((v) => expect.closeTo(v, 4))));
-      one.forEach((t, i) => expect(Array.from(t.dataSync())).toEqual(Array.from(oneEager[i].dataSync()).map((v) => expect.closeTo(v, 4))));
+      for (const outs of [got, again]) outs.forEach((t, i) => expect(Array.from(t.dataSync() as ArrayLike<number>)).toEqual(Array.from(want[i].dataSync() as ArrayLike<number>).map((v) => expect.closeTo(v, 4))));
+      one.forEach((t, i) => expect(Array.from(t.dataSync() as ArrayLike<number>)).toEqual(Array.from(oneEager[i].dataSync() as ArrayLike<number>).map((v) => expect.closeTo(v, 4))));
     } finally {
       ef.dispose([x, f, x1, ...want, ...got, ...again, ...one, ...oneEager]);
       cf.dispose();
@@ -67,8 +67,8 @@ describe('nn gradients traced with an unknown batch', () => {
     const model = await loadGraphModel(tf.io.fromMemory(artifacts as unknown as tf.io.ModelArtifacts));
     const out = model.execute([dy.toTfjs(), f.toTfjs(), x.toTfjs()]) as tf.Tensor;
     try {
-      expect(Array.from(want.dataSync())).toEqual(Array.from(eager.dataSync()));
-      expect(Array.from(out.dataSync())).toEqual(Array.from(want.dataSync()).map((v) => expect.closeTo(v, 4)));
+      expect(Array.from(want.dataSync() as ArrayLike<number>)).toEqual(Array.from(eager.dataSync() as ArrayLike<number>));
+      expect(Array.from(out.dataSync() as ArrayLike<number>)).toEqual(Array.from(want.dataSync() as ArrayLike<number>).map((v) => expect.closeTo(v, 4)));
     } finally {
       out.dispose();
       model.dispose();

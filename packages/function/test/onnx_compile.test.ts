@@ -11,7 +11,7 @@ const lowered = new Set(Object.values(ef.internal.PRIMITIVES as Record<string, {
 const rows = loweredRows(forwardCases, process.env.EF_ONNX_ALL === '1' ? Infinity : 1);
 
 /** One compiled trace per row, shared by the harness's runs (one session per row); disposed at the end. */
-const traces = new Map<unknown, ReturnType<typeof ef.trace>>();
+const traces = new Map<unknown, ef.TracedFunction<Parameters<Mode['run']>[0]>>();
 const compiled: Mode = {
   name: 'jitCompile',
   run(fn, inputs) {

@@ -9,9 +9,9 @@ const quiet = ef.retraceConfig.warn;
 beforeAll(() => (ef.retraceConfig.warn = () => undefined));
 afterAll(() => (ef.retraceConfig.warn = quiet));
 
-const arr = (t: ef.Tensor): number[] => Array.from(t.dataSync());
+const arr = (t: ef.Tensor): number[] => Array.from(t.dataSync() as ArrayLike<number>);
 const T = (x: unknown): ef.Tensor => x as ef.Tensor;
-const irOf = (f: ReturnType<typeof ef.trace>, ...args: ef.Tensor[]): string => f.getConcreteFunction(...args).experimentalGetCompilerIr();
+const irOf = (f: ef.TracedFunction, ...args: ef.Tensor[]): string => f.getConcreteFunction(...args).experimentalGetCompilerIr();
 
 /** Doubles x until its sum passes `limit` (a data-dependent trip count), then a cond on the count. */
 function doubling(x: ef.Tensor, limit: ef.Tensor): ef.Tensor[] {
@@ -238,7 +238,7 @@ test("a Loop's condition, lowered before the loop and again in its body, writes 
   const x = ef.ones([1000]);
   f(x).dispose();
   const model = Buffer.from(ef.toOnnx(f));
-  const bytes = Buffer.from(w.dataSync().buffer);
+  const bytes = Buffer.from((w.dataSync() as Float32Array).buffer);
   let count = 0;
   for (let at = model.indexOf(bytes); at >= 0; at = model.indexOf(bytes, at + 1)) count++;
   expect(count).toBe(1);

@@ -46,7 +46,7 @@ function exportRow(c: ForwardCase, refused: string[]): Job | null {
     const feeds: Job['feeds'] = {};
     // Non-finite values travel as strings (JSON has no NaN/Infinity).
     const wire = (v: number): number | string => (Number.isFinite(v) ? v : String(v));
-    args.forEach((a, k) => (feeds[`in${k}`] = { type: a.dtype, dims: a.shape.asList() as number[], data: Array.from(a.dataSync(), (v) => wire(Number(v))) }));
+    args.forEach((a, k) => (feeds[`in${k}`] = { type: a.dtype, dims: a.shape.asList() as number[], data: Array.from(a.dataSync() as ArrayLike<number>, (v) => wire(Number(v))) }));
     return { c, model, feeds, eager };
   } finally {
     f.dispose();

@@ -10,7 +10,7 @@ afterAll(() => (ef.retraceConfig.warn = quiet));
 
 const vals = (n: number, a: number, b: number): Float32Array => Float32Array.from({ length: n }, (_, i) => Math.sin(a * i + b));
 const size = (s: number[]): number => s.reduce((x, y) => x * y, 1);
-const arr = (t: ef.Tensor): number[] => Array.from(t.dataSync());
+const arr = (t: ef.Tensor): number[] => Array.from(t.dataSync() as ArrayLike<number>);
 
 type Layer = (x: ef.Tensor, f: ef.Tensor) => ef.Tensor;
 
@@ -51,13 +51,13 @@ function check(layer: Layer, xShape: number[], fShape: number[] | null, backward
   for (const op of backward) expect(segment.split(',')).toContain(op);
   // Central differences (the loss is at most quadratic in x and f apart from max-pool switches: exact up to rounding).
   const probe = (t: ef.Tensor, which: 0 | 1, gd: number[]): void => {
-    const base = t.dataSync();
+    const base = t.dataSync() as Float32Array;
     for (const i of [0, 7, Math.floor(base.length / 2), base.length - 1]) {
       const at = (d: number): number => {
         const moved = Float32Array.from(base);
         moved[i] += d;
         const m = ef.constant(moved, 'float32', t.shape.asList() as number[]);
-        const v = ef.tidy(() => (which === 0 ? loss(m, f) : loss(x, m)).dataSync()[0]);
+        const v = ef.tidy(() => (which === 0 ? loss(m, f) : loss(x, m)).dataSync() as Float32Array)[0];
         m.dispose();
         return v;
       };

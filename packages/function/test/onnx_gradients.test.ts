@@ -6,7 +6,7 @@ const quiet = ef.retraceConfig.warn;
 beforeAll(() => (ef.retraceConfig.warn = () => undefined));
 afterAll(() => (ef.retraceConfig.warn = quiet));
 
-const arr = (t: ef.Tensor | null): number[] => Array.from((t as ef.Tensor).dataSync());
+const arr = (t: ef.Tensor | null): number[] => Array.from((t as ef.Tensor).dataSync() as ArrayLike<number>);
 const close = (a: number[], tol = 1e-4): unknown => a.map((v) => expect.closeTo(v, -Math.log10(tol)));
 
 /** A small conv net: conv 3x3 (2 -> 3 channels), relu, average pool, dense to 2 outputs, squared-error loss. */

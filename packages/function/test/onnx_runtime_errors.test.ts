@@ -42,7 +42,7 @@ test('without onnxruntime-node, a jitCompile call throws an UnimplementedError s
   // The uncompiled function is the way out, and still works.
   const g = ef.trace((t: ef.Tensor) => ef.exp(t));
   const y = g(x) as ef.Tensor;
-  expect(Array.from(y.dataSync())).toEqual([Math.exp(1), Math.exp(2)].map((v) => expect.closeTo(v, 5)));
+  expect(Array.from(y.dataSync() as ArrayLike<number>)).toEqual([Math.exp(1), Math.exp(2)].map((v) => expect.closeTo(v, 5)));
   y.dispose();
   f.dispose();
   g.dispose();

@@ -10,7 +10,7 @@ afterAll(() => (ef.retraceConfig.warn = quiet));
 beforeEach(() => (ef.internal.fuseConfig.smallSegmentsOnHost = false));
 afterEach(() => (ef.internal.fuseConfig.smallSegmentsOnHost = true));
 
-const arr = (t: unknown): number[] => Array.from((t instanceof ef.Variable ? t.value() : (t as ef.Tensor)).dataSync());
+const arr = (t: unknown): number[] => Array.from((t instanceof ef.Variable ? t.value() : (t as ef.Tensor)).dataSync() as ArrayLike<number>);
 
 describe('variables under jitCompile', () => {
   // v += x * w; u = u * 0.5 + sum(v); returns relu(v) - u: reads, two assignments and a read after an assignment.
@@ -197,7 +197,7 @@ test('atan2 (an ONNX composition) matches Math.atan2 on every pair of special va
   const y = ef.constant(ys);
   const x = ef.constant(xs);
   const f = ef.trace((p: ef.Tensor, q: ef.Tensor) => ef.atan2(p, q), { jitCompile: 'strict' });
-  const got = Array.from((f(y, x) as ef.Tensor).dataSync());
+  const got = Array.from((f(y, x) as ef.Tensor).dataSync() as ArrayLike<number>);
   const want = ys.map((v, i) => Math.fround(Math.atan2(v, xs[i])));
   const bad = got.map((g, i) => [ys[i], xs[i], g, want[i]]).filter(([, , g, w]) => !(Object.is(g, w) || Math.abs((g as number) - (w as number)) <= 1e-6 * Math.abs(w as number)));
   expect(bad).toEqual([]);

@@ -22,7 +22,7 @@ describe('jitCompile: true keeps small cheap elementwise segments on the fused h
     expect(segments(jit, x)).toBe(0);
     expect(jit.getConcreteFunction(x).experimentalGetCompilerIr()).toMatch(/fused/);
     const [a, b] = [jit(x) as ef.Tensor, plain(x) as ef.Tensor];
-    expect(Array.from(a.dataSync())).toEqual(Array.from(b.dataSync()));
+    expect(Array.from(a.dataSync() as ArrayLike<number>)).toEqual(Array.from(b.dataSync() as ArrayLike<number>));
     ef.dispose([a, b, x]);
     jit.dispose();
     plain.dispose();
@@ -37,7 +37,7 @@ describe('jitCompile: true keeps small cheap elementwise segments on the fused h
     const strict = ef.trace(cheap, { jitCompile: 'strict' });
     expect(segments(strict, small)).toBe(1);
     const [a, b] = [tanhJit(small) as ef.Tensor, ef.trace(withTanh)(small) as ef.Tensor];
-    const [av, bv] = [a.dataSync(), b.dataSync()];
+    const [av, bv] = [a.dataSync() as Float32Array, b.dataSync() as Float32Array];
     for (let i = 0; i < av.length; i++) expect(av[i]).toBeCloseTo(bv[i], 5);
     ef.dispose([a, b, small, big]);
     [jit, tanhJit, strict].forEach((f) => f.dispose());

@@ -189,7 +189,7 @@ describe('nn.dropout', () => {
     let y = x;
     const loss = tape.record(() => { tape.watch(x); y = ef.nn.dropout(x, { rate: 0.5, seed: 2 }); return ef.reduceSum(y); });
     const g = tape.gradient(loss, x) as ef.Tensor;
-    const yv = Array.from(y.dataSync()), gv = Array.from(g.dataSync()), xv = Array.from(x.dataSync());
+    const yv = Array.from(y.dataSync() as ArrayLike<number>), gv = Array.from(g.dataSync() as ArrayLike<number>), xv = Array.from(x.dataSync() as ArrayLike<number>);
     gv.forEach((d, i) => expect(d).toBeCloseTo(yv[i] === 0 && xv[i] !== 0 ? 0 : 2, 6));
     expect(gv.some((d) => d === 0) && gv.some((d) => d === 2)).toBe(true);
     ef.dispose([x, y, g, loss]);

@@ -127,7 +127,7 @@ describe('seeded fuzz: mis-shaped callback results are never silently wrong', ()
           tape.watch(x);
           return f(x);
         }) : f(x);
-        got = Array.from(y.dataSync());
+        got = Array.from(y.dataSync() as ArrayLike<number>);
         y.dispose();
       } catch (e) {
         error = e;

@@ -4,7 +4,6 @@ import { spawnSync } from 'node:child_process';
 import * as ef from 'eagerflow';
 
 type T = ef.Tensor;
-const spec = (shape: (number | null)[] | null): ef.TensorSpec => new ef.TensorSpec(shape);
 const DIST = path.resolve(__dirname, '../../eagerflow/dist/index.js');
 
 /**

@@ -74,7 +74,7 @@ describe('unknown dims: the real shapes are checked at run time', () => {
 
 describe('a kernel result of the wrong shape is an error, never a silent reinterpretation', () => {
   test('checkOutputs names the op', () => {
-    const prim = ef.internal.PRIMITIVES.neg as ef.Primitive;
+    const prim = ef.internal.PRIMITIVES.neg as ef.internal.Primitive;
     const wrong = { dataId: {}, shape: [2, 6], dtype: 'float32' };
     expect(() => checkOutputs(prim, [{ dtype: 'float32', shape: [2, 2] }], [wrong])).toThrow(ef.errors.InvalidArgumentError);
     expect(() => checkOutputs(prim, [{ dtype: 'float32', shape: [2, 2] }], [wrong])).toThrow(/^neg: the kernel produced a result of the wrong shape \(got \[2,6\], expected \[2,2\]\)/);

@@ -34,7 +34,7 @@ test('a tape around a traced pyFunction call replays the callback through its ow
   const g = tape.gradient(y, x) as T;
   // d(x^3)/dx = 3x^2; the record's `replay` ran the callback once under its own tape, the gradient
   // replayed that tape (the generic vjp would call it a second time to recompute).
-  expect(Array.from(g.dataSync())).toEqual([3, 12, 27]);
+  expect(Array.from(g.dataSync() as ArrayLike<number>)).toEqual([3, 12, 27]);
   expect(calls).toBe(1);
   core.dispose([x, y, g]);
 });
@@ -67,7 +67,7 @@ test('loading a saved host callback without the bridge fails clearly; with it th
   sv.installHostCallbackBridge(hostCallbackBridge);
   const g = sv.loadFunction<T>(a, { hostFunctions: { 'test.double': twice } });
   const y = g([1, 2.5]);
-  expect(Array.from(y.dataSync())).toEqual([2, 5]);
+  expect(Array.from(y.dataSync() as ArrayLike<number>)).toEqual([2, 5]);
   y.dispose();
 });
 

@@ -126,14 +126,14 @@ describe('control flow is saved the TensorFlow way', () => {
     (x: T, n: T) => ef.whileLoop((i: T) => ef.less(i, n), (i: T, acc: T) => [ef.add(i, 1), ef.add(ef.multiply(acc, 1.5), x)], [ef.constant(0, 'int32'), ef.zerosLike(x)])[1],
     { inputSignature: [spec([2]), spec([], 'int32')] },
   );
-  const cases: [string, T[]][] = [['positive', [ef.constant([1, 2])]], ['negative', [ef.constant([-1, -2])]]];
+  const cases: [string, [T]][] = [['positive', [ef.constant([1, 2])]], ['negative', [ef.constant([-1, -2])]]];
 
   test('cond -> StatelessIf with then/else library functions', () => {
     const a = ef.saveFunction(condFn);
     expect(opsOf(a)).toContain('StatelessIf');
     const fns = a.modelTopology.library?.function ?? [];
     const node = a.modelTopology.node.find((n) => n.op === 'StatelessIf');
-    expect(fns.map((f) => f.signature.name).sort()).toEqual([node?.attr?.then_branch.func?.name, node?.attr?.else_branch.func?.name].sort());
+    expect(fns.map((f) => f.signature.name).sort()).toEqual([node?.attr?.then_branch, node?.attr?.else_branch].map((b) => (b as { func?: { name?: string } } | undefined)?.func?.name).sort());
     const g = ef.loadFunction<T>(a);
     for (const [, xs] of cases) expect(g(...xs).arraySync()).toEqual((condFn(...xs) as T).arraySync());
   });
@@ -147,7 +147,7 @@ describe('control flow is saved the TensorFlow way', () => {
     expect(opsOf(a)).toContain('StatelessWhile');
     const g = ef.loadFunction<T>(a);
     for (const n of [0, 1, 4]) {
-      const args = [ef.constant([1, -2]), ef.constant(n, 'int32')];
+      const args: [T, T] = [ef.constant([1, -2]), ef.constant(n, 'int32')];
       const want = (whileFn(...args) as T).arraySync();
       expect(g(...args).arraySync()).toEqual(want);
       expect(await inConverter(a, args)).toEqual([want]);
@@ -203,7 +203,7 @@ describe('control flow is saved the TensorFlow way', () => {
     await ef.saveFunctionToDir(whileFn, path.join(tmp, 'while'));
     const [gc, gw] = [await ef.loadFunction<T>(path.join(tmp, 'cond')), await ef.loadFunction<T>(path.join(tmp, 'while'))];
     for (const [, xs] of cases) expect(gc(...xs).arraySync()).toEqual((condFn(...xs) as T).arraySync());
-    const args = [ef.constant([1, -2]), ef.constant(3, 'int32')];
+    const args: [T, T] = [ef.constant([1, -2]), ef.constant(3, 'int32')];
     expect(gw(...args).arraySync()).toEqual((whileFn(...args) as T).arraySync());
   });
 
@@ -212,12 +212,12 @@ describe('control flow is saved the TensorFlow way', () => {
       ef.tidy(() => {
         const tape = new ef.GradientTape();
         const y = tape.record(() => (tape.watch(xs[0]), ef.reduceSum(f(...xs) as T)));
-        return Array.from((tape.gradient(y, xs[0]) as T).dataSync());
+        return Array.from((tape.gradient(y, xs[0]) as T).dataSync() as ArrayLike<number>);
       });
     const gc = roundTrip(condFn);
     for (const [, xs] of cases) expect(grad(gc, xs)).toEqual(grad(condFn, xs));
     const gw = roundTrip(whileFn);
-    const args = [ef.constant([1, -2]), ef.constant(3, 'int32')];
+    const args: [T, T] = [ef.constant([1, -2]), ef.constant(3, 'int32')];
     expect(grad(gw, args)).toEqual(grad(whileFn, args));
   });
 
@@ -233,7 +233,7 @@ describe('control flow is saved the TensorFlow way', () => {
           const y = inner.record(() => (inner.watch(x), ef.reduceSum(h(x) as T)));
           return ef.reduceSum(inner.gradient(y, x) as T);
         });
-        return Array.from((outer.gradient(g, x) as T).dataSync());
+        return Array.from((outer.gradient(g, x) as T).dataSync() as ArrayLike<number>);
       });
     const got = hess(roundTrip(f));
     hess(f).forEach((v, i) => expect(got[i]).toBeCloseTo(v, 5));

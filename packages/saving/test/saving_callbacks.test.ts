@@ -149,7 +149,7 @@ describe('tfjs-converter runs saved callbacks after tf.registerOp(key, ...)', ()
     });
     const model = await loadGraphModel(tf.io.fromMemory(a as unknown as tf.io.ModelArtifacts));
     const out = model.execute(tf.tensor([1, 3])) as tf.Tensor;
-    expect(Array.from(out.dataSync())).toEqual(Array.from((f(ef.constant([1, 3])) as T).dataSync()));
+    expect(Array.from(out.dataSync() as ArrayLike<number>)).toEqual(Array.from((f(ef.constant([1, 3])) as T).dataSync() as ArrayLike<number>));
     // Attrs arrive parsed by the converter (strings lower-cased, dtype lists as names).
     expect(seen).toEqual([['float32'], 'numpyfunction']);
     out.dispose();

@@ -163,7 +163,7 @@ describe('broken artifacts', () => {
     rejects(b, /the output structure is invalid: nested too deeply/);
   });
   test('"__proto__" keys are plain data', () => {
-    const a = JSON.parse(JSON.stringify({ ...base, weightData: undefined }).replace('"attr":{', '"attr":{"__proto__":{"polluted":{"b":true}},'));
+    const a: object = JSON.parse(JSON.stringify({ ...base, weightData: undefined }).replace('"attr":{', '"attr":{"__proto__":{"polluted":{"b":true}},'));
     const g = ef.loadFunction<ef.Tensor>({ ...a, weightData: base.weightData });
     expect(g([1]).arraySync()).toEqual([3]);
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();

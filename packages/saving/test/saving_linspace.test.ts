@@ -19,7 +19,7 @@ test('linspace(0, 1, 0) saves as an empty float32 Const (no LinSpace node) and l
   expect(ops(a)).not.toContain('LinSpace');
   const f = ef.loadFunction<ef.Tensor>(a);
   const y = f();
-  expect([y.dtype, y.shape.asList(), Array.from(y.dataSync())]).toEqual(['float32', [0], []]);
+  expect([y.dtype, y.shape.asList(), Array.from(y.dataSync() as ArrayLike<number>)]).toEqual(['float32', [0], []]);
   ef.dispose(y);
   f.dispose();
 });

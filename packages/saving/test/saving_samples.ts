@@ -1,9 +1,8 @@
 // The few saving samples the case rows cannot express (each says why); everything else is saved from the harness rows.
 import * as ef from 'eagerflow';
-import type { PrimitiveName } from 'eagerflow';
 
 export interface Sample {
-  prim: PrimitiveName;
+  prim: ef.internal.PrimitiveName;
   name: string;
   /** Why this is a sample and not a case row. */
   why: string;

@@ -8,19 +8,21 @@ import { releasing } from './op_builder';
 import { typeError } from '../errors/error_toolkit';
 import { whereCoords } from './math/segment_search';
 import * as o from './ops';
-import { print } from '../values/print';
+import { print } from './array/print';
 import { resize } from './image/resize';
 import { NN_COMPOSITES } from './nn/activations_composites';
-import { POOL_COMPOSITES } from './nn/pool_composites';
-import { NORM_COMPOSITES } from './nn/normalization_losses';
+import { CONV_COMPOSITES } from './nn/conv';
+import { POOL_COMPOSITES } from './nn/pool';
+import { NORM_COMPOSITES } from './nn/normalization';
+import { LOSS_COMPOSITES } from './nn/losses';
 import { MANIP_COMPOSITES } from './array/manipulation_composites';
-import { RANDOM_COMPOSITES } from './random/draws_composites';
+import { RANDOM_COMPOSITES } from './random/draws';
 import { LINALG_COMPOSITES } from './linalg/diag_band_products';
 import { LINALG2_COMPOSITES } from './linalg/decompositions';
 import { IMAGE_COMPOSITES } from './image/adjust_flip_crop';
 import { IMAGE2_COMPOSITES } from './image/crop_resize_patches';
 import { SIGNAL_COMPOSITES } from './signal/frame_window_stft';
-import { RANDOM2_COMPOSITES } from './random/gamma_composites';
+import { RANDOM2_COMPOSITES } from './random/gamma';
 
 /**
  * Public ops written by hand: true composites (softmax, reduceMean, stack, clipByValue) and the
@@ -58,8 +60,10 @@ export const COMPOSITES = {
   print: composite(['print'], print),
   resize: composite(['image.resize'], resize),
   ...NN_COMPOSITES,
+  ...CONV_COMPOSITES,
   ...POOL_COMPOSITES,
   ...NORM_COMPOSITES,
+  ...LOSS_COMPOSITES,
   ...MANIP_COMPOSITES,
   ...RANDOM_COMPOSITES,
   ...LINALG_COMPOSITES,

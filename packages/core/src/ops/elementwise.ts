@@ -4,7 +4,6 @@ import type { Info, Kernels } from '../backend/backend';
 import { AVal, Params, Primitive, ScalarFact, VjpRule } from './primitive';
 import { api, arg } from './api_spec';
 import type { TfDecl } from './graphdef_spec';
-import type { Tensor } from '../values/tensor';
 import { broadcastOrThrow, checkArity, checkDTypes, checkSameDType } from './check';
 
 export type Rule = VjpRule<Params>;
@@ -40,9 +39,6 @@ export function unary<const P extends readonly string[]>(
   };
 }
 
-
-/** The first cotangent (elementwise rules have one output). */
-export const g0 = (cts: (Tensor | null)[]): Tensor => cts[0] as Tensor;
 
 /** An elementwise binary record (broadcasting); `kernel` doubles as the TF op name unless `tf` is given. */
 export function binary<const P extends readonly string[]>(

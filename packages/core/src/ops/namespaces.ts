@@ -6,7 +6,7 @@ import type { Primitive } from './primitive';
 import type { ApiSpec, EntriesOf } from './api_spec';
 import { wrapperOf } from './ops';
 import { COMPOSITES } from './composites';
-import { Generator } from './random/draws_composites';
+import { Generator } from './random/draws';
 import { setSeed } from './random/seeds';
 
 type Records = RecordExports;

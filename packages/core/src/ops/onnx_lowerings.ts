@@ -1,6 +1,8 @@
 // Shared ONNX lowerings that records name beside themselves (`onnx: lower.reduce('ReduceSum')`), like reduceTf for GraphDef.
 import type { DType } from '../values/dtype';
 import type { SpecNode } from './graphdef_spec';
+import { samePads } from './nn/padding';
+import type { Padding } from './nn/padding';
 import type { LowerScope, OnnxCodec, OnnxSpec } from './onnx_spec';
 
 /** ONNX `TensorProto.DataType` codes (onnx.proto: FLOAT = 1, INT32 = 6, INT64 = 7, BOOL = 9). */
@@ -36,7 +38,7 @@ interface PermP { readonly perm: readonly number[] | null }
 interface MatMulP { readonly transposeA: boolean; readonly transposeB: boolean }
 interface SliceP { readonly begin: readonly number[]; readonly size: readonly number[] }
 /** TF's conv padding: SAME, VALID or explicit [before, after] pairs (four: NHWC's, or one per spatial dim). */
-export type Pads = 'SAME' | 'VALID' | readonly (readonly [number, number])[];
+export type Pads = Padding;
 export interface ConvP { readonly strides: readonly number[]; readonly padding: Pads; readonly dataFormat: string; readonly dilations: readonly number[] }
 export interface PoolP { readonly ksize: readonly number[]; readonly strides: readonly number[]; readonly padding: 'SAME' | 'VALID'; readonly dataFormat: string }
 
@@ -56,10 +58,7 @@ interface PadSizes { readonly input: readonly number[]; readonly kernel: readonl
 export function padPairs(padding: Exclude<Pads, 'VALID'>, strides: readonly number[], dilations: readonly number[], sizes?: PadSizes): [number, number][] {
   if (padding === 'SAME') {
     const { input, kernel } = sizes as PadSizes;
-    return input.map((n, i) => {
-      const total = Math.max((Math.ceil(n / strides[i]) - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - n, 0);
-      return [Math.floor(total / 2), total - Math.floor(total / 2)];
-    });
+    return input.map((n, i) => samePads(n, kernel[i], strides[i], dilations[i]));
   }
   const pairs = padding.length === 4 ? padding.slice(1, 3) : padding;
   return pairs.map((q) => [q[0], q[1]]);

@@ -2,11 +2,8 @@
 import * as backend from '../backend/backend';
 import { DType, HostData, asDType, describe } from './dtype';
 import { NDArray, Nested, Scalar, fillHost, flatten, inferDType, shapeSize } from './ndarray';
-import { Tensor } from './tensor';
-import { bind } from '../ops/bind';
-import { cast as castP } from '../ops/math/cast';
-import { argError } from '../ops/check';
-import { typeError } from '../errors/error_toolkit';
+import { Tensor, lateOp } from './tensor';
+import { argError, typeError } from '../errors/error_toolkit';
 
 /** Anything an op accepts where it reads a tensor. */
 export type TensorLike = Tensor | backend.TfTensor | NDArray | Nested | HostData | VariableLike;
@@ -67,7 +64,7 @@ export function constant(value: TensorLike, dtype?: DType, shape?: number[]): Te
   if (dtype !== undefined) dtype = asDType(dtype, 'constant');
   if (value instanceof Tensor || backend.isTfTensor(value) || isVariableLike(value)) {
     const t = value instanceof Tensor ? value : backend.isTfTensor(value) ? Tensor.fromTf(value) : value.readVariable();
-    const c = dtype && dtype !== t.dtype ? bind(castP, [t], { dtype })[0] : t;
+    const c = dtype && dtype !== t.dtype ? lateOp('cast')(t, dtype) : t;
     const out = shape ? reshapeConst(c, shape) : c;
     // Intermediates die here: the cast when reshaped, a variable's read when cast or reshaped.
     if (c !== t && c !== out) c.dispose();

@@ -6,7 +6,7 @@ import { NDArray, Nested, nest } from './ndarray';
 import { formatNumpy } from './format';
 import * as backend from '../backend/backend';
 import { FailedPreconditionError } from '../errors/errors';
-import { errorMessage, opError, typeError } from '../errors/error_toolkit';
+import { errorMessage, internalError, opError, typeError } from '../errors/error_toolkit';
 
 let nextId = 1;
 /** Ids tie tensors to tape entries; variables draw from the same counter. */
@@ -34,6 +34,34 @@ export interface SymbolicRef {
 
 /** Thrown when a symbolic tensor's values are read while tracing. */
 export class SymbolicTensorError extends TypeError {}
+
+/** One index of `x.at(...)`: an integer (drops the dim), a slice string, `'...'`, or `null` (a new axis of size 1). */
+export type Index = number | string | null;
+
+/**
+ * The ops values/ reaches late: tensor methods and conversion call them through this one table, which the op
+ * folders fill when they load (ops/late_ops.ts), so values/ imports no op file.
+ */
+export interface LateOps {
+  /** The cast record (conversion with a dtype). */
+  cast(x: Tensor, dtype: DType): Tensor;
+  /** numpy-style indexing, `x.at(...)` (one stridedSlice). */
+  at(x: Tensor, indices: readonly Index[]): Tensor;
+}
+
+const lateOps: Partial<LateOps> = {};
+
+/** Fills the late-bound table (ops/late_ops.ts, once, when the ops load). */
+export function provideLateOps(ops: LateOps): void {
+  Object.assign(lateOps, ops);
+}
+
+/** An op of the late-bound table. */
+export function lateOp<K extends keyof LateOps>(name: K): LateOps[K] {
+  const f = lateOps[name];
+  if (f === undefined) throw internalError(name, 'the ops are not loaded (import @eagerflow/core, whose entry loads them, before using tensors)');
+  return f as LateOps[K];
+}
 
 /**
  * A multi-dimensional array with a dtype and a shape.
@@ -160,6 +188,14 @@ export class Tensor {
   /** The backing tfjs tensor (no copy). */
   toTfjs(): backend.TfTensor {
     return this.concrete('Tensor.toTfjs');
+  }
+
+  /**
+   * numpy-style indexing (TF's `x[...]`): integers, `'start:stop:step'` strings, `'...'` and `null` (new axis).
+   * @example ef.constant([[1, 2], [3, 4]]).at(-1).arraySync(); // [3, 4]
+   */
+  at(...indices: Index[]): Tensor {
+    return lateOp('at')(this, indices);
   }
 
   dispose(): void {

@@ -6,11 +6,10 @@ import { Tensor, freshId } from './tensor';
 import { bind, ctx } from '../ops/bind';
 import { AVal, Primitive } from '../ops/primitive';
 import { TensorLike, constant, convert, release } from './convert';
-import { argError } from '../ops/check';
 import { TensorShape } from './shape';
 import { formatNumpy } from './format';
 import { attr } from '../ops/graphdef_spec';
-import { typeError } from '../errors/error_toolkit';
+import { argError, typeError } from '../errors/error_toolkit';
 
 export interface VariableOptions {
   trainable?: boolean;

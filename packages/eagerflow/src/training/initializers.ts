@@ -3,17 +3,12 @@
  * Seeded weight initializers (`glorotUniform`, `heNormal`, `zeros`, ...), as in tf.keras.initializers.
  * @module
  */
-import { DType, Tensor, constant, fill, argError } from '@eagerflow/core';
+import { DType, constant, fill, argError } from '@eagerflow/core';
 import { Philox, generatorFor } from './prng';
 
-/** An initializer: `init(shape, dtype?)` returns a new tensor of that shape. */
-export type Initializer = (shape: number[], dtype?: DType) => Tensor;
+import type { Initializer, SeedOptions } from './initializer';
 
-/** `{ seed }`: the same seed draws the same values (Philox streams, as the random ops). */
-export interface SeedOptions {
-  /** Same seed -> the same values at every call (Keras 3); no seed -> fresh values each call. */
-  seed?: number | null;
-}
+export type { Initializer, SeedOptions } from './initializer';
 
 function checkShape(api: string, shape: unknown): number[] {
   if (!Array.isArray(shape) || shape.some((d) => !Number.isInteger(d) || (d as number) < 0)) {

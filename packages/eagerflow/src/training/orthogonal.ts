@@ -1,6 +1,6 @@
 // The orthogonal initializer: Keras's QR of a normal matrix, via modified Gram-Schmidt in float64.
 import { constant, argError } from '@eagerflow/core';
-import type { Initializer, SeedOptions } from './initializers';
+import type { Initializer, SeedOptions } from './initializer';
 import { generatorFor } from './prng';
 
 /**

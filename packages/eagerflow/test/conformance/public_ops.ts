@@ -26,14 +26,14 @@ export function publicOps(): { name: string; paths: string[] }[] {
  */
 export const NOT_YET: Readonly<Record<string, string>> = {
   print: 'a side effect: writes its arguments to the console when run and returns nothing, so there is no output to compare with TensorFlow (tf.print writes to stderr in its own format)',
-  'complex': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/signal_more.py)',
-  'math.real': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/signal_more.py)',
-  'math.imag': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/signal_more.py)',
-  'signal.fft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/signal_more.py)',
-  'signal.ifft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/signal_more.py)',
-  'signal.rfft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/signal_more.py)',
-  'signal.irfft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/signal_more.py)',
-  'signal.stft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/signal_more.py)',
-  'signal.inverseStft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/signal_more.py)',
+  'complex': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
+  'math.real': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
+  'math.imag': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
+  'signal.fft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
+  'signal.ifft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
+  'signal.rfft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
+  'signal.irfft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
+  'signal.stft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
+  'signal.inverseStft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
   'signal.inverseStftWindowFn': 'returns a function (the window for inverseStft), not a tensor; its windows are checked against TF 2.21 in packages/core/test/signal_tf.test.ts',
 };

@@ -17,8 +17,8 @@ import { slice } from './slice_concat_gather';
 import { pad } from './pad';
 import { isShapeNode, reshape, resolveReshape, shape } from './reshape';
 import { gatherDropNegatives, unsortedSegmentSum } from '../math/segment_sum';
+import { g0 } from '../rule_helpers';
 
-const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
 const I32 = attr.type('int32');
 const bind1 = (p: Primitive, ins: Tensor[]): Tensor => bind(p, ins, {})[0];
 /** shape(x) as an int32 tensor (read when the graph runs). */

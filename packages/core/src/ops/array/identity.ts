@@ -12,8 +12,8 @@ import { ReadScope, SpecNode, WriteScope, attr, typeAttrOf } from '../graphdef_s
 import type { TfDecl } from '../graphdef_spec';
 import { bind } from '../bind';
 import { printValues } from '../../values/print_values';
+import { g0 } from '../rule_helpers';
 
-const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
 
 const unaryApi = <const P extends readonly string[]>(paths: P) => api(paths, [arg.tensor('x')]);
 

@@ -12,9 +12,8 @@ import { bind } from '../bind';
 import { Dims, dimsToString } from '../../values/shape';
 import * as o from '../ops';
 import { NUMERIC, argError, checkArity, checkDTypes, normalizeAxes } from '../check';
+import { g0, I32 } from '../rule_helpers';
 
-const I32 = { fixed: attr.type('int32') } as const;
-const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
 const staticDims = (op: string, d: Dims): number[] => {
   if (d === null || d.some((v) => v === null)) throw argError(op, 'unknown input shape', dimsToString(d), 'a static shape', 'Give the input a static shape (setShape).');
   return d as number[];

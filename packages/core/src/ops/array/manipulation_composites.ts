@@ -8,10 +8,10 @@ import { releasing } from '../op_builder';
 import { composite } from '../api_spec';
 import { argError, normalizeAxes } from '../check';
 import * as TR from './manipulation';
-import { MATH_COMPOSITES } from '../math/reduce_composites';
+import { MATH_COMPOSITES } from '../math/reduce_scan';
 import { MANIP2_COMPOSITES } from './sort_repeat_roll';
 // x.at(...) on Tensor (installed by this import).
-import '../../values/tensor_at';
+import '../late_ops';
 
 /** The size of `t` along `axis` (normalized), which must be static. */
 function axisSize(op: string, t: Tensor, axis: number): [number, number] {

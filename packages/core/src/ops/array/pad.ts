@@ -9,8 +9,8 @@ import { dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import * as o from '../ops';
 import { argError, checkSize } from '../check';
+import { g0 } from '../rule_helpers';
 
-const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
 
 export interface PadParams {
   readonly paddings: readonly (readonly [number, number])[];

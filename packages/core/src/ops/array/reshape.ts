@@ -15,9 +15,8 @@ import * as o from '../ops';
 import { InvalidArgumentError } from '../../errors/errors';
 import { argError, broadcastOrThrow, checkDimsValid, checkSize, normalizeAxes } from '../check';
 import { broadcastInfo, sameShape, transposeKernel } from '../kernel_util';
+import { g0, I32 } from '../rule_helpers';
 
-const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
-const I32 = { fixed: attr.type('int32') } as const;
 const identityInfo = (k: Kernels, x: Info): Info => k.run('Identity', { x }) as Info;
 
 /** Resolves a target shape with at most one -1 against a size; throws naming the op. */

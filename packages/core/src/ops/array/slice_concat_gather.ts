@@ -11,9 +11,8 @@ import type { Tensor } from '../../values/tensor';
 import * as o from '../ops';
 import { argError, checkArity, checkDTypes, normalizeAxes } from '../check';
 import { complexByParts } from '../kernel_util';
+import { g0, I32 } from '../rule_helpers';
 
-const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
-const I32 = { fixed: attr.type('int32') } as const;
 
 export interface AxisParams {
   readonly axis: number;

@@ -6,7 +6,8 @@ import { isHostBackend } from '../../backend/backend';
 import * as o from '../ops';
 import { NUMERIC, argError } from '../check';
 import { intMultiply, intValues, withScratch } from '../kernel_util';
-import { Impl, binary, g0 } from '../elementwise';
+import { Impl, binary } from '../elementwise';
+import { g0 } from '../rule_helpers';
 
 const mulImpl: Impl = (k, [a, b]) => [a.dtype === 'int32' ? intMultiply(k, a, b) : (k.run('Multiply', { a, b }) as Info)];
 

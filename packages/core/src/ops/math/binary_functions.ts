@@ -14,10 +14,10 @@ import { FLOAT, NUMERIC, argError, broadcastOrThrow, checkArity, checkDTypes, ch
 import * as E from '../elementwise';
 import { isHostBackend } from '../../backend/backend';
 import { broadcastInfo, hostElementwise, intMultiply, intValues, sameShape, withScratch } from '../kernel_util';
+import { g0 } from '../rule_helpers';
 
 type Rule = VjpRule<Params>;
 const NONE: Params = {};
-const g0 = (cts: (Tensor | null)[]): Tensor => cts[0] as Tensor;
 
 interface BinaryOpts {
   readonly dtypes: readonly DType[];

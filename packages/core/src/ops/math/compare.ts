@@ -7,7 +7,8 @@ import { api, arg } from '../api_spec';
 import * as o from '../ops';
 import { ALL, NUMERIC, broadcastOrThrow, checkArity, checkDTypes, checkSameDType } from '../check';
 import { broadcastInfo, broadcastShape, complexByParts, sameShape } from '../kernel_util';
-import { binary, g0, unary } from '../elementwise';
+import { binary, unary } from '../elementwise';
+import { g0 } from '../rule_helpers';
 
 const SHAPE_ERROR = { incompatible_shape_error: { fixed: { b: true } } } as const;
 export const equal = withOnnx(binary('equal', 'Equal', ['math.equal', 'equal'], ALL, 'none', null, 'bool', undefined, undefined, { op: 'Equal', attrs: { T: { dtypeOf: 0 }, ...SHAPE_ERROR } }), { op: 'Equal', dtypes: ['float32', 'int32', 'bool'] });

@@ -12,14 +12,15 @@ import { bind } from '../bind';
 import { NUMERIC, argError, checkArity, checkDTypes, normalizeAxes } from '../check';
 import { Scratch, withScratch } from '../kernel_util';
 import { isHostBackend, readInfoSync } from '../../backend/backend';
+import { I32 } from '../rule_helpers';
 
 export interface ReduceParams {
   readonly axes: readonly number[] | null;
   readonly keepDims: boolean;
 }
 
-/** Output shape of a reduction; `axes: null` reduces everything. */
-function reducedShape(op: string, x: AVal, p: ReduceParams): AVal['shape'] {
+/** Output shape of a reduction named `op`; `axes: null` reduces everything. */
+export function reducedShape(op: string, x: AVal, p: ReduceParams): AVal['shape'] {
   if (x.shape === null) return p.keepDims || p.axes !== null ? null : [];
   const rank = x.shape.length;
   const axes = p.axes === null ? x.shape.map((_, i) => i) : normalizeAxes(op, p.axes, rank);
@@ -27,7 +28,8 @@ function reducedShape(op: string, x: AVal, p: ReduceParams): AVal['shape'] {
   return x.shape.filter((_, i) => !axes.includes(i));
 }
 
-function runtimeAxes(x: Info, p: ReduceParams): number[] {
+/** The axes a reduction runs over, for a kernel call (non-negative; `null` = every axis). */
+export function runtimeAxes(x: Info, p: ReduceParams): number[] {
   const r = x.shape.length;
   return p.axes === null ? x.shape.map((_, i) => i) : p.axes.map((a) => (a < 0 ? a + r : a));
 }
@@ -46,18 +48,18 @@ export function keepDimsLike(g: Tensor, x: Tensor, p: ReduceParams): Tensor {
   return out;
 }
 
-const I32 = { fixed: attr.type('int32') } as const;
 
-/** A reduction's GraphDef form: axes as a Const input (null = every axis), keep_dims as an attr. */
-const reduceTf = (op: string): TfDecl =>
+/** A reduction's GraphDef form: axes as a Const input (null = every axis), keep_dims as an attr (`noT`: no T attr, Any/All). */
+export const reduceTf = (op: string, noT = false): TfDecl =>
   tfSpec<ReduceParams>({
     op,
     inputs: ['x', { param: 'axes', shape: 'vector', nullMeans: 'all-axes' }],
-    attrs: { T: { dtypeOf: 0 }, Tidx: I32, keep_dims: { param: 'keepDims', kind: 'bool', default: false } },
+    attrs: { ...(noT ? {} : { T: { dtypeOf: 0 } }), Tidx: I32, keep_dims: { param: 'keepDims', kind: 'bool', default: false } },
+    ...(noT ? { noT } : {}),
   }) as TfDecl;
 
 /** A reduction's API: `(x, axis = null, keepDims = false)`. */
-const reduceApi = <const P extends readonly string[]>(paths: P) => api(paths, [arg.tensor('x'), arg.axes('axis'), arg.bool('keepDims', false)]);
+export const reduceApi = <const P extends readonly string[]>(paths: P) => api(paths, [arg.tensor('x'), arg.axes('axis'), arg.bool('keepDims', false)]);
 
 export const sum = {
   name: 'sum',

@@ -14,9 +14,8 @@ import { NUMERIC, argError, checkArity, checkDTypes } from '../check';
 import { broadcastInfo, withScratch } from '../kernel_util';
 import { gatherNd, scatterNd } from '../array/manipulation';
 import { checkIdsInRange, gatherDropNegatives } from './segment_sum';
+import { g0, I32 } from '../rule_helpers';
 
-const I32 = { fixed: attr.type('int32') } as const;
-const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
 
 export interface SegmentParams {
   readonly numSegments: number;

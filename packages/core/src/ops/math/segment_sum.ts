@@ -2,7 +2,7 @@
 import type { Info, Kernels } from '../../backend/backend';
 import { AVal, Primitive } from '../primitive';
 import { api, arg } from '../api_spec';
-import { attr, tfSpec } from '../graphdef_spec';
+import { tfSpec } from '../graphdef_spec';
 import { dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import * as o from '../ops';
@@ -10,9 +10,8 @@ import { argError, checkDTypes, checkSize } from '../check';
 import { intValues, withScratch } from '../kernel_util';
 import { isHostBackend, readInfoSync } from '../../backend/backend';
 import type { DType } from '../../values/dtype';
+import { g0, I32 } from '../rule_helpers';
 
-const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
-const I32 = { fixed: attr.type('int32') } as const;
 
 export interface SegmentParams {
   readonly numSegments: number;

@@ -5,7 +5,8 @@ import type { Info } from '../../backend/backend';
 import * as o from '../ops';
 import { FLOAT, NUMERIC } from '../check';
 import { intMultiply, withScratch } from '../kernel_util';
-import { Impl, g0, unary } from '../elementwise';
+import { Impl, unary } from '../elementwise';
+import { g0 } from '../rule_helpers';
 
 /** TensorFlow's Sign keeps NaN (tfjs's gives 0) and maps -0 to +0. */
 const signImpl: Impl = (k, [x]) => [

@@ -15,10 +15,10 @@ import { internalError } from '../../errors/error_toolkit';
 import * as F from '../elementwise';
 import { hostElementwise, withScratch } from '../kernel_util';
 import * as U from './unary';
+import { g0 } from '../rule_helpers';
 
 type Rule = VjpRule<Params>;
 const NONE: Params = {};
-const g0 = (cts: (Tensor | null)[]): Tensor => cts[0] as Tensor;
 const sqrt = (x: Tensor): Tensor => bind(U.sqrt, [x], NONE)[0];
 const sigmoid = (x: Tensor): Tensor => bind(U.sigmoid, [x], NONE)[0];
 

@@ -12,8 +12,8 @@ import * as o from '../ops';
 import * as E from '../math/unary';
 import { FLOAT, argError, checkArity, checkDTypes } from '../check';
 import { formatArg } from './conv_util';
+import { g0 } from '../rule_helpers';
 
-const g0 = (c: (Tensor | null)[]): Tensor => c[0] as Tensor;
 const sigmoid: (x: TensorLike) => Tensor = o.wrapperOf(E.sigmoid);
 
 /** A float32 unary activation record under `paths`; `kernel` is the tfjs kernel and TF op. */

@@ -1,23 +1,21 @@
-// tf.nn composites built from records: activations (softsign, silu, gelu, logSoftmax) and the conv wrappers (conv1d, separable, atrous).
-import { composite } from '../api_spec';
+// tf.nn's activations built from records (softsign, silu, gelu, logSoftmax): composites apart from nn/activations.ts's
+// records only because gelu's exact form binds math's erf record, and math/unary_functions.ts's logSigmoid reads
+// nn/activations.ts's softplus record (one file would be an import circle).
+import type { Tensor } from '../../values/tensor';
 import type { TensorLike } from '../../values/convert';
 import { convert } from '../../values/convert';
-import { tidy } from '../../backend/memory';
-import type { Tensor } from '../../values/tensor';
-import { bind } from '../bind';
+import { composite } from '../api_spec';
 import * as o from '../ops';
-import * as UNA from '../math/unary';
-import * as CONV from './conv';
+import * as E from '../math/unary';
 import { argError } from '../check';
-import { unimplemented } from '../../errors/error_toolkit';
-import { describe, showValue } from '../../values/dtype';
-import { primitiveByName } from '../table';
+import { tidy } from '../../backend/memory';
+import { bind } from '../bind';
+import { describe } from '../../values/dtype';
+import { erf } from '../math/unary_functions';
 
-const sigmoid: (x: TensorLike) => Tensor = o.wrapperOf(UNA.sigmoid);
-const tanh: (x: TensorLike) => Tensor = o.wrapperOf(UNA.tanh);
-const abs: (x: TensorLike) => Tensor = o.wrapperOf(UNA.abs);
-const conv2d = o.wrapperOf(CONV.conv2d);
-const depthwiseConv2d = o.wrapperOf(CONV.depthwiseConv2d);
+const sigmoid: (x: TensorLike) => Tensor = o.wrapperOf(E.sigmoid);
+const tanh: (x: TensorLike) => Tensor = o.wrapperOf(E.tanh);
+const abs: (x: TensorLike) => Tensor = o.wrapperOf(E.abs);
 
 /** One float32 input of a composite (JS values converted; temporaries freed by the tidy around it). */
 const input = (op: string, x: TensorLike): Tensor => convert(op, x, 'float32').t;
@@ -60,9 +58,7 @@ function gelu(features: TensorLike, options: { approximate?: boolean } = {}): Te
       const inner = o.mul(o.add(x, o.mul(o.mul(o.square(x), x), 0.044715)), Math.sqrt(2 / Math.PI));
       return o.mul(o.mul(x, 0.5), o.add(tanh(inner), 1));
     }
-    // TF: 0.5·x·(1 + erf(x/√2)); erf is a math record (issue 11's math family).
-    const erf = primitiveByName('erf');
-    if (erf === undefined) throw unimplemented('gelu', 'the exact form needs the erf op, which this build lacks', 'approximate: false', 'approximate: true', 'Pass { approximate: true }.');
+    // TF: 0.5·x·(1 + erf(x/√2)); erf is a math record.
     const e = bind(erf, [o.mul(x, Math.SQRT1_2)], {})[0];
     return o.mul(o.mul(x, 0.5), o.add(e, 1));
   });
@@ -81,71 +77,10 @@ export function logSoftmax(logits: TensorLike, axis = -1): Tensor {
   });
 }
 
-type Pad = string | readonly (readonly number[])[];
-
-/** Adds a unit spatial dim in front of the one spatial dim (NWC -> N1WC, NCW -> NC1W) and of the filter. */
-function padding2d(op: string, p: Pad, fmt: string): Pad {
-  if (typeof p === 'string') return p;
-  if (!Array.isArray(p) || (p.length !== 3 && p.length !== 1)) throw argError(op, 'explicit padding has the wrong length', showValue(p), '3 [before, after] pairs (or 1 spatial pair)', 'Pass one pair per dim.');
-  const sp = p.length === 1 ? p[0] : p[fmt === 'NCW' ? 2 : 1];
-  const w = [sp[0], sp[1]];
-  return fmt === 'NCW' ? [[0, 0], [0, 0], [0, 0], w] : [[0, 0], [0, 0], w, [0, 0]];
-}
-
-/**
- * conv1d(input, filters, stride, padding, {dataFormat: 'NWC' | 'NCW', dilations}) as TF lowers it: Conv2D with a unit height.
- * @example ef.nn.conv1d([[[1], [2], [3]]], [[[1]], [[1]]], 1, 'VALID').arraySync(); // [[[3], [5]]]
- */
-function conv1d(input: TensorLike, filters: TensorLike, stride: number | number[], padding: Pad, options: { dataFormat?: string; dilations?: number | number[] } = {}): Tensor {
-  const fmt = (options.dataFormat ?? 'NWC').toUpperCase();
-  if (fmt !== 'NWC' && fmt !== 'NCW') throw argError('conv1d', 'unsupported dataFormat', describe(options.dataFormat), "'NWC' or 'NCW'", "Pass dataFormat: 'NWC'.");
-  const one = (v: number | number[], what: string): number => {
-    const l = typeof v === 'number' ? [v] : v;
-    if (!Array.isArray(l) || ![1, 3].includes(l.length) || !Number.isInteger(l[l.length === 3 ? (fmt === 'NCW' ? 2 : 1) : 0])) throw argError('conv1d', `${what} must be an integer or 3 integers`, showValue(v), 'e.g. 1 or [1, 2, 1]', `Pass ${what} as TensorFlow does.`);
-    return l[l.length === 3 ? (fmt === 'NCW' ? 2 : 1) : 0];
-  };
-  const s = one(stride, 'stride');
-  const d = one(options.dilations ?? 1, 'dilations');
-  return tidy(() => {
-    const x = convert('conv1d', input, 'float32').t;
-    const f = convert('conv1d', filters, 'float32').t;
-    const hAxis = fmt === 'NCW' ? 2 : 1;
-    const y = conv2d(o.expandDims(x, hAxis), o.expandDims(f, 0), [1, s], padding2d('conv1d', padding, fmt), { dataFormat: fmt === 'NCW' ? 'NCHW' : 'NHWC', dilations: [1, d] });
-    // squeeze (not a static reshape): the batch and width may be known only at run time.
-    return o.squeeze(y, [hAxis]);
-  });
-}
-
-/**
- * atrousConv2d(value, filters, rate, padding): conv2d with dilations [rate, rate] (TF's atrous_conv2d).
- * @example ef.nn.atrousConv2d(ef.ones([1, 3, 3, 1]), ef.ones([2, 2, 1, 1]), 2, 'VALID').arraySync(); // [[[[4]]]]
- */
-function atrousConv2d(value: TensorLike, filters: TensorLike, rate: number, padding: string): Tensor {
-  if (!Number.isInteger(rate) || rate < 1) throw argError('atrousConv2d', 'rate must be a positive integer', describe(rate), 'an integer >= 1', 'Pass e.g. 2.');
-  return conv2d(value, filters, 1, padding, { dilations: [rate, rate] });
-}
-
-/**
- * separableConv2d(input, depthwiseFilter, pointwiseFilter, strides, padding, {dataFormat, dilations}):
- * a depthwise conv, then a 1x1 conv mixing channels.
- * @example ef.nn.separableConv2d(ef.ones([1, 2, 2, 1]), ef.ones([2, 2, 1, 1]), ef.ones([1, 1, 1, 2]), 1, 'VALID').arraySync(); // [[[[4, 4]]]]
- */
-function separableConv2d(
-  input: TensorLike, depthwiseFilter: TensorLike, pointwiseFilter: TensorLike, strides: number | number[], padding: Pad, options: { dataFormat?: string; dilations?: number | number[] } = {},
-): Tensor {
-  return tidy(() => {
-    const dw = depthwiseConv2d(input, depthwiseFilter, strides, padding, options);
-    return conv2d(dw, pointwiseFilter, 1, 'VALID', { dataFormat: options.dataFormat ?? 'NHWC' });
-  });
-}
-
-/** The nn composites with their public paths (merged into COMPOSITES). */
+/** The activation composites with their public paths (merged into COMPOSITES). */
 export const NN_COMPOSITES = {
   softsign: composite(['nn.softsign', 'math.softsign'], softsign),
   silu: composite(['nn.silu', 'nn.swish'], silu),
   gelu: composite(['nn.gelu'], gelu),
   logSoftmax: composite(['nn.logSoftmax', 'math.logSoftmax'], logSoftmax),
-  conv1d: composite(['nn.conv1d'], conv1d),
-  atrousConv2d: composite(['nn.atrousConv2d'], atrousConv2d),
-  separableConv2d: composite(['nn.separableConv2d'], separableConv2d),
 };

@@ -2,10 +2,11 @@
 // update for each output element (O(input x output): a 29x29x128 max pool's gradient took 80 s in SwiftShader).
 import type { Info, Kernels } from '../../backend/backend';
 import { withScratch } from '../kernel_util';
+import { samePads } from './padding';
 
 /** TF's SAME padding before the input along one dim (the extra pixel goes after); 0 for VALID. */
 export function padBefore(inp: number, k: number, s: number, out: number, same: boolean): number {
-  return same ? Math.floor(Math.max((out - 1) * s + k - inp, 0) / 2) : 0;
+  return same ? samePads(inp, k, s, 1, out)[0] : 0;
 }
 
 /**

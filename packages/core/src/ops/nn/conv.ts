@@ -1,13 +1,20 @@
 // The conv records (tfjs-converter category "convolution"): conv2d, depthwiseConv2d, conv3d, their input/filter backprops and transposes.
+// Composites: Composites: the conv wrappers TF builds from Conv2D and DepthwiseConv2dNative (conv1d, atrous, separable).
 import { lower } from '../onnx_lowerings';
 import { gradLower } from '../onnx_grad_lowerings';
 import { withOnnx } from '../onnx_spec';
-import { api, arg } from '../api_spec';
+import { api, arg, composite } from '../api_spec';
 import type { ApiSpec } from '../api_spec';
 import { attr } from '../graphdef_spec';
 import { argError } from '../check';
 import { ConvKind, convFamily } from './conv_family';
 import { formatArg, intList, paddingArg, spatialList, spatialPadding } from './conv_util';
+import type { TensorLike } from '../../values/convert';
+import { convert } from '../../values/convert';
+import { tidy } from '../../backend/memory';
+import type { Tensor } from '../../values/tensor';
+import * as o from '../ops';
+import { describe, showValue } from '../../values/dtype';
 
 const KIND2D: ConvKind = {
   op: 'conv2d', ir: 'conv2d', n: 2, depthwise: false, defFormat: 'NHWC', explicitAttr: true,
@@ -84,3 +91,71 @@ export const conv3dBackpropInput = withApi(
   api(['nn.conv3dTranspose'], [arg.tensor('input'), arg.tensor('filters'), arg.ints('outputShape', 'inputShape'), strides, arg.custom('padding', paddingArg, 'SAME')], [fmt3, dilations], { prepare: prepareConv(3, false, 'inputShape') }),
 );
 export const conv3dBackpropFilter = C3.filter;
+
+const conv2dOp = o.wrapperOf(conv2d);
+const depthwiseConv2dOp = o.wrapperOf(depthwiseConv2d);
+
+type Pad = string | readonly (readonly number[])[];
+
+/** Adds a unit spatial dim in front of the one spatial dim (NWC -> N1WC, NCW -> NC1W) and of the filter. */
+function padding2d(op: string, p: Pad, fmt: string): Pad {
+  if (typeof p === 'string') return p;
+  if (!Array.isArray(p) || (p.length !== 3 && p.length !== 1)) throw argError(op, 'explicit padding has the wrong length', showValue(p), '3 [before, after] pairs (or 1 spatial pair)', 'Pass one pair per dim.');
+  const sp = p.length === 1 ? p[0] : p[fmt === 'NCW' ? 2 : 1];
+  const w = [sp[0], sp[1]];
+  return fmt === 'NCW' ? [[0, 0], [0, 0], [0, 0], w] : [[0, 0], [0, 0], w, [0, 0]];
+}
+
+/**
+ * conv1d(input, filters, stride, padding, {dataFormat: 'NWC' | 'NCW', dilations}) as TF lowers it: Conv2D with a unit height.
+ * @example ef.nn.conv1d([[[1], [2], [3]]], [[[1]], [[1]]], 1, 'VALID').arraySync(); // [[[3], [5]]]
+ */
+function conv1d(input: TensorLike, filters: TensorLike, stride: number | number[], padding: Pad, options: { dataFormat?: string; dilations?: number | number[] } = {}): Tensor {
+  const fmt = (options.dataFormat ?? 'NWC').toUpperCase();
+  if (fmt !== 'NWC' && fmt !== 'NCW') throw argError('conv1d', 'unsupported dataFormat', describe(options.dataFormat), "'NWC' or 'NCW'", "Pass dataFormat: 'NWC'.");
+  const one = (v: number | number[], what: string): number => {
+    const l = typeof v === 'number' ? [v] : v;
+    if (!Array.isArray(l) || ![1, 3].includes(l.length) || !Number.isInteger(l[l.length === 3 ? (fmt === 'NCW' ? 2 : 1) : 0])) throw argError('conv1d', `${what} must be an integer or 3 integers`, showValue(v), 'e.g. 1 or [1, 2, 1]', `Pass ${what} as TensorFlow does.`);
+    return l[l.length === 3 ? (fmt === 'NCW' ? 2 : 1) : 0];
+  };
+  const s = one(stride, 'stride');
+  const d = one(options.dilations ?? 1, 'dilations');
+  return tidy(() => {
+    const x = convert('conv1d', input, 'float32').t;
+    const f = convert('conv1d', filters, 'float32').t;
+    const hAxis = fmt === 'NCW' ? 2 : 1;
+    const y = conv2dOp(o.expandDims(x, hAxis), o.expandDims(f, 0), [1, s], padding2d('conv1d', padding, fmt), { dataFormat: fmt === 'NCW' ? 'NCHW' : 'NHWC', dilations: [1, d] });
+    // squeeze (not a static reshape): the batch and width may be known only at run time.
+    return o.squeeze(y, [hAxis]);
+  });
+}
+
+/**
+ * atrousConv2d(value, filters, rate, padding): conv2d with dilations [rate, rate] (TF's atrous_conv2d).
+ * @example ef.nn.atrousConv2d(ef.ones([1, 3, 3, 1]), ef.ones([2, 2, 1, 1]), 2, 'VALID').arraySync(); // [[[[4]]]]
+ */
+function atrousConv2d(value: TensorLike, filters: TensorLike, rate: number, padding: string): Tensor {
+  if (!Number.isInteger(rate) || rate < 1) throw argError('atrousConv2d', 'rate must be a positive integer', describe(rate), 'an integer >= 1', 'Pass e.g. 2.');
+  return conv2dOp(value, filters, 1, padding, { dilations: [rate, rate] });
+}
+
+/**
+ * separableConv2d(input, depthwiseFilter, pointwiseFilter, strides, padding, {dataFormat, dilations}):
+ * a depthwise conv, then a 1x1 conv mixing channels.
+ * @example ef.nn.separableConv2d(ef.ones([1, 2, 2, 1]), ef.ones([2, 2, 1, 1]), ef.ones([1, 1, 1, 2]), 1, 'VALID').arraySync(); // [[[[4, 4]]]]
+ */
+function separableConv2d(
+  input: TensorLike, depthwiseFilter: TensorLike, pointwiseFilter: TensorLike, strides: number | number[], padding: Pad, options: { dataFormat?: string; dilations?: number | number[] } = {},
+): Tensor {
+  return tidy(() => {
+    const dw = depthwiseConv2dOp(input, depthwiseFilter, strides, padding, options);
+    return conv2dOp(dw, pointwiseFilter, 1, 'VALID', { dataFormat: options.dataFormat ?? 'NHWC' });
+  });
+}
+
+/** The conv composites with their public paths (merged into COMPOSITES). */
+export const CONV_COMPOSITES = {
+  conv1d: composite(['nn.conv1d'], conv1d),
+  atrousConv2d: composite(['nn.atrousConv2d'], atrousConv2d),
+  separableConv2d: composite(['nn.separableConv2d'], separableConv2d),
+};

@@ -5,12 +5,14 @@ import type { Dims } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import { Attrs, ReadScope, attr } from '../graphdef_spec';
 import { argError } from '../check';
+import { windowOutSize } from './padding';
+import type { Padding } from './padding';
 
 /** Arrays as JSON (strides, pairs), other values as describe() does. */
 export const show = (v: unknown): string => (Array.isArray(v) ? showValue(v) : describe(v));
 
 /** Spatial padding: TF's strings, or explicit [before, after] pairs per spatial dim. */
-export type Padding = 'SAME' | 'VALID' | readonly (readonly [number, number])[];
+export type { Padding };
 
 /** Canonical params of a conv: spatial strides/dilations (length n), padding, TF's data format. */
 export interface ConvParams {
@@ -98,11 +100,7 @@ export function formatArg(formats: readonly string[]): (op: string, v: unknown) 
 /** One spatial output size (TF's rules; null when unknown). */
 export function outSize(inp: number | null, k: number | null, s: number, d: number, pad: Padding, i: number): number | null {
   if (inp === null || k === null) return null;
-  const eff = (k - 1) * d + 1;
-  if (pad === 'SAME') return Math.ceil(inp / s);
-  if (pad === 'VALID') return Math.max(0, Math.ceil((inp - eff + 1) / s));
-  const [a, b] = pad[i];
-  return Math.max(0, Math.floor((inp + a + b - eff) / s) + 1);
+  return windowOutSize(inp, k, s, d, typeof pad === 'string' ? pad : pad[i]);
 }
 
 /** Converts padding to a tfjs kernel's `pad` attr (NHWC-order pairs for explicit padding). */

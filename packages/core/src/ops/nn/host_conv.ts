@@ -3,6 +3,7 @@
 // per block of output channels instead of re-read from memory per term, and the bias and activation applied in place
 // (tfjs's cpu FusedConv2D adds a [C] bias through its slow broadcasting loop).
 import { Info, Kernels, activeBackendName, readInfoSync } from '../../backend/backend';
+import { samePads, windowOutSize } from './padding';
 
 const fr = Math.fround;
 
@@ -41,12 +42,9 @@ function geometry(x: readonly number[], f: readonly number[], s: HostConvSpec): 
   const C2 = s.depthwise ? C1 * f[3] : f[3];
   const [sh, sw] = s.strides;
   const [dh, dw] = s.dilations;
-  const [ekh, ekw] = [(KH - 1) * dh + 1, (KW - 1) * dw + 1];
-  if (s.padding === 'SAME') {
-    const [OH, OW] = [Math.ceil(H / sh), Math.ceil(W / sw)];
-    return { B, H, W, C1, KH, KW, C2, OH, OW, sh, sw, dh, dw, pt: Math.floor(Math.max(0, (OH - 1) * sh + ekh - H) / 2), pl: Math.floor(Math.max(0, (OW - 1) * sw + ekw - W) / 2) };
-  }
-  return { B, H, W, C1, KH, KW, C2, OH: Math.ceil((H - ekh + 1) / sh), OW: Math.ceil((W - ekw + 1) / sw), sh, sw, dh, dw, pt: 0, pl: 0 };
+  const [OH, OW] = [windowOutSize(H, KH, sh, dh, s.padding), windowOutSize(W, KW, sw, dw, s.padding)];
+  const same = s.padding === 'SAME';
+  return { B, H, W, C1, KH, KW, C2, OH, OW, sh, sw, dh, dw, pt: same ? samePads(H, KH, sh, dh)[0] : 0, pl: same ? samePads(W, KW, sw, dw)[0] : 0 };
 }
 
 /** The filter taps [from, to) of one output row/col that land inside the input. */

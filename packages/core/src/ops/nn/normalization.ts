@@ -1,9 +1,10 @@
 // Normalization records (tfjs-converter category "normalization"): fused batch norm (inference form, any-order vjp) and LRN.
+// Composites: Composites: tf.nn's normalizations built from records (moments, batchNormalization, fusedBatchNorm, l2Normalize).
 import type { Info, Kernels } from '../../backend/backend';
 import type { AVal, Primitive } from '../primitive';
 import type { Tensor } from '../../values/tensor';
 import type { TensorLike } from '../../values/convert';
-import { api, arg } from '../api_spec';
+import { api, arg, composite } from '../api_spec';
 import { ReadScope, attr, tfSpec, typeAttrOf } from '../graphdef_spec';
 import { bind } from '../bind';
 import * as o from '../ops';
@@ -12,6 +13,9 @@ import { argError, checkArity, checkDTypes } from '../check';
 import { dimsToString } from '../../values/shape';
 import { channelsLast } from './conv_util';
 import { lower } from '../onnx_lowerings';
+import { convert } from '../../values/convert';
+import { tidy } from '../../backend/memory';
+import { describe } from '../../values/dtype';
 
 const sqrt: (x: TensorLike) => Tensor = o.wrapperOf(E.sqrt);
 
@@ -173,3 +177,99 @@ export const lrn = {
   api: api(['nn.localResponseNormalization', 'nn.lrn'], [arg.tensor('input', 'float32')], [arg.int('depthRadius', 5), arg.number('bias', 1), arg.number('alpha', 1), arg.number('beta', 0.5)]),
   tf: tfSpec<LrnParams>({ op: 'LRN', attrs: { T: { dtypeOf: 0 }, ...LRN_TF } }),
 } satisfies Primitive<LrnParams>;
+
+/** An argument as a real tensor (JS values as float32); complex64 and string tensors are refused naming the op. */
+function f32(op: string, x: TensorLike): Tensor {
+  const t = convert(op, x, 'float32');
+  if (t.t.dtype === 'complex64' || t.t.dtype === 'string') {
+    if (t.temp) t.t.dispose();
+    throw argError(op, 'unsupported dtype', t.t.dtype, 'float32', "Cast it first, e.g. ef.cast(x, 'float32').");
+  }
+  return t.t;
+}
+
+/**
+ * moments(x, axes, {keepDims}) -> { mean, variance }. Unlike tf.nn.moments the variance does not stop the mean's gradient,
+ * so second derivatives are exact (first derivatives agree: the centered values sum to zero).
+ * @example ef.nn.moments([1, 2, 3, 4], [0]).variance.arraySync(); // 1.25
+ */
+function moments(x: TensorLike, axes: number | number[], options: { keepDims?: boolean } = {}): { mean: Tensor; variance: Tensor } {
+  const keep = options.keepDims ?? false;
+  if (typeof keep !== 'boolean') throw argError('moments', 'keepDims must be a boolean', describe(keep), 'true or false', 'Pass a boolean.');
+  const ax = Array.isArray(axes) ? axes : [axes];
+  return tidy(() => {
+    const t = f32('moments', x);
+    const mean = o.reduceMean(t, ax, true);
+    const variance = o.reduceMean(o.square(o.sub(t, mean)), ax, true);
+    if (keep) return { mean, variance };
+    return { mean: o.reduceSum(mean, ax), variance: o.reduceSum(variance, ax) };
+  });
+}
+
+/**
+ * batchNormalization(x, mean, variance, offset, scale, varianceEpsilon): (x - mean)·scale/sqrt(variance + eps) + offset, broadcasting.
+ * @example ef.nn.batchNormalization([1, 3], 2, 1, null, null, 0).arraySync(); // [-1, 1]
+ */
+function batchNormalization(x: TensorLike, mean: TensorLike, variance: TensorLike, offset: TensorLike | null, scale: TensorLike | null, varianceEpsilon: number): Tensor {
+  if (typeof varianceEpsilon !== 'number') throw argError('batchNormalization', 'varianceEpsilon must be a number', describe(varianceEpsilon), 'a small positive number', 'Pass e.g. 1e-3.');
+  return tidy(() => {
+    const op = 'batchNormalization';
+    let inv = o.div(1, sqrt(o.add(f32(op, variance), varianceEpsilon)));
+    if (scale !== null && scale !== undefined) inv = o.mul(inv, f32(op, scale));
+    const shift = o.mul(f32(op, mean), inv);
+    const y = o.add(o.mul(f32(op, x), inv), o.neg(shift));
+    return offset === null || offset === undefined ? y : o.add(y, f32(op, offset));
+  });
+}
+
+export interface FusedOptions {
+  mean?: TensorLike | null;
+  variance?: TensorLike | null;
+  epsilon?: number;
+  dataFormat?: string;
+  isTraining?: boolean;
+}
+
+/**
+ * fusedBatchNorm(x, scale, offset, {mean, variance, epsilon, dataFormat, isTraining}) -> { y, batchMean, batchVariance }
+ * (TF's FusedBatchNormV3: training normalizes with the batch's moments and reports the unbiased variance).
+ * @example ef.nn.fusedBatchNorm([[1], [3]], [1], [0]).y.arraySync(); // [[-0.9995003], [0.9995003]]
+ */
+function fusedBatchNormOp(x: TensorLike, scale: TensorLike, offset: TensorLike, options: FusedOptions = {}): { y: Tensor; batchMean: Tensor; batchVariance: Tensor } {
+  const op = 'fusedBatchNorm';
+  const fmt = (options.dataFormat ?? 'NHWC').toUpperCase();
+  if (fmt !== 'NHWC' && fmt !== 'NCHW') throw argError(op, 'unsupported dataFormat', describe(options.dataFormat), "'NHWC' or 'NCHW'", "Pass dataFormat: 'NHWC'.");
+  const p = { epsilon: options.epsilon ?? 0.001, dataFormat: fmt };
+  const training = options.isTraining ?? true;
+  return tidy(() => {
+    const [t, s, b] = [f32(op, x), f32(op, scale), f32(op, offset)];
+    if (training) {
+      const r = trainingBatchNorm(t, s, b, p);
+      return { y: r.y, batchMean: r.mean, batchVariance: r.unbiased };
+    }
+    if (options.mean == null || options.variance == null) throw argError(op, 'inference needs mean and variance', 'isTraining: false without them', 'mean and variance tensors', 'Pass { mean, variance } or isTraining: true.');
+    const [m, v] = [f32(op, options.mean), f32(op, options.variance)];
+    const y = bind(fusedBatchNorm as unknown as Primitive, [t, s, b, m, v], p)[0];
+    return { y, batchMean: o.identity(m), batchVariance: o.identity(v) };
+  });
+}
+
+/**
+ * l2Normalize(x, axis, {epsilon}) = x / sqrt(max(sum(x², axis), epsilon)).
+ * @example ef.math.l2Normalize([3, 4]).arraySync(); // [0.6, 0.8]
+ */
+function l2Normalize(x: TensorLike, axis: number | number[] | null = null, options: { epsilon?: number } = {}): Tensor {
+  return tidy(() => {
+    const t = f32('l2Normalize', x);
+    const ss = o.reduceSum(o.square(t), axis, true);
+    return o.div(t, sqrt(o.maximum(ss, options.epsilon ?? 1e-12)));
+  });
+}
+
+/** The normalization composites with their public paths (merged into COMPOSITES). */
+export const NORM_COMPOSITES = {
+  moments: composite(['nn.moments'], moments),
+  batchNormalization: composite(['nn.batchNormalization'], batchNormalization),
+  fusedBatchNorm: composite(['nn.fusedBatchNorm'], fusedBatchNormOp),
+  l2Normalize: composite(['math.l2Normalize', 'nn.l2Normalize', 'linalg.l2Normalize'], l2Normalize),
+};

@@ -10,6 +10,7 @@ import { tensorOfShapeNode, writeShapeOf } from '../array/reshape';
 import { argError, checkArity, checkDTypes } from '../check';
 import { channelsLast, checkWindowList, fullList, lastShape, outSize, shapeSource, spatialAxes } from './conv_util';
 import { padBefore, tapsToArgmax } from './argmax_taps';
+import { samePads } from './padding';
 
 export interface PoolParams {
   readonly ksize: readonly number[];
@@ -168,10 +169,7 @@ function tapsGradGrad(k: Kernels, x: Info, y: Info, gg: Info, p: PoolParams): In
     const [N, D, H, W, C] = xl.shape;
     const [Od, Oh, Ow] = yl.shape.slice(1, 4);
     const [s0, s1, s2] = p.strides;
-    const pads = p.ksize.map((kk, i) => {
-      const total = p.padding === 'SAME' ? Math.max(([Od, Oh, Ow][i] - 1) * p.strides[i] + kk - xl.shape[i + 1], 0) : 0;
-      return [Math.floor(total / 2), total - Math.floor(total / 2)];
-    });
+    const pads = p.ksize.map((kk, i) => (p.padding === 'SAME' ? samePads(xl.shape[i + 1], kk, p.strides[i], 1, [Od, Oh, Ow][i]) : [0, 0]));
     const [Dp, Hp, Wp] = [D + pads[0][0] + pads[0][1], H + pads[1][0] + pads[1][1], W + pads[2][0] + pads[2][1]];
     // Pad D on [N, D, H·W, C], then H and W on [N·Dp, H, W, C].
     const pad = (v: Info, value: number): Info => {

@@ -4,11 +4,12 @@ import type { AVal, Primitive } from '../primitive';
 import type { Dims } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import { api, arg } from '../api_spec';
-import { attr, tfSpec } from '../graphdef_spec';
+import { tfSpec } from '../graphdef_spec';
 import { bind } from '../bind';
 import { describe, showValue } from '../../values/dtype';
 import { ALL, argError, checkArity, checkDTypes } from '../check';
 import { channelsLast, formatArg } from './conv_util';
+import { I32 } from '../rule_helpers';
 
 export interface BlockParams {
   readonly blockSize: number;
@@ -20,7 +21,6 @@ const blockArg = arg.custom('blockSize', (op, v) => {
   return v;
 });
 const fmtArg = arg.custom('dataFormat', formatArg(['NHWC', 'NCHW']), 'NHWC');
-const I32 = { fixed: attr.type('int32') } as const;
 
 /** [N, H, W, C] of a rank-4 shape in `fmt` (checked). */
 function nhwc(op: string, s: Dims, fmt: string): (number | null)[] | null {

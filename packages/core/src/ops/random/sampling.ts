@@ -6,8 +6,7 @@ import { argError, checkDTypes } from '../check';
 import { ReadScope, SpecNode, WriteScope, attr } from '../graphdef_spec';
 import { bind } from '../bind';
 import { PhiloxStream } from './philox';
-import { statelessStream, streamFor } from './seeds';
-import { readSeedPair } from './draws';
+import { readSeedPair, statelessStream, streamFor } from './seeds';
 
 /** Params of categorical: the samples per row and the seeds (a pair for the stateless form). */
 export interface CategoricalParams {

@@ -1,5 +1,6 @@
 // TensorFlow's seed rules: the global seed (setSeed), op seeds, and the per-(seed, seed2) counters that make calls differ.
 import { argError } from '../check';
+import type { ReadScope } from '../graphdef_spec';
 import { PhiloxStream } from './philox';
 
 /** tf.random's DEFAULT_GRAPH_SEED: the global seed used when only an op seed is given. */
@@ -78,4 +79,11 @@ export function newGenerator(): number {
   const id = nextGenerator++;
   generators.set(id, 0);
   return id;
+}
+
+/** A stateless op's seed input read from a GraphDef (input k): the pair of int32s TF's stateless kernels take. */
+export function readSeedPair(r: ReadScope, k: number): [number, number] {
+  const seed = r.numbers(k, 'the seed');
+  if (seed.length !== 2) throw r.error('the seed must hold two integers', `[${seed.join(', ')}]`, 'a seed of shape [2]', 'Fix the seed input');
+  return [seed[0], seed[1]];
 }

@@ -1,4 +1,4 @@
-"""OPS_20C: rows for the public ops that had no fixtures after issue 20b (linalg, random, multi-output, nn, manipulation).
+"""LINALG_RANDOM_NN_OPS: rows for the public ops that had no fixtures after issue 20b (linalg, random, multi-output, nn, manipulation).
 
 Multi-output ops return a list in ef's output order (objects flattened in key order, nested lists flattened);
 random ops are tagged "random": TF's Philox streams are not ef's, so only dtype and shape compare exactly
@@ -52,7 +52,7 @@ def pools(fn, x, rank_name):
     ])
 
 
-OPS_20C = {
+LINALG_RANDOM_NN_OPS = {
     # Linear algebra.
     "eye": (lambda n, m=None, b=None, d="float32": tf.eye(n, m, b, tf.as_dtype(d)), [
         C("square", 3, grad=False), C("rectangular", 2, 4, grad=False), C("batch", 2, None, [2], grad=False),

@@ -1,15 +1,12 @@
 // numpy-style indexing `x.at(...)` (ints, 'start:stop:step', '...', null) lowered to one stridedSlice: differentiable and traceable.
-import { describe } from './dtype';
-import { typeError } from '../errors/error_toolkit';
-import { Tensor } from './tensor';
-import type { Primitive } from '../ops/primitive';
-import { bind } from '../ops/bind';
-import { TensorLike, convert } from './convert';
-import { releasing } from '../ops/op_builder';
-import { stridedSlice, StridedSliceParams } from '../ops/array/strided_slice';
-
-/** One index of `x.at(...)`: an integer (drops the dim), a slice string, `'...'`, or `null` (a new axis of size 1). */
-export type Index = number | string | null;
+import { describe } from '../../values/dtype';
+import { typeError } from '../../errors/error_toolkit';
+import type { Index, Tensor } from '../../values/tensor';
+import type { Primitive } from '../primitive';
+import { bind } from '../bind';
+import { TensorLike, convert } from '../../values/convert';
+import { releasing } from '../op_builder';
+import { stridedSlice, StridedSliceParams } from './strided_slice';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer E)[] ? E[] : T[K] };
 
@@ -58,17 +55,3 @@ export function at(x: TensorLike, ...indices: Index[]): Tensor {
   const c = convert('at', x);
   return releasing([c], () => bind(stridedSlice as Primitive, [c.t], p)[0]);
 }
-
-declare module './tensor' {
-  interface Tensor {
-    /**
-     * numpy-style indexing (TF's `x[...]`): integers, `'start:stop:step'` strings, `'...'` and `null` (new axis).
-     * @example ef.constant([[1, 2], [3, 4]]).at(-1).arraySync(); // [3, 4]
-     */
-    at(...indices: Index[]): Tensor;
-  }
-}
-
-Tensor.prototype.at = function at_(this: Tensor, ...indices: Index[]): Tensor {
-  return at(this, ...indices);
-};

@@ -1,8 +1,8 @@
 """TensorFlow 2.21 values and gradients of tf.signal (issue 11): fft/ifft (through tf.complex, tf.math.real/imag),
 rfft/irfft (cut, padded, odd and even lengths), hann/hamming windows, frame and stft.
 
-Usage: .venv-tf/bin/python scripts/tf-golden/signal_more.py
-Writes packages/core/test/fixtures/tf_signal.json (read by packages/core/test/signal_tf.test.ts; the test never
+<Usage: .venv-tf/bin/python scripts/tf-golden/tf_signal_fixture.py
+=Writes packages/core/test/fixtures/tf_signal.json (read by packages/core/test/signal_tf.test.ts; the test never
 runs Python). Each case: float32 inputs, TF's (real) outputs, and for a fixed cotangent dy per output the first-order
 gradients and the gradients of their sum (second order).
 """
@@ -98,8 +98,8 @@ def run_grad(name, op, fn, inputs, params):
 def main():
     cases = [run(*c) for c in CASES]
     with open(OUT, "w") as f:
-        json.dump({"tf_version": tf.__version__, "note": "written by scripts/tf-golden/signal_more.py", "cases": cases}, f, separators=(",", ":"))
-        f.write("\n")
+<        json.dump({"tf_version": tf.__version__, "note": "written by scripts/tf-golden/tf_signal_fixture.py", "cases": cases}, f, separators=(",", ":"))
+=        f.write("\n")
     print(f"wrote {len(cases)} cases to {os.path.relpath(OUT, ROOT)}")
 
 

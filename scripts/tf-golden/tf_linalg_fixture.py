@@ -1,7 +1,7 @@
 """TensorFlow 2.21 values and gradients of the tf.linalg decompositions (issue 11): cholesky, inv, det,
 slogdet, logdet, triangular_solve, solve, qr, lstsq, cholesky_solve.
 
-Usage: .venv-tf/bin/python scripts/tf-golden/linalg_decomp.py
+Usage: .venv-tf/bin/python scripts/tf-golden/tf_linalg_fixture.py
 Writes packages/core/test/fixtures/tf_linalg.json (read by packages/core/test/linalg_tf.test.ts; the test
 never runs Python). Each case: the inputs, TF's outputs, and for a fixed output cotangent dy the first-order
 gradients and the gradients of the sum of those (second order), computed in float64 and stored as floats.
@@ -118,7 +118,7 @@ def main():
     cases = [run(*c) for c in CASES]
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:
-        json.dump({"tf_version": tf.__version__, "note": "written by scripts/tf-golden/linalg_decomp.py", "cases": cases}, f, indent=None, separators=(",", ":"))
+        json.dump({"tf_version": tf.__version__, "note": "written by scripts/tf-golden/tf_linalg_fixture.py", "cases": cases}, f, indent=None, separators=(",", ":"))
         f.write("\n")
     print(f"wrote {len(cases)} cases to {os.path.relpath(OUT, ROOT)}")
 

@@ -1,10 +1,10 @@
 // ef.print: prints tensors and strings when the op runs (per call inside traced functions).
-import { bind } from '../ops/bind';
-import { Tensor } from './tensor';
-import { TensorLike, convert } from './convert';
-import { print as printP } from '../ops/array/identity';
+import { bind } from '../bind';
+import { Tensor } from '../../values/tensor';
+import { TensorLike, convert } from '../../values/convert';
+import { print as printP } from './identity';
 
-export { printOutput } from './print_values';
+export { printOutput } from '../../values/print_values';
 
 /**
  * Prints its arguments when it runs: eagerly at once, inside ef.trace at every call. Tensors are

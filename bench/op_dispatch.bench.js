@@ -1,4 +1,4 @@
-// Issue 11's new ops: eager dispatch vs the same raw tfjs op (target <= 1.25x), and a traced chain mixing old and new elementwise ops vs raw tfjs eager (target <= 0.3x).
+// Ops added in issue 11 (erf, atan2, floormod, round, cumsum, reduceMin): eager dispatch vs the same raw tfjs op (target <= 1.25x), and a traced chain mixing old and new elementwise ops vs raw tfjs eager (target <= 0.3x).
 'use strict';
 
 const ef = require('eagerflow');
@@ -6,7 +6,7 @@ const tf = require('@tensorflow/tfjs-core');
 const { measure, ratioRow } = require('./harness');
 
 if (ef.internal.backend.tfjs.engine() !== tf.engine()) {
-  throw new Error('ops11.bench: eagerflow and @tensorflow/tfjs-core resolve to different engines; the comparison would be meaningless.');
+  throw new Error('op_dispatch.bench: eagerflow and @tensorflow/tfjs-core resolve to different engines; the comparison would be meaningless.');
 }
 
 const a = ef.constant([[0.5, -1.5], [2.25, -0.75]]);
@@ -31,7 +31,7 @@ for (const [name, [efFn, tfFn]] of Object.entries(PAIRS)) {
   console.log(`eager ${name} 2x2: ef ${us.ef.cpu.toFixed(2)} us, tfjs ${us.tfjs.cpu.toFixed(2)} us (CPU time)`);
   oks.push(ratioRow('ef / tfjs cpu time', { group: 'eager dispatch (2x2)', name: `eager-${name}-2x2`, backend: 'cpu', ef: us.ef.cpu, tfjs: us.tfjs.cpu, ratio: us.ef.cpu / us.tfjs.cpu, target: 1.25 }));
 }
-if (tf.memory().numTensors !== before) throw new Error('ops11.bench: the timed eager loops leaked tensors.');
+if (tf.memory().numTensors !== before) throw new Error('op_dispatch.bench: the timed eager loops leaked tensors.');
 
 // A 48-op chain on [256] mixing old (multiply, add, relu) and new (erf, floor, log1p) elementwise ops, the shape of
 // bench/trace.bench.js's chain; CPU fusion runs it as one loop when traced.
@@ -60,10 +60,10 @@ const traced = ef.trace(chainEf);
 traced(x).dispose();
 const want = tf.tidy(() => chainTf(tx).dataSync());
 const got = traced(x).dataSync();
-for (let i = 0; i < N; i++) if (want[i] !== got[i]) throw new Error(`ops11.bench: the traced chain differs from tfjs at ${i}: ${got[i]} vs ${want[i]}`);
+for (let i = 0; i < N; i++) if (want[i] !== got[i]) throw new Error(`op_dispatch.bench: the traced chain differs from tfjs at ${i}: ${got[i]} vs ${want[i]}`);
 const beforeChain = tf.memory().numTensors;
 const chain = measure({ traced: () => traced(x).dispose(), tfjs: () => tf.tidy(() => chainTf(tx)).dispose() }, { batch: 50, rounds: 15 });
-if (tf.memory().numTensors !== beforeChain) throw new Error('ops11.bench: the timed chain loops leaked tensors.');
+if (tf.memory().numTensors !== beforeChain) throw new Error('op_dispatch.bench: the timed chain loops leaked tensors.');
 console.log(`traced mixed chain (48 ops, [${N}]): ${chain.traced.cpu.toFixed(1)} us/call, tfjs eager ${chain.tfjs.cpu.toFixed(1)} us/call (CPU time)`);
 oks.push(ratioRow('traced / tfjs eager CPU time', { group: 'traced chains', name: 'trace-chain-mixed-11', backend: 'cpu', ef: chain.traced.cpu, tfjs: chain.tfjs.cpu, ratio: chain.traced.cpu / chain.tfjs.cpu, target: 0.3 }));
 process.exitCode = oks.every(Boolean) || process.env.BENCH_STRICT !== '1' ? 0 : 1;

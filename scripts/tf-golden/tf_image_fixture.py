@@ -2,8 +2,8 @@
 grayscale conversions, brightness/contrast, per_image_standardization, central_crop, crop/pad_to_bounding_box,
 crop_and_resize, extract_patches; and the signal windows and frame.
 
-Usage: .venv-tf/bin/python scripts/tf-golden/image_more.py
-Writes packages/core/test/fixtures/tf_image.json (read by packages/core/test/image_tf.test.ts; the test never runs
+<Usage: .venv-tf/bin/python scripts/tf-golden/tf_image_fixture.py
+=Writes packages/core/test/fixtures/tf_image.json (read by packages/core/test/image_tf.test.ts; the test never runs
 Python). Each case: float32 inputs, TF's outputs, and (unless "no gradient") the first-order gradients for a fixed
 output cotangent dy with respect to the listed float inputs.
 """
@@ -112,8 +112,8 @@ def main():
     cases = [run(*c) for c in CASES]
     nms = [run_nms(*c) for c in NMS]
     with open(OUT, "w") as f:
-        json.dump({"tf_version": tf.__version__, "note": "written by scripts/tf-golden/image_more.py", "cases": cases, "nms": nms}, f, separators=(",", ":"))
-        f.write("\n")
+<        json.dump({"tf_version": tf.__version__, "note": "written by scripts/tf-golden/tf_image_fixture.py", "cases": cases, "nms": nms}, f, separators=(",", ":"))
+=        f.write("\n")
     print(f"wrote {len(cases)} cases to {os.path.relpath(OUT, ROOT)}")
 
 

@@ -1,11 +1,11 @@
-"""OPS_11M: rows for the public ops issue 11 (helper m) added: the tf.linalg decompositions, tf.image's composites and
+"""DECOMPOSITIONS_IMAGE_SIGNAL_OPS: rows for the public ops issue 11 (helper m) added: the tf.linalg decompositions, tf.image's composites and
 non-max suppression, the real-valued tf.signal ops and random.gamma / random.poisson.
 
 Ops with complex64 inputs or outputs (complex, math.real/imag, signal.fft/ifft/rfft/irfft/stft/inverseStft) and
 signal.inverseStftWindowFn (it returns a function) are in NOT_YET: their TF checks, with first- and second-order
-gradients, are packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/signal_more.py).
+gradients, are packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py).
 
-Usage: .venv-tf/bin/python scripts/tf-golden/ops_11m.py   (writes only these ops' fixtures; generate.py writes all)
+Usage: .venv-tf/bin/python scripts/tf-golden/ops_decompositions_image_signal.py   (writes only these ops' fixtures; generate.py writes all)
 """
 import os
 import sys
@@ -46,7 +46,7 @@ def nms_opts(o):
     return dict(iou_threshold=opt(o, "iouThreshold", 0.5), score_threshold=opt(o, "scoreThreshold", float("-inf")))
 
 
-OPS_11M = {
+DECOMPOSITIONS_IMAGE_SIGNAL_OPS = {
     # tf.linalg decompositions (float64 host kernels in ef; TF's gradients).
     "linalg.cholesky": (lambda x: tf.linalg.cholesky(x), [
         C("3x3", SPD3), C("batch", SPD_B), C("not positive definite", T([[1.0, 2.0], [2.0, 1.0]]), grad=False),
@@ -132,10 +132,10 @@ if __name__ == "__main__":
 
     out_dir = os.path.join(ROOT, "packages/eagerflow/test/conformance/fixtures")
     total = 0
-    for op, (fn, cases) in OPS_11M.items():
+    for op, (fn, cases) in DECOMPOSITIONS_IMAGE_SIGNAL_OPS.items():
         rows = [run_case(fn, c) for c in cases]
         total += len(rows)
         with open(os.path.join(out_dir, f"{op}.json"), "w") as f:
             json.dump({"op": op, "tf_version": tf.__version__, "cases": rows}, f, indent=1, sort_keys=False, allow_nan=False)
             f.write("\n")
-    print(f"{len(OPS_11M)} ops, {total} cases -> {out_dir}")
+    print(f"{len(DECOMPOSITIONS_IMAGE_SIGNAL_OPS)} ops, {total} cases -> {out_dir}")

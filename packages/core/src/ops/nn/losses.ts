@@ -1,21 +1,17 @@
-// tf.nn composites: moments, batchNormalization, fusedBatchNorm, l2Loss/l2Normalize, the cross-entropies, embeddingLookup, inTopK.
+// tf.nn composites: the losses (l2Loss and the cross-entropies) and the classification helpers embeddingLookup and inTopK.
 import { composite } from '../api_spec';
 import type { TensorLike } from '../../values/convert';
 import { convert } from '../../values/convert';
 import { tidy } from '../../backend/memory';
 import type { Tensor } from '../../values/tensor';
-import { bind } from '../bind';
-import type { Primitive } from '../primitive';
 import * as o from '../ops';
 import * as UNA from '../math/unary';
 import * as BMM from '../math/unary_functions';
-import * as NORM from './normalization';
 import { argError } from '../check';
 import { describe } from '../../values/dtype';
 import { logSoftmax } from './activations_composites';
 import { anyAlong, lastDim, positionsAlong, sameShapeAtRunTime } from '../array/runtime_shape';
 
-const sqrt: (x: TensorLike) => Tensor = o.wrapperOf(UNA.sqrt);
 const abs: (x: TensorLike) => Tensor = o.wrapperOf(UNA.abs);
 const log1p: (x: TensorLike) => Tensor = o.wrapperOf(BMM.log1p);
 /** An argument as a real tensor (JS values as float32); complex64 and string tensors are refused naming the op. */
@@ -27,90 +23,11 @@ function f32(op: string, x: TensorLike): Tensor {
   }
   return t.t;
 }
-
-/**
- * moments(x, axes, {keepDims}) -> { mean, variance }. Unlike tf.nn.moments the variance does not stop the mean's gradient,
- * so second derivatives are exact (first derivatives agree: the centered values sum to zero).
- * @example ef.nn.moments([1, 2, 3, 4], [0]).variance.arraySync(); // 1.25
- */
-function moments(x: TensorLike, axes: number | number[], options: { keepDims?: boolean } = {}): { mean: Tensor; variance: Tensor } {
-  const keep = options.keepDims ?? false;
-  if (typeof keep !== 'boolean') throw argError('moments', 'keepDims must be a boolean', describe(keep), 'true or false', 'Pass a boolean.');
-  const ax = Array.isArray(axes) ? axes : [axes];
-  return tidy(() => {
-    const t = f32('moments', x);
-    const mean = o.reduceMean(t, ax, true);
-    const variance = o.reduceMean(o.square(o.sub(t, mean)), ax, true);
-    if (keep) return { mean, variance };
-    return { mean: o.reduceSum(mean, ax), variance: o.reduceSum(variance, ax) };
-  });
-}
-
-/**
- * batchNormalization(x, mean, variance, offset, scale, varianceEpsilon): (x - mean)·scale/sqrt(variance + eps) + offset, broadcasting.
- * @example ef.nn.batchNormalization([1, 3], 2, 1, null, null, 0).arraySync(); // [-1, 1]
- */
-function batchNormalization(x: TensorLike, mean: TensorLike, variance: TensorLike, offset: TensorLike | null, scale: TensorLike | null, varianceEpsilon: number): Tensor {
-  if (typeof varianceEpsilon !== 'number') throw argError('batchNormalization', 'varianceEpsilon must be a number', describe(varianceEpsilon), 'a small positive number', 'Pass e.g. 1e-3.');
-  return tidy(() => {
-    const op = 'batchNormalization';
-    let inv = o.div(1, sqrt(o.add(f32(op, variance), varianceEpsilon)));
-    if (scale !== null && scale !== undefined) inv = o.mul(inv, f32(op, scale));
-    const shift = o.mul(f32(op, mean), inv);
-    const y = o.add(o.mul(f32(op, x), inv), o.neg(shift));
-    return offset === null || offset === undefined ? y : o.add(y, f32(op, offset));
-  });
-}
-
-export interface FusedOptions {
-  mean?: TensorLike | null;
-  variance?: TensorLike | null;
-  epsilon?: number;
-  dataFormat?: string;
-  isTraining?: boolean;
-}
-
-/**
- * fusedBatchNorm(x, scale, offset, {mean, variance, epsilon, dataFormat, isTraining}) -> { y, batchMean, batchVariance }
- * (TF's FusedBatchNormV3: training normalizes with the batch's moments and reports the unbiased variance).
- * @example ef.nn.fusedBatchNorm([[1], [3]], [1], [0]).y.arraySync(); // [[-0.9995003], [0.9995003]]
- */
-function fusedBatchNorm(x: TensorLike, scale: TensorLike, offset: TensorLike, options: FusedOptions = {}): { y: Tensor; batchMean: Tensor; batchVariance: Tensor } {
-  const op = 'fusedBatchNorm';
-  const fmt = (options.dataFormat ?? 'NHWC').toUpperCase();
-  if (fmt !== 'NHWC' && fmt !== 'NCHW') throw argError(op, 'unsupported dataFormat', describe(options.dataFormat), "'NHWC' or 'NCHW'", "Pass dataFormat: 'NHWC'.");
-  const p = { epsilon: options.epsilon ?? 0.001, dataFormat: fmt };
-  const training = options.isTraining ?? true;
-  return tidy(() => {
-    const [t, s, b] = [f32(op, x), f32(op, scale), f32(op, offset)];
-    if (training) {
-      const r = NORM.trainingBatchNorm(t, s, b, p);
-      return { y: r.y, batchMean: r.mean, batchVariance: r.unbiased };
-    }
-    if (options.mean == null || options.variance == null) throw argError(op, 'inference needs mean and variance', 'isTraining: false without them', 'mean and variance tensors', 'Pass { mean, variance } or isTraining: true.');
-    const [m, v] = [f32(op, options.mean), f32(op, options.variance)];
-    const y = bind(NORM.fusedBatchNorm as unknown as Primitive, [t, s, b, m, v], p)[0];
-    return { y, batchMean: o.identity(m), batchVariance: o.identity(v) };
-  });
-}
-
 /**
  * l2Loss(t) = sum(t²) / 2.
  * @example ef.nn.l2Loss([1, 2]).arraySync(); // 2.5
  */
 const l2Loss = (t: TensorLike): Tensor => tidy(() => o.mul(o.reduceSum(o.square(f32('l2Loss', t))), 0.5));
-
-/**
- * l2Normalize(x, axis, {epsilon}) = x / sqrt(max(sum(x², axis), epsilon)).
- * @example ef.math.l2Normalize([3, 4]).arraySync(); // [0.6, 0.8]
- */
-function l2Normalize(x: TensorLike, axis: number | number[] | null = null, options: { epsilon?: number } = {}): Tensor {
-  return tidy(() => {
-    const t = f32('l2Normalize', x);
-    const ss = o.reduceSum(o.square(t), axis, true);
-    return o.div(t, sqrt(o.maximum(ss, options.epsilon ?? 1e-12)));
-  });
-}
 
 /**
  * sigmoidCrossEntropyWithLogits(labels, logits) = max(x, 0) - x·z + log(1 + exp(-|x|)) (stable for any logits).
@@ -232,12 +149,10 @@ function inTopK(targets: TensorLike, predictions: TensorLike, k: number): Tensor
 }
 
 /** The normalization and loss composites with their public paths (merged into COMPOSITES). */
-export const NORM_COMPOSITES = {
-  moments: composite(['nn.moments'], moments),
-  batchNormalization: composite(['nn.batchNormalization'], batchNormalization),
-  fusedBatchNorm: composite(['nn.fusedBatchNorm'], fusedBatchNorm),
+
+/** The loss and classification composites with their public paths (merged into COMPOSITES). */
+export const LOSS_COMPOSITES = {
   l2Loss: composite(['nn.l2Loss'], l2Loss),
-  l2Normalize: composite(['math.l2Normalize', 'nn.l2Normalize', 'linalg.l2Normalize'], l2Normalize),
   sigmoidCrossEntropyWithLogits: composite(['nn.sigmoidCrossEntropyWithLogits'], sigmoidCrossEntropyWithLogits),
   softmaxCrossEntropyWithLogits: composite(['nn.softmaxCrossEntropyWithLogits'], softmaxCrossEntropyWithLogits),
   sparseSoftmaxCrossEntropyWithLogits: composite(['nn.sparseSoftmaxCrossEntropyWithLogits'], sparseSoftmaxCrossEntropyWithLogits),

@@ -1,0 +1,97 @@
+"""HARNESS_OPS: the ops whose TF call lives on their harness case rows (test/harness, ForwardCase.tfCall).
+
+export_rows.js exports the rows' calls as JSON ({api: {"fn": "tf.math.reduce_sum", "cases": "reduce", "params":
+["x", ["axis", null], ["keep", false]], "keywords": {"axis": "axis", "keepdims": "keep"}, "extra": [...]}}); each
+becomes an OPS entry: TF's function found by its module path, called with ef's positional arguments (or, with
+`params`, those named and defaulted and passed to TF by `keywords`), on the shared case set of table.py the row
+names plus the row's own cases (`extra`: tensors as {"tensor", "dtype", "shape"}, numbers JSON cannot hold as
+{"num": "nan" | "inf" | "-inf" | "-0"}). A row that carries its call is the op's only row: its entry must not
+also be in the Python tables (ops.py checks).
+"""
+import json
+import os
+import subprocess
+import tempfile
+
+import tensorflow as tf
+
+from table import C, T, binary_cases, reduce_cases, unary_cases
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CASE_SETS = {
+    "unary": lambda: unary_cases(False),
+    "arith": lambda: binary_cases("arith"),
+    "compare": lambda: binary_cases("compare"),
+    "logic": lambda: binary_cases("logic"),
+    "reduce": lambda: reduce_cases(None),
+    "none": lambda: [],
+}
+NUMS = {"nan": float("nan"), "inf": float("inf"), "-inf": float("-inf"), "-0": -0.0}
+
+
+def tf_function(path):
+    """TF's function by its module path ('tf.math.exp')."""
+    head, *rest = path.split(".")
+    if head != "tf" or not rest:
+        raise ValueError(f"harness row: TF call {path!r} is not a path under tf (e.g. 'tf.math.exp')")
+    fn = tf
+    for part in rest:
+        fn = getattr(fn, part)
+    return fn
+
+
+def literal(v):
+    """A JSON literal with {"num": ...} for the numbers JSON cannot hold."""
+    if isinstance(v, dict) and set(v) == {"num"}:
+        return NUMS[v["num"]]
+    if isinstance(v, list):
+        return [literal(x) for x in v]
+    return v
+
+
+def argument(a):
+    if isinstance(a, dict) and "tensor" in a:
+        return T(literal(a["tensor"]), a.get("dtype", "float32"), a.get("shape"))
+    return literal(a)
+
+
+def own_case(c):
+    return C(c["name"], *[argument(a) for a in c["args"]], grad=c.get("grad", True), tags=tuple(c.get("tags", ())))
+
+
+def caller(fn, params, keywords):
+    """ef's positional arguments -> TF's call: named parameters with defaults; `keywords` maps TF keyword <- parameter."""
+    names = [p if isinstance(p, str) else p[0] for p in params]
+    defaults = {p[0]: literal(p[1]) for p in params if not isinstance(p, str)}
+    by_keyword = set(keywords.values())
+
+    def call(*args):
+        if len(args) > len(names):
+            raise TypeError(f"{len(args)} arguments for parameters {names}")
+        bound = {**defaults, **dict(zip(names, args))}
+        positional = [bound[n] for n in names if n not in by_keyword]
+        return fn(*positional, **{k: bound[p] for k, p in keywords.items()})
+
+    return call
+
+
+def exported_calls():
+    """Runs export_rows.js (node) and returns its JSON."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "rows.json")
+        subprocess.run(["node", os.path.join(HERE, "export_rows.js"), out], check=True)
+        with open(out) as f:
+            return json.load(f)
+
+
+def harness_ops(calls=None):
+    calls = exported_calls() if calls is None else calls
+    ops = {}
+    for api, call in calls.items():
+        if call["cases"] not in CASE_SETS:
+            raise ValueError(f"harness row {api}: unknown case set {call['cases']!r} (one of {sorted(CASE_SETS)})")
+        fn = tf_function(call["fn"])
+        if "params" in call:
+            fn = caller(fn, call["params"], call.get("keywords", {}))
+        ops[api] = (fn, CASE_SETS[call["cases"]]() + [own_case(c) for c in call.get("extra", [])])
+    return ops
