@@ -44,8 +44,8 @@ const ein = (eq: string, inputs: InputSpec[], refEq = eq, extra: Partial<Forward
 const einsumCases: ForwardCase[] = [
   ein('ij,jk->ik', [F([2, 3]), F([3, 4])], undefined, { prim: 'matmul' }),
   ein('bij,bjk->bik', [F([2, 2, 3]), F([2, 3, 2])], undefined, { prim: 'matmul' }),
-  ein('ii->i', [F([3, 3])]),
-  ein('ii', [F([3, 3])], 'ii->'),
+  ein('ii->i', [F([3, 3])], undefined, { prim: 'select' }),
+  ein('ii', [F([3, 3])], 'ii->', { prim: 'select' }),
   ein('ij->ji', [F([2, 3])], 'ij->ji', { prim: 'transpose' }),
   ein('i,i->', [F([4]), F([4])], undefined, { prim: 'matmul' }),
   ein('ij,j->i', [F([2, 3]), F([3])], undefined, { prim: 'matmul' }),

@@ -2,7 +2,7 @@
 import { AVal, EnsureShapeParams, Info, Kernels, OpError, PRIMITIVES, Params, Primitive, backend, ensureShapeCheck, toOpError, typeError, withOp } from '@eagerflow/core';
 import { Graph, Node, nodeLine } from './graph';
 import { fuseElementwise, isFused, recycleFused } from './fuse';
-import { RunLimits, checkElements, runLimitsOf } from './run_limits';
+import { RunLimits, checkElements, checkPlannedElements, runLimitsOf } from './run_limits';
 import { checkInputs, checkOutputs, needsRuntimeCheck } from './runtime_checks';
 import { userFrame } from './user_frame';
 
@@ -161,10 +161,14 @@ function finishOutputs(plan: Plan, slots: Info[], k: Kernels): Info[] {
   return outs;
 }
 
-function runStep(step: Step, ins: Info[], slots: Info[], k: Kernels): Info[] | Promise<Info[]> {
+function runStep(step: Step, ins: Info[], slots: Info[], k: Kernels, plan: Plan): Info[] | Promise<Info[]> {
   for (let j = 0; j < ins.length; j++) ins[j] = slots[step.ins[j]];
-  if (step.recheck === null) return step.prim.impl(k, ins, step.params);
+  if (step.recheck === null) {
+    if (plan.limits !== null) checkPlannedElements(step.outs.map((i) => plan.graph.values[i]), plan.limits);
+    return step.prim.impl(k, ins, step.params);
+  }
   const outs = checkInputs(step.prim, step.params, step.recheck, ins);
+  if (plan.limits !== null) checkPlannedElements(outs, plan.limits);
   const res = step.prim.impl(k, ins, step.params);
   if (!isThenable(res)) checkOutputs(step.prim, outs, res as Info[]);
   return res;
@@ -189,7 +193,7 @@ export function run(plan: Plan, inputs: readonly Info[], k: Kernels = backend.di
   try {
     for (; s < plan.steps.length; s++) {
       const step = plan.steps[s];
-      const res = runStep(step, sc.args[s], slots, k);
+      const res = runStep(step, sc.args[s], slots, k, plan);
       if (isThenable(res)) {
         // Nobody will await it: free whatever it eventually produces (no leak from an abandoned async step).
         void (res as Promise<Info[]>).then((late) => late.forEach((x) => k.free(x)), () => undefined);
@@ -216,7 +220,7 @@ export async function runAsync(plan: Plan, inputs: readonly Info[], k: Kernels =
   try {
     for (; s < plan.steps.length; s++) {
       const step = plan.steps[s];
-      const res = runStep(step, sc.args[s], slots, k);
+      const res = runStep(step, sc.args[s], slots, k, plan);
       const outs = isThenable(res) ? await res : (res as Info[]);
       store(step, outs, slots, k);
       if (plan.limits !== null) checkElements(outs, plan.limits);

@@ -93,7 +93,15 @@ export const fusedConvRecord: Primitive<FusedConvParams> = {
     if (ins.length !== want || ins.slice(2).some((a) => a.dtype !== 'float32')) {
       throw argError('fusedConv2d', 'bias (and PReLU alpha) must be float32', ins.map((a) => `${a.dtype} ${JSON.stringify(a.shape)}`).join(', '), `${want} inputs: x, filter, bias${want === 4 ? ', alpha' : ''}`, 'Fix the _FusedConv2D node inputs.');
     }
-    return P[convOf(p)].infer(ins.slice(0, 2), p.conv);
+    const outs = P[convOf(p)].infer(ins.slice(0, 2), p.conv);
+    // TF's _FusedConv2D: the bias is a vector of one value per output channel (not anything that broadcasts).
+    const o = outs[0].shape;
+    const co = o === null ? null : o[o.length - 1];
+    const b = ins[2].shape;
+    if (b !== null && (b.length !== 1 || (b[0] !== null && co !== null && b[0] !== co))) {
+      throw argError('fusedConv2d', 'bias must have one value per output channel', `bias shape ${JSON.stringify(b)}`, `[${co ?? 'outChannels'}]`, 'Fix the _FusedConv2D bias input.');
+    }
+    return outs;
   },
   impl(k, [x, filter, bias, alpha], p: FusedConvParams) {
     const attrs = { strides: [...p.conv.strides], pad: p.conv.padding.toLowerCase(), dataFormat: 'NHWC', dilations: [...p.conv.dilations], dimRoundingMode: undefined, activation: p.activation === '' ? 'linear' : ACTIVATIONS[p.activation].tfjs, leakyreluAlpha: p.leakyreluAlpha };

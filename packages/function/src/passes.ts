@@ -2,6 +2,7 @@
 import { Tensor, backend, evalEager, internalError, isFoldable, isStateful, paramsKey, paramsRecord, pinGraphConstant } from '@eagerflow/core';
 import { Graph, Node, Value, isGraph } from './graph';
 import { fuseEpilogues } from './passes_epilogue';
+import { needsRuntimeCheck } from './runtime_checks';
 
 /** Verification after every pass: on under jest (tests), off otherwise (it costs trace time). */
 export const passConfig = {
@@ -36,19 +37,32 @@ function renamed(n: Node, remap: Map<number, number>): Node {
   return changed ? { ...n, inputs } : n;
 }
 
-/** Removes pure nodes whose outputs nobody reads; stateful nodes always stay. */
+/**
+ * Removes pure nodes whose outputs nobody reads; stateful nodes always stay, and so do nodes whose shape rule could
+ * not run when traced (an input of unknown dims or rank): their run-time check is what an eager call would have
+ * raised, so pruning them would let the graph succeed where eager fails (a mirror pad whose output only a null
+ * gradient follows, say).
+ */
 export function deadCode(g: Graph): Graph {
   const live = new Set<number>(g.outputs);
   const keep: boolean[] = new Array(g.nodes.length).fill(false);
   for (let i = g.nodes.length - 1; i >= 0; i--) {
     const n = g.nodes[i];
-    if (isStateful(n.prim, n.params) || n.outputs.some((o) => live.has(o))) {
+    if (isStateful(n.prim, n.params) || n.outputs.some((o) => live.has(o)) || checkedAtRunTime(g, n)) {
       keep[i] = true;
       for (const j of n.inputs) live.add(j);
     }
   }
   return new Graph(g.name, g.values, g.nodes.filter((_, i) => keep[i]), g.inputs, g.outputs);
 }
+
+/** A node that may still fail when the graph runs: its static check saw unknown dims (and it checks, unlike shape reads). */
+function checkedAtRunTime(g: Graph, n: Node): boolean {
+  return !UNCHECKED.has(n.prim.name) && needsRuntimeCheck(g, n);
+}
+
+/** Nodes that cannot fail on any input shape (reading a shape or rank): pruned as usual. */
+const UNCHECKED = new Set(['shape', 'identity', 'stop_gradient']);
 
 /** Candidates sharing a first input: a short list, or (past LIST_MAX) a map by full key. */
 interface Bucket {

@@ -27,6 +27,22 @@ export function checkElements(outs: readonly { readonly shape: readonly number[]
   }
 }
 
+/**
+ * Checks a node's results before its kernel runs, from the shapes its rule gives (static, or re-inferred on the real
+ * inputs): a hostile Tile or Fill of a billion elements is refused, not computed and then checked.
+ */
+export function checkPlannedElements(shapes: readonly ({ readonly shape: readonly (number | null)[] | null } | undefined)[], limits: RunLimits): void {
+  for (let j = 0; j < shapes.length; j++) {
+    const shape = shapes[j]?.shape;
+    if (shape === null || shape === undefined) continue;
+    let n = 1;
+    for (let d = 0; d < shape.length; d++) n *= shape[d] ?? 1;
+    if (n > limits.maxElements) {
+      throw opError(ResourceExhaustedError, 'loaded function', `a node would produce a tensor of shape [${shape.map((d) => d ?? '?').join(',')}]`, `${n} elements`, `at most ${limits.maxElements}: limits.maxElements`, FIX, 'loadFunction');
+    }
+  }
+}
+
 /** Fails once a while loop has run `limits.maxWhileIterations` iterations and its condition still holds. */
 export function checkIterations(i: number, limits: RunLimits | null): void {
   if (limits !== null && i >= limits.maxWhileIterations) {

@@ -11,7 +11,8 @@ const one = (prim: string, ins: Tensor[], params: object = {}): Tensor => bind(P
 /** A list-of-strings attr (`list.s`, base64), e.g. fused_ops. */
 function strings(r: ReadScope, key: string): string[] {
   const a = r.node instanceof ParsedNode ? r.node.attrs.get(key) : undefined;
-  const list = a?.list?.s ?? [];
+  const list: unknown = a?.list?.s ?? [];
+  if (!Array.isArray(list)) throw r.error(`attr '${key}' is not a list of strings`, JSON.stringify(list), 'a list of base64 strings', 'Fix the node attrs');
   return list.map((s) => {
     const v = typeof s === 'string' ? fromBase64(s) : null;
     if (v === null) throw r.error(`attr '${key}' is not a list of strings`, JSON.stringify(s), 'base64 strings', 'Fix the node attrs');

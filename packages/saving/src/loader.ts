@@ -123,7 +123,12 @@ function readSignature(x: unknown, main: ParsedNode[]): SignatureIO {
   const byName = new Map(placeholders.map((n) => [n.name, n] as const));
   const sig = record(x, 'artifacts.signature', 'Save with ef.saveFunction, which writes the signature');
   const entries = (key: 'inputs' | 'outputs'): [string, InputRef][] =>
-    Object.entries(record(own(sig, key) ?? {}, `signature.${key}`)).map(([k, v]) => [k, parseInputRef(String(own(record(v, `signature.${key}.${k}`), 'name') ?? ''), `signature.${key}.${k}`)]);
+    Object.entries(record(own(sig, key) ?? {}, `signature.${key}`)).map(([k, v]) => {
+      const name = own(record(v, `signature.${key}.${k}`), 'name') ?? '';
+      // A string only: String() of a deeply nested array would recurse until the stack overflows.
+      if (typeof name !== 'string') throw loadError(`signature.${key}.${k}.name must be a string`, Array.isArray(name) ? `an array of length ${name.length}` : typeof name, "a tensor name like 'x:0'", 'Fix the signature');
+      return [k, parseInputRef(name, `signature.${key}.${k}`)];
+    });
   const inputs = entries('inputs').map(([key, ref]) => {
     const node = byName.get(ref.node);
     if (node === undefined || ref.index !== 0) throw loadError(`signature input '${key}' does not name a Placeholder`, `'${ref.text}'`, 'a Placeholder node', 'Fix the signature');

@@ -17,7 +17,7 @@ import {
 } from './gradient_util';
 import { batchJacobianOf, jacobianOf } from './jacobian';
 import * as o from '../ops/ops';
-import { opError, typeError } from '../errors/error_toolkit';
+import { argError, opError, typeError } from '../errors/error_toolkit';
 
 export type { UnconnectedGradients };
 
@@ -79,11 +79,15 @@ export class GradientTape implements TapeRecorder {
   private state: State = 'live';
   private recording = false;
   private warnedInside = false;
+  /**
+   * Whether the tape is in `orphans`: only while it holds pins (registered at the first, unregistered when
+   * released), so a tape that is done leaves no registry cell behind, also in a loop that never yields.
+   */
+  private registered = false;
 
   constructor(options: GradientTapeOptions = {}) {
     this.persistent = options.persistent ?? false;
     this.watchAccessedVariables = options.watchAccessedVariables ?? true;
-    orphans.register(this, this.pins);
   }
 
   /**
@@ -158,6 +162,10 @@ export class GradientTape implements TapeRecorder {
       if (tf === null) continue;
       backend.pin(tf);
       this.pins.handles.push(tf);
+      if (!this.registered) {
+        orphans.register(this, this.pins, this);
+        this.registered = true;
+      }
     }
   }
 
@@ -337,6 +345,10 @@ export class GradientTape implements TapeRecorder {
 
   private release(): void {
     unpinAll(this.pins);
+    if (this.registered) {
+      orphans.unregister(this);
+      this.registered = false;
+    }
     this.entries = [];
   }
 }
@@ -367,7 +379,8 @@ function seedOf(t: Source, og: TensorLike | null, i: number): Tensor {
   const want = t instanceof Variable ? t._value.dims : t.dims;
   const have = seed.dims;
   if (want !== null && have !== null && (want.length !== have.length || want.some((d, k) => d !== null && have[k] !== null && d !== have[k]))) {
-    throw typeError('GradientTape.gradient', `outputGradients[${i}] has the wrong shape`, shapeStr(have), `${shapeStr(want)}, the shape of target ${i}`, 'Pass a gradient shaped like its target.');
+    // InvalidArgumentError (a value of the wrong shape), as when the same mismatch is found with dims known only at run time.
+    throw argError('GradientTape.gradient', `outputGradients[${i}] has the wrong shape`, shapeStr(have), `${shapeStr(want)}, the shape of target ${i}`, 'Pass a gradient shaped like its target.');
   }
   return seed;
 }

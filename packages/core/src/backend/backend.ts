@@ -75,9 +75,52 @@ function warnIfSecondTfjsCopy(): void {
   );
 }
 
+/**
+ * Kernels that only move, pick or copy elements (no arithmetic): on complex64 they run on the real and imaginary
+ * parts, recombined, because tfjs's CPU backend lacks complex64 for several of them (Slice, Tile, Select, GatherV2:
+ * "slice does not support complex64 tensors") while TensorFlow has them.
+ */
+const LAYOUT_KERNELS = new Set(['Slice', 'StridedSlice', 'Tile', 'Select', 'GatherV2', 'GatherNd', 'Transpose', 'Pad', 'MirrorPad', 'Reverse', 'BroadcastTo', 'SplitV', 'Unpack', 'Pack', 'Concat', 'ScatterNd', 'TensorScatterUpdate', 'BatchToSpaceND', 'SpaceToBatchND', 'DepthToSpace', 'Reshape', 'Identity', 'ZerosLike']);
+
+type KernelInput = Info | Info[];
+const isComplex = (v: unknown): boolean => (v as Info | null)?.dtype === 'complex64';
+const hasComplex = (inputs: Record<string, Info>): boolean => Object.values(inputs as Record<string, KernelInput>).some((v) => (Array.isArray(v) ? v.some(isComplex) : isComplex(v)));
+
+/** Runs layout kernel `name` on the real and imaginary parts of its complex64 inputs and recombines; frees every intermediate. */
+function runByParts(k: Kernels, name: string, inputs: Record<string, Info>, attrs: Attrs | undefined): Info | Info[] {
+  const part = (kernel: 'Real' | 'Imag'): Info | Info[] => {
+    const temps: Info[] = [];
+    const pick = (v: Info): Info => {
+      if (!isComplex(v)) return v;
+      const t = k.run(kernel, { input: v }) as Info;
+      temps.push(t);
+      return t;
+    };
+    // Concat's inputs are the tensor list itself, the others a record of tensors (or lists).
+    const ins = Array.isArray(inputs) ? (inputs as Info[]).map(pick) : Object.fromEntries(Object.entries(inputs as Record<string, KernelInput>).map(([key, v]) => [key, Array.isArray(v) ? v.map(pick) : pick(v)]));
+    try {
+      return k.run(name, ins as Record<string, Info>, attrs);
+    } finally {
+      temps.forEach((t) => k.free(t));
+    }
+  };
+  const list = (x: Info | Info[] | null): Info[] => (x === null ? [] : Array.isArray(x) ? x : [x]);
+  const re = part('Real');
+  let im: Info | Info[] | null = null;
+  try {
+    im = part('Imag');
+    const [rs, is] = [list(re), list(im)];
+    const joined = rs.map((r, j) => k.run('Complex', { real: r, imag: is[j] }) as Info);
+    return Array.isArray(re) ? joined : joined[0];
+  } finally {
+    [...list(re), ...list(im)].forEach((t) => k.free(t));
+  }
+}
+
 /** Kernels through the tfjs engine: results are tracked tf.Tensors (tidy, memory()). */
 export const engineKernels: Kernels = {
   run(name, inputs, attrs) {
+    if (LAYOUT_KERNELS.has(name) && hasComplex(inputs)) return runByParts(engineKernels, name, inputs, attrs);
     try {
       return engine.runKernel(name, inputs as any, (attrs ?? EMPTY) as any) as any;
     } catch (e) {
@@ -92,7 +135,7 @@ export const engineKernels: Kernels = {
     (x as TfTensor).dispose();
   },
   upload(values, shape, dtype) {
-    return tfTensor(values as any, shape, dtype);
+    return makeTf(values as HostData, shape, dtype);
   },
 };
 
@@ -131,6 +174,7 @@ function backendForDirect(): any {
  */
 export const directKernels: Kernels = {
   run(name, inputs, attrs) {
+    if (LAYOUT_KERNELS.has(name) && hasComplex(inputs)) return runByParts(directKernels, name, inputs, attrs);
     const backend = backendForDirect();
     let fn = kernelCache.get(name);
     if (fn === undefined) {
@@ -149,6 +193,9 @@ export const directKernels: Kernels = {
   },
   upload(values, shape, dtype) {
     const backend = backendForDirect();
+    // complex64 data lives in a real and an imaginary tensor (a plain write would leave them missing): build it through
+    // tf.complex and keep its data untracked like a kernel result.
+    if (dtype === 'complex64') return untracked(complexTf(values as Float32Array, shape), {}, backend);
     // Backends store strings as UTF-8 bytes (what tf.tensor does for string values).
     const data = dtype === 'string' ? (values as string[]).map((v) => tf.util.encodeString(v)) : values;
     const dataId = backend.write(data, shape, dtype);
@@ -293,7 +340,19 @@ export function isTfTensor(x: unknown): x is TfTensor {
 }
 
 export function makeTf(values: HostData, shape: number[], dtype: DType): TfTensor {
-  return tfTensor(values as any, shape, dtype);
+  return dtype === 'complex64' ? complexTf(values as Float32Array, shape) : tfTensor(values as any, shape, dtype);
+}
+
+/** A complex64 tensor from interleaved (real, imag) host values (tf.tensor refuses complex64 data). */
+function complexTf(values: Float32Array, shape: number[]): TfTensor {
+  const n = values.length >> 1;
+  const re = new Float32Array(n);
+  const im = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    re[i] = values[2 * i];
+    im[i] = values[2 * i + 1];
+  }
+  return tf.tidy(() => tf.complex(tfTensor(re, shape, 'float32'), tfTensor(im, shape, 'float32')));
 }
 
 export function readSync(x: TfTensor): HostData {

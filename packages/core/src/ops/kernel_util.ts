@@ -74,6 +74,31 @@ export function withScratch(k: Kernels, body: (s: Scratch) => Info): Info {
 }
 
 /**
+ * A real-valued kernel run on the real and imaginary parts of the complex64 inputs among `xs` (others are
+ * passed as they are), recombined into complex64: for ops whose tfjs CPU kernel lacks complex64 (Select,
+ * GatherV2) while TensorFlow's has it. Intermediates are freed, also when `run` throws.
+ */
+export function complexByParts(k: Kernels, xs: readonly Info[], run: (parts: Info[]) => Info): Info {
+  const half = (kernel: 'Real' | 'Imag'): Info => {
+    const parts = xs.map((x) => (x.dtype === 'complex64' ? (k.run(kernel, { input: x }) as Info) : x));
+    try {
+      return run(parts);
+    } finally {
+      parts.forEach((p, i) => p !== xs[i] && k.free(p));
+    }
+  };
+  const re = half('Real');
+  let im: Info | null = null;
+  try {
+    im = half('Imag');
+    return k.run('Complex', { real: re, imag: im }) as Info;
+  } finally {
+    k.free(re);
+    if (im !== null) k.free(im);
+  }
+}
+
+/**
  * int32 multiply with TensorFlow's wrap-around: tfjs multiplies in float64 and loses low bits past
  * 2^53, so on the host (cpu) the product is Math.imul. Elsewhere the backend's int32 is a float anyway.
  */

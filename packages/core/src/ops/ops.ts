@@ -257,6 +257,8 @@ export function range(start: number, limit?: number | null, delta = 1, dtype: DT
 export function softmax(logits: TensorLike, axis = -1): Tensor {
   const a = convert('softmax', logits);
   return releasing([a], () => {
+    // Checked before any intermediate exists (TF's Softmax is float-only; a later failure would leak them).
+    if (a.t.dtype !== 'float32') throw argError('softmax', 'unsupported dtype', a.t.dtype, 'float32', "Cast it first, e.g. ef.cast(logits, 'float32').");
     const nan = isNan(a.t);
     const skipNan = where(nan, -Infinity, a.t);
     const max = reduceMax(skipNan, axis, true);
@@ -279,9 +281,17 @@ export function softmax(logits: TensorLike, axis = -1): Tensor {
 export function clipByValue(t: TensorLike, clipValueMin: TensorLike, clipValueMax: TensorLike): Tensor {
   const [a, lo, hi] = convertAll('clipByValue', [t, clipValueMin, clipValueMax], [undefined, dtypeOf(t), dtypeOf(t)], true);
   return releasing([a, lo, hi], () => {
+    // One dtype for t and both bounds, checked before the first intermediate exists (no leak on failure).
+    if (lo.t.dtype !== a.t.dtype || hi.t.dtype !== a.t.dtype) {
+      throw argError('clipByValue', 't and the bounds must have the same dtype', `${a.t.dtype}, ${lo.t.dtype} and ${hi.t.dtype}`, 'one dtype', `EagerFlow, like TensorFlow, never casts implicitly: use ef.cast(bound, '${a.t.dtype}').`);
+    }
     const high = minimum(a.t, hi.t);
-    const out = maximum(high, lo.t);
-    drop(high);
+    let out: Tensor;
+    try {
+      out = maximum(high, lo.t);
+    } finally {
+      drop(high);
+    }
     const want = a.t.shape;
     if (want.isFullyDefined() && out.shape.isFullyDefined()) {
       if (want.toString() === out.shape.toString()) return out;

@@ -98,7 +98,7 @@ export function constant(value: TensorLike, dtype?: DType, shape?: number[]): Te
   }
   if (shape) {
     const n = shapeSize(shape);
-    if (data.length === 1 && n !== 1) data = fillHost(dt, new Array<Scalar>(n).fill((data as unknown as Scalar[])[0]));
+    if (data.length === (dt === 'complex64' ? 2 : 1) && n !== 1) data = fillHost(dt, new Array<Scalar>(n).fill((data as unknown as Scalar[])[0]));
     else if (data.length !== n) throw argError('constant', 'value does not match the requested shape', `${data.length} elements`, `${n} elements for shape [${shape.join(', ')}]`, 'Pass a value with as many elements as the shape, or a scalar to fill.');
     dims = shape;
   }

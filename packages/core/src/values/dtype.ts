@@ -60,6 +60,28 @@ export function asDType(x: unknown, api = 'dtype'): DType {
 }
 
 /** A short description of any JS value for error messages. */
+/**
+ * An argument as JSON for an error message, safely: tensors and other class instances by their class name, cycles
+ * and deep nesting cut, never a throw (JSON.stringify of a symbolic tensor meets a cycle). Short: at most 200 chars.
+ */
+export function showValue(x: unknown): string {
+  if (x === undefined || typeof x === 'function' || (typeof x === 'object' && x !== null && !Array.isArray(x) && x.constructor !== Object)) return describe(x);
+  const seen = new Set<unknown>();
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
+    if (v === null || typeof v !== 'object') return typeof v === 'bigint' ? String(v) : v;
+    if (depth > 6 || seen.has(v)) return '...';
+    const ctor = (v as object).constructor;
+    if (!Array.isArray(v) && ctor && ctor !== Object) return `<${ctor.name}>`;
+    seen.add(v);
+    const out = Array.isArray(v) ? v.slice(0, 20).map((e) => walk(e, depth + 1)) : Object.fromEntries(Object.entries(v).slice(0, 20).map(([k, e]) => [k, walk(e, depth + 1)]));
+    seen.delete(v);
+    return out;
+  };
+  const text = JSON.stringify(walk(x, 0)) ?? describe(x);
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
+}
+
 export function describe(x: unknown): string {
   if (x === null) return 'null';
   if (x === undefined) return 'undefined';
@@ -68,7 +90,7 @@ export function describe(x: unknown): string {
   if (Array.isArray(x)) return `array of length ${x.length}`;
   if (typeof x === 'object') {
     const ctor = (x as object).constructor;
-    return ctor && ctor.name && ctor.name !== 'Object' ? `${ctor.name}` : JSON.stringify(x) ?? 'object';
+    return ctor && ctor.name && ctor.name !== 'Object' ? `${ctor.name}` : showValue(x);
   }
   return String(x);
 }

@@ -101,7 +101,9 @@ function inferScalarDType(v: Scalar, fallback: DType): DType {
 /** Fills a new host buffer of `dtype` from JS scalars. */
 export function fillHost(dtype: DType, vals: readonly Scalar[]): HostData {
   const out = allocHost(dtype, vals.length);
-  for (let i = 0; i < vals.length; i++) (out as unknown as Scalar[])[i] = toStorage(dtype, vals[i]);
+  // complex64 storage interleaves (real, imag): a JS number is the real part.
+  if (dtype === 'complex64') for (let i = 0; i < vals.length; i++) (out as Float32Array)[2 * i] = Number(vals[i]);
+  else for (let i = 0; i < vals.length; i++) (out as unknown as Scalar[])[i] = toStorage(dtype, vals[i]);
   return out;
 }
 

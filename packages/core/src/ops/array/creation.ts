@@ -8,6 +8,7 @@ import { api, arg } from '../api_spec';
 import { ReadScope, SpecNode, WriteScope, attr } from '../graphdef_spec';
 import { bind } from '../bind';
 import { lower } from '../onnx_lowerings';
+import { withScratch } from '../kernel_util';
 
 const unaryApi = <const P extends readonly string[]>(paths: P) => api(paths, [arg.tensor('x')]);
 
@@ -52,7 +53,10 @@ export const fill = {
     }
     return [{ dtype: p.dtype, shape: [...p.shape] }];
   },
-  impl: (k, _ins, p: FillParams) => [k.run('Fill', {}, { shape: [...p.shape], value: p.dtype === 'bool' ? Number(p.value) : p.value, dtype: p.dtype }) as Info],
+  // tfjs's Fill has no complex64 kernel (TF's does): a real fill plus a zero imaginary part.
+  impl: (k, _ins, p: FillParams) => [p.dtype === 'complex64'
+    ? withScratch(k, (s) => s.run('Complex', { real: s.run('Fill', {}, { shape: [...p.shape], value: p.value, dtype: 'float32' }), imag: s.run('Fill', {}, { shape: [...p.shape], value: 0, dtype: 'float32' }) }))
+    : k.run('Fill', {}, { shape: [...p.shape], value: p.dtype === 'bool' ? Number(p.value) : p.value, dtype: p.dtype }) as Info],
   vjp: null,
   saves: 'none',
   tf: { ops: ['Fill'], write: writeFill, read: readFill },

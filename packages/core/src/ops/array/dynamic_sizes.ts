@@ -1,6 +1,7 @@
 // Run-time-shaped slice, pad, reshape and segment sum: their sizes are int32 tensors (TF's Slice, Pad, Reshape and
 // UnsortedSegmentSum with non-Const operands). Gradients and composites traced with unknown dims build their sizes
 // from `shape` at run time with these, as TensorFlow does; with static shapes the ops keep their Const-sized records.
+import { showValue } from '../../values/dtype';
 import type { Info, Kernels } from '../../backend/backend';
 import { convert } from '../../values/convert';
 import type { DType } from '../../values/dtype';
@@ -39,6 +40,13 @@ function checkSizes(op: string, x: AVal, v: AVal, what: string, pairs = false): 
   }
 }
 
+/** An empty complex64 value shaped like the empty float32 `z` (freed): tfjs's Fill has no complex64. */
+function complexZeros(k: Kernels, z: Info): Info {
+  const out = k.run('Complex', { real: z, imag: z }) as Info;
+  k.free(z);
+  return out;
+}
+
 /** slice_dyn(x, begin, size): TF's Slice with run-time begin and size (size -1: to the end). */
 export const sliceDyn = {
   name: 'slice_dyn',
@@ -56,6 +64,10 @@ export const sliceDyn = {
     x.shape.forEach((d, i) => {
       if (begin[i] < 0 || size[i] < 0 || begin[i] + size[i] > d) throw argError('slice', `slice out of bounds on axis ${i}`, `begin ${begin[i]}, size ${size[i]} for dim ${d}`, `0 <= begin <= begin + size <= ${d}`, 'Fix begin/size.');
     });
+    // A rank-0 slice is the scalar itself (tfjs's Slice reads a scalar's empty begin as garbage: NaN); an empty input
+    // or result is a fill (tfjs's Slice fails on an empty input's data).
+    if (x.shape.length === 0) return [k.run('Identity', { x }) as Info];
+    if (x.shape.includes(0) || size.includes(0)) return [k.run('Fill', {}, { shape: size, value: x.dtype === 'string' ? '' : 0, dtype: x.dtype === 'complex64' ? 'float32' : x.dtype }) as Info].map((z) => (x.dtype === 'complex64' ? complexZeros(k, z) : z));
     return [k.run('Slice', { x }, { begin, size }) as Info];
   },
   // TF's _SliceGrad: pad the cotangent by begin before and shape(x) - shape(y) - begin after.
@@ -85,7 +97,7 @@ export const padDyn = {
     checkSizes('pad', { dtype: x.dtype as DType, shape: x.shape }, { dtype: 'int32', shape: p.shape }, 'paddings', true);
     const v = Array.from(intValues(p));
     const pairs = x.shape.map((_, i) => [v[2 * i], v[2 * i + 1]]);
-    if (v.some((n) => n < 0)) throw argError('pad', 'invalid paddings', JSON.stringify(pairs), 'non-negative integer paddings', 'Pass [before, after] pairs of counts >= 0.');
+    if (v.some((n) => n < 0)) throw argError('pad', 'invalid paddings', showValue(pairs), 'non-negative integer paddings', 'Pass [before, after] pairs of counts >= 0.');
     return [k.run('PadV2', { x }, { paddings: pairs, constantValue: 0 }) as Info];
   },
   // TF's _PadGrad: the cotangent sliced at the befores, x's (run-time) shape.
@@ -135,6 +147,8 @@ export const segmentSumDyn = {
   impl(k: Kernels, [x, ids, n]: Info[]) {
     const numSegments = intValues(n)[0];
     if (numSegments < 0) throw argError('unsortedSegmentSum', 'numSegments must be a non-negative integer', String(numSegments), 'an integer >= 0', 'Pass the number of segments.');
+    // The record's own rule on the run-time count (its size check included) before the kernel.
+    unsortedSegmentSum.infer([{ dtype: x.dtype as DType, shape: x.shape }, { dtype: 'int32', shape: ids.shape }], { numSegments });
     return unsortedSegmentSum.impl(k, [x, ids], { numSegments });
   },
   vjp: (c, [, ids]) => [gatherDropNegatives(g0(c), ids), null, null],

@@ -1,6 +1,7 @@
 // graph: identity, stopGradient, print (stateful) and ensureShape, with their GraphDef forms.
 import { lower } from '../onnx_lowerings';
 import { withOnnx } from '../onnx_spec';
+import { showValue } from '../../values/dtype';
 import type { Info } from '../../backend/backend';
 import { AVal, Params, Primitive } from '../primitive';
 import { Dims, TensorShape, dimsToString } from '../../values/shape';
@@ -157,7 +158,7 @@ function readEnsureShape(r: ReadScope): Tensor[] {
 function dimsArg(op: string, v: unknown): Dims {
   if (v === null) return null;
   if (!Array.isArray(v) || v.some((d) => d !== null && !(Number.isInteger(d) && d >= 0))) {
-    throw argError(op, 'shape must be an array of dims', JSON.stringify(v) ?? String(v), 'non-negative integers or null (unknown)', 'Pass e.g. [null, 3].');
+    throw argError(op, 'shape must be an array of dims', showValue(v), 'non-negative integers or null (unknown)', 'Pass e.g. [null, 3].');
   }
   return v as (number | null)[];
 }

@@ -48,6 +48,10 @@ function split(value: TensorLike, numOrSizeSplits: number | number[], axis = 0):
       // The axis size is known only at run time: the kernel resolves the count or the -1 (TF's Split/SplitV).
       const n = typeof numOrSizeSplits === 'number' ? numOrSizeSplits : null;
       if (n !== null && (!Number.isInteger(n) || n < 1)) throw argError('split', 'the count must divide the axis size', `${describe(n)} for an axis of unknown size`, 'a positive integer', 'Pass a divisor, or a list of sizes.');
+      // The same sizes check as with a known axis size (the sum is checked when the graph runs).
+      if (n === null && (!Array.isArray(numOrSizeSplits) || numOrSizeSplits.some((v) => !Number.isInteger(v) || v < -1) || numOrSizeSplits.filter((v) => v === -1).length > 1)) {
+        throw argError('split', 'sizes must be integers >= 0 with at most one -1', describe(numOrSizeSplits), 'e.g. [2, -1]', 'Pass a count or a list of sizes.');
+      }
       return bind(TR.split as Primitive, [c.t], n === null ? { sizes: numOrSizeSplits, axis, numSplit: (numOrSizeSplits as number[]).length } : { sizes: [], axis, numSplit: n });
     }
     const sizes = splitSizes(d[a as number] as number, numOrSizeSplits);

@@ -1,7 +1,9 @@
 // Mirror padding (tf.pad's REFLECT / SYMMETRIC) and its gradient, as index gathers and segment sums per axis.
+import { showValue } from '../../values/dtype';
 import type { Info, Kernels } from '../../backend/backend';
 import { bind } from '../bind';
 import { AVal, Primitive } from '../primitive';
+import * as o from '../ops';
 import { dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import { argError } from '../check';
@@ -19,9 +21,9 @@ export interface MirrorPadParams {
 /** Checks paddings against a (possibly partial) shape; returns the padded shape. */
 function paddedShape(op: string, s: AVal['shape'], p: MirrorPadParams): AVal['shape'] {
   if (s === null) return null;
-  const shown = `[${p.paddings.map((q) => `[${q.join(', ')}]`).join(', ')}]`;
+  const shown = p.paddings.every((q) => Array.isArray(q)) ? `[${p.paddings.map((q) => `[${q.join(', ')}]`).join(', ')}]` : showValue(p.paddings);
   if (s.length === 0 || s.length !== p.paddings.length) throw argError(op, 'paddings must have one [before, after] pair per dim of a tensor of rank >= 1', `${p.paddings.length} pairs for shape ${dimsToString(s)}`, `${Math.max(s.length, 1)} pairs`, 'Pass [before, after] for each dim.');
-  if (p.paddings.some((q) => q.length !== 2 || q.some((v) => !Number.isInteger(v) || v < 0))) throw argError(op, 'invalid paddings', shown, 'non-negative integer pairs', 'Pass counts >= 0.');
+  if (p.paddings.some((q) => !Array.isArray(q) || q.length !== 2 || q.some((v) => !Number.isInteger(v) || v < 0))) throw argError(op, 'invalid paddings', shown, 'non-negative integer pairs', 'Pass counts >= 0.');
   const extra = p.mode === 'REFLECT' ? 1 : 0;
   return s.map((d, i) => {
     const [b, a] = p.paddings[i];
@@ -101,8 +103,14 @@ export const mirrorPad: Primitive<MirrorPadParams> = {
   effect: 'pure',
   infer: (ins: AVal[], p: MirrorPadParams) => [{ dtype: ins[0].dtype, shape: paddedShape('pad', ins[0].shape, p) }],
   impl: (k, [x], p) => [eachAxis(k, x, p, (cur, axis, b, a) => gatherAxis(k, cur, axis, mirrorIndex(cur.shape[axis], b, a, p.mode)), false)],
-  vjp: (c, _x, _o, p) => [bind(mirrorPadGrad as Primitive, [c[0] as Tensor], p)[0]],
-  saves: 'none',
+  // Shaped like x by a checked reshape: traced with unknown dims the forward node (and its check) may be pruned, and
+  // the tape's reduce to the source's shape would otherwise sum a wrongly sized cotangent silently.
+  vjp: (c, [x], _o, p) => {
+    const g = bind(mirrorPadGrad as Primitive, [c[0] as Tensor], p)[0];
+    if (x.dims !== null && x.dims.every((d) => d !== null)) return [g];
+    return [o.reshapeLike(g, x)];
+  },
+  saves: 'inputs',
   tf: mirrorTf('MirrorPad', () => mirrorPad),
 };
 
@@ -112,7 +120,12 @@ export const mirrorPadGrad: Primitive<MirrorPadParams> = {
   effect: 'pure',
   infer(ins: AVal[], p: MirrorPadParams) {
     const s = ins[0].shape;
-    return [{ dtype: ins[0].dtype, shape: s === null ? null : s.map((d, i) => (d === null ? null : d - p.paddings[i][0] - p.paddings[i][1])) }];
+    if (s !== null && s.length !== p.paddings.length) throw argError('pad', 'the cotangent must have one dim per [before, after] pair', `shape ${dimsToString(s)} for ${p.paddings.length} pairs`, `rank ${p.paddings.length}`, 'Pass a cotangent shaped like the padded result.');
+    const out = s === null ? null : s.map((d, i) => (d === null ? null : d - p.paddings[i][0] - p.paddings[i][1]));
+    // TF's MirrorPadGrad checks the paddings against the unpadded dims as MirrorPad does (the forward node may be pruned).
+    if (out !== null && out.some((d) => d !== null && d < 0)) throw argError('pad', 'the cotangent is smaller than the paddings', dimsToString(s), 'each dim at least its before + after padding', 'Pass a cotangent shaped like the padded result.');
+    paddedShape('pad', out, p);
+    return [{ dtype: ins[0].dtype, shape: out }];
   },
   impl: (k, [g], p) => [
     eachAxis(k, g, p, (cur, axis, b, a) => {

@@ -1,4 +1,5 @@
 // transformation: constant padding (Pad / PadV2); mirror padding is in mirror_pad.ts.
+import { showValue } from '../../values/dtype';
 import type { Info } from '../../backend/backend';
 import { bind } from '../bind';
 import { lower } from '../onnx_lowerings';
@@ -24,15 +25,16 @@ export const pad = {
     const s = ins[0].shape;
     if (s !== null && (s.length === 0 || s.length !== p.paddings.length)) throw argError('pad', 'paddings must have one pair per dim of a tensor of rank >= 1', `${p.paddings.length} pairs for shape ${dimsToString(s)}`, `${Math.max(s.length, 1)}`, 'Pass [before, after] for each dim (TensorFlow cannot pad a scalar).');
     if (ins[0].dtype === 'int32' && !Number.isInteger(p.constantValue ?? 0)) throw argError('pad', 'constantValues does not fit int32', String(p.constantValue), 'an integer', 'Pass an integer fill value.');
-    if (p.paddings.some((q) => q.length !== 2 || q.some((v) => !Number.isInteger(v) || v < 0))) {
-      const shown = `[${p.paddings.map((q) => `[${q.join(', ')}]`).join(', ')}]`;
+    if (p.paddings.some((q) => !Array.isArray(q) || q.length !== 2 || q.some((v) => !Number.isInteger(v) || v < 0))) {
+      const shown = p.paddings.every((q) => Array.isArray(q)) ? `[${p.paddings.map((q) => `[${q.join(', ')}]`).join(', ')}]` : showValue(p.paddings);
       throw argError('pad', 'invalid paddings', shown, 'non-negative integer paddings', 'Pass [before, after] pairs of counts >= 0 (use ef.slice to crop).');
     }
     const shape = s === null ? null : s.map((d, i) => (d === null ? null : d + p.paddings[i][0] + p.paddings[i][1]));
     checkSize('pad', shape);
     return [{ dtype: ins[0].dtype, shape }];
   },
-  impl: (k, [x], p: PadParams) => [k.run('PadV2', { x }, { paddings: p.paddings.map((q) => [...q]), constantValue: p.constantValue ?? 0 }) as Info],
+  // A bool tensor is padded with the value as a bool (TF casts constant_values: 5 pads true, stored as 1).
+  impl: (k, [x], p: PadParams) => [k.run('PadV2', { x }, { paddings: p.paddings.map((q) => [...q]), constantValue: x.dtype === 'bool' ? Number(Boolean(p.constantValue ?? 0)) : p.constantValue ?? 0 }) as Info],
   vjp: (c, [x], _o, p: PadParams) => {
     const befores = p.paddings.map((q) => q[0]);
     // Unknown dims: slice x's run-time shape (a -1 size would keep the after-padding).

@@ -210,6 +210,22 @@ function reduceToShape(k: Kernels, x: Info, like: Info): Info {
   return out;
 }
 
+/**
+ * TensorFlow's BroadcastTo rule: every dim of x (aligned from the right) equals the target's or is 1, so the
+ * result has exactly the target shape ([1, 4] does not broadcast to [2, 1], although the two broadcast together).
+ */
+function checkBroadcastsTo(x: Dims, target: readonly number[]): void {
+  broadcastOrThrow('broadcastTo', x, [...target]);
+  if (x === null) return;
+  if (x.length > target.length) throw argError('broadcastTo', 'input has higher rank than the target', dimsToString(x), `rank <= ${target.length}`, 'Reshape first.');
+  const lead = target.length - x.length;
+  x.forEach((d, i) => {
+    if (d !== null && d !== 1 && d !== target[lead + i]) {
+      throw argError('broadcastTo', 'incompatible shapes: the input does not broadcast to the target shape', `${dimsToString(x)} to ${dimsToString([...target])}`, 'each input dim equal to the target dim or 1', 'Pass a target shape the input broadcasts to.');
+    }
+  });
+}
+
 export const broadcastTo = {
   name: 'broadcast_to',
   onnx: onnxSpec<ShapeParams>({ op: 'Expand', inputs: ['x', { param: 'shape' }], dtypes: ['float32', 'int32', 'bool'] }),
@@ -217,8 +233,7 @@ export const broadcastTo = {
   infer(ins: AVal[], p: ShapeParams) {
     checkDimsValid('broadcastTo', p.shape);
     checkSize('broadcastTo', p.shape);
-    const out = broadcastOrThrow('broadcastTo', ins[0].shape, [...p.shape]);
-    if (out !== null && out.length !== p.shape.length) throw argError('broadcastTo', 'input has higher rank than the target', dimsToString(ins[0].shape), `rank <= ${p.shape.length}`, 'Reshape first.');
+    checkBroadcastsTo(ins[0].shape, p.shape);
     return [{ dtype: ins[0].dtype, shape: [...p.shape] }];
   },
   impl: (k, [x], p: ShapeParams) => [broadcastInfo(k, x, p.shape)],

@@ -10,6 +10,7 @@ import { dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import * as o from '../ops';
 import { argError, checkArity, checkDTypes, normalizeAxes } from '../check';
+import { complexByParts } from '../kernel_util';
 import { g0, I32 } from '../rule_helpers';
 
 
@@ -127,7 +128,9 @@ export const gather = {
   impl(k, [x, indices], p: AxisParams) {
     const axis = p.axis < 0 ? p.axis + x.shape.length : p.axis;
     try {
-      return [k.run('GatherV2', { x, indices }, { axis, batchDims: 0 }) as Info];
+      const gather = ([v]: Info[]): Info => k.run('GatherV2', { x: v, indices }, { axis, batchDims: 0 }) as Info;
+      // tfjs's CPU GatherV2 has no complex64 kernel: gather the real and imaginary parts.
+      return [x.dtype === 'complex64' ? complexByParts(k, [x], gather) : gather([x])];
     } catch (e) {
       // The CPU kernel checks the indices (TensorFlow: InvalidArgumentError naming the index).
       const bad = /index value (-?\d+)/.exec(e instanceof Error ? e.message : String(e));

@@ -7,7 +7,7 @@ import { TensorLike, convert } from '../../values/convert';
 import { releasing } from '../op_builder';
 import { composite } from '../api_spec';
 import * as o from '../ops';
-import { argError, normalizeAxes } from '../check';
+import { argError, checkSize, normalizeAxes } from '../check';
 import * as E from '../math/unary';
 import * as S from './reshape';
 import * as RD from '../math/reduce_scan';
@@ -99,6 +99,7 @@ function argsort(values: TensorLike, axis = -1, options: { direction?: 'ASCENDIN
  * @example ef.repeat([1, 2], 2).arraySync(); // [1, 1, 2, 2]
  */
 function repeat(input: TensorLike, repeats: number | number[], axis: number | null = null): Tensor {
+  if (typeof repeats === 'number' && (!Number.isInteger(repeats) || repeats < 0)) throw argError('repeat', 'repeats must be a count or one count per element', describe(repeats), 'an integer >= 0 or one per element', 'Pass e.g. 2 or [1, 2, ...].');
   return using('repeat', input, (t, tmp) => {
     const src = axis === null ? tmp(o.reshape(t, [-1])) : t;
     const sd = src.dims;
@@ -110,7 +111,8 @@ function repeat(input: TensorLike, repeats: number | number[], axis: number | nu
       return list.length === 1 ? repeatDyn(src, list[0], ax) : repeatEachDyn(src, list, ax);
     }
     const [a, n] = staticAxis('repeat', src, axis ?? 0);
-    const reps = typeof repeats === 'number' ? new Array<number>(n).fill(repeats) : repeats;
+    // A one-element list is broadcast like a count (TF's repeats broadcast along the axis), as with unknown dims.
+    const reps = typeof repeats === 'number' ? new Array<number>(n).fill(repeats) : Array.isArray(repeats) && repeats.length === 1 ? new Array<number>(n).fill(repeats[0]) : repeats;
     if (!Array.isArray(reps) || reps.length !== n || reps.some((r) => !Number.isInteger(r) || r < 0)) {
       throw argError('repeat', 'repeats must be a count or one count per element', describe(repeats), `an integer >= 0 or ${n} of them`, 'Pass e.g. 2 or [1, 2, ...].');
     }
@@ -132,15 +134,15 @@ function roll(input: TensorLike, shift: number | number[], axis: number | number
   return using('roll', input, (t, tmp) => {
     let cur = t;
     shifts.forEach((s, k) => {
+      // The previous step's result is a temporary from here on (also when this step's axis check fails).
+      if (cur !== t) tmp(cur);
       if (t.dims === null || t.dims[normalizeAxes('roll', [axes[k]], t.dims.length)[0]] === null) {
         // The axis size is known only at run time: two run-time slices swapped (shift mod n read then).
-        if (cur !== t) tmp(cur);
         cur = rollDyn(cur, s, axes[k]);
         return;
       }
       const [a, n] = staticAxis('roll', t, axes[k]);
       const idx = Array.from({ length: n }, (_, i) => (((i - s) % n) + n) % n);
-      if (cur !== t) tmp(cur);
       cur = o.gather(cur, tmp(o.cast(idx, 'int32')), a);
     });
     return cur === t ? o.identity(t) : cur;
@@ -156,8 +158,18 @@ function meshgrid(...args: (TensorLike | { indexing?: 'xy' | 'ij' })[]): Tensor[
   const opts = last !== null && typeof last === 'object' && !Array.isArray(last) && !(last instanceof Tensor) ? (args.pop() as { indexing?: string }) : {};
   const indexing = opts.indexing ?? 'xy';
   if (indexing !== 'xy' && indexing !== 'ij') throw argError('meshgrid', 'unsupported indexing', describe(indexing), "'xy' or 'ij'", "Pass indexing: 'xy' or 'ij'.");
-  const ts = (args as TensorLike[]).map((a) => o.reshape(a, [-1]));
+  const ts: Tensor[] = [];
   try {
+    for (const a of args as TensorLike[]) ts.push(o.reshape(a, [-1]));
+  } catch (e) {
+    // A later argument failed to convert: free the ones already reshaped.
+    for (const t of ts) t.dispose();
+    throw e;
+  }
+  try {
+    // TF multiplies each grid by ones of the first input's dtype: one numeric dtype for all inputs.
+    const bad = ts.find((t) => t.dtype !== ts[0].dtype || (t.dtype !== 'float32' && t.dtype !== 'int32'));
+    if (bad !== undefined) throw argError('meshgrid', 'inputs must share one numeric dtype', ts.map((t) => t.dtype).join(', '), 'all float32 or all int32', "Cast them to one dtype, e.g. ef.cast(x, 'float32').");
     const sizes = ts.map((t) => (t.dims as number[])[0]);
     const shape = sizes.slice();
     if (indexing === 'xy' && shape.length > 1) [shape[0], shape[1]] = [shape[1], shape[0]];
@@ -204,6 +216,8 @@ function sequenceMask(lengths: TensorLike, maxlen?: number | null, dtype: DType 
     }
     if (n === undefined || n === null) n = Math.max(0, ...Array.from(t.dataSync() as Int32Array));
     if (!Number.isInteger(n) || n < 0) throw argError('sequenceMask', 'maxlen must be a non-negative integer', describe(n), 'an integer >= 0', 'Pass e.g. 10.');
+    // The mask's size before its range is built (a length of 2^31 - 1 asked for gigabytes and hung).
+    checkSize('sequenceMask', [...(t.dims ?? []), n]);
     const mask = o.less(tmp(o.range(0, n, 1, 'int32')), tmp(o.expandDims(t, -1)));
     if (dt === 'bool') return mask;
     tmp(mask);

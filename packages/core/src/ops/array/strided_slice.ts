@@ -10,7 +10,7 @@ import type { Attrs, ReadScope } from '../graphdef_spec';
 import type { Tensor } from '../../values/tensor';
 import { bind } from '../bind';
 import { Dims, dimsToString } from '../../values/shape';
-import { argError, checkArity } from '../check';
+import { argError, checkArity, checkDTypes } from '../check';
 import { lower } from '../onnx_lowerings';
 
 export interface StridedSliceParams {
@@ -196,6 +196,8 @@ export const stridedSliceGrad = {
   effect: 'pure',
   infer(ins: AVal[], p: StridedSliceParams) {
     checkArity('stridedSliceGrad', ins, 2);
+    // A cotangent is numeric (a string one would be scattered into undecodable bytes).
+    checkDTypes('stridedSliceGrad', ins[0], ['float32', 'int32', 'complex64'], 'the cotangent');
     const [g, x] = [ins[0].shape, ins[1].shape];
     const want = x === null ? null : resolveStridedSlice(x, p).out;
     if (g !== null && want !== null && (g.length !== want.length || g.some((d, i) => d !== null && want[i] !== null && d !== want[i]))) {

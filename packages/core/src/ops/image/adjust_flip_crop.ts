@@ -130,7 +130,11 @@ function grayscaleToRgb(images: TensorLike): Tensor {
     const t = convert(op, images, 'float32').t;
     const d = t.dims;
     // An unknown last dim (or rank) is checked to be 1 when the graph runs, and the channel broadcast to 3 (TF tiles by run-time multiples).
-    if (d === null || (d.length >= 2 && d[d.length - 1] === null)) return o.mul(lastDimExactly(d === null ? atLeastRank2Dyn(t) : t, 1), o.ones([3], t.dtype));
+    if (d === null || (d.length >= 2 && d[d.length - 1] === null)) {
+      // Three copies along the channel axis (not a product by ones: any dtype, as the eager tile).
+      const one = lastDimExactly(d === null ? atLeastRank2Dyn(t) : t, 1);
+      return o.concat([one, one, one], -1);
+    }
     if (d.length < 2 || d[d.length - 1] !== 1) throw argError(op, 'the last dim must be 1 (grayscale)', dimsToString(d), '(..., 1) with rank >= 2', 'Pass grayscale images with a channel axis of size 1.');
     return tile(t, [...new Array<number>(d.length - 1).fill(1), 3]);
   });

@@ -1,4 +1,5 @@
 // Image resize primitives (TF2 half-pixel bilinear / nearest) and their gradients, plus ef.image.resize.
+import { showValue } from '../../values/dtype';
 import type { Info, Kernels } from '../../backend/backend';
 import { AVal, Primitive } from '../primitive';
 import { Dims, dimsToString } from '../../values/shape';
@@ -149,6 +150,10 @@ function gradRecord(method: ResizeMethod, name: string): Primitive<ResizeParams>
       const dy = resizedShape(name, ins[0].shape, p.size);
       const x = ins[1].shape;
       if (x !== null && x.length !== 4) throw argError(name, 'the original image must be rank 4', `shape ${dimsToString(x)}`, 'rank 4', 'Pass the NHWC image that was resized.');
+      // The gradient has the image's shape: its batch and channels are the grads' (TF checks them equal).
+      if (x !== null && dy !== null && [0, 3].some((a) => x[a] !== null && dy[a] !== null && x[a] !== dy[a])) {
+        throw argError(name, 'the original image and the grads differ in batch or channels', `image ${dimsToString(x)} and grads ${dimsToString(dy)}`, 'equal batch and channel dims', 'Pass the image that was resized.');
+      }
       return [{ dtype: 'float32', shape: x === null ? dy && [dy[0], null, null, dy[3]] : [x[0], x[1], x[2], x[3]] }];
     },
     impl: (k, [dy, x]) => [resizeAdjoint(k, method, dy, x)],
@@ -175,7 +180,7 @@ export interface ResizeOptions {
 
 function checkSize(size: unknown): [number, number] {
   if (!Array.isArray(size) || size.length !== 2 || !size.every((d) => Number.isInteger(d) && d > 0)) {
-    throw argError('image.resize', 'size must be two positive integers', JSON.stringify(size) ?? String(size), '[newHeight, newWidth]', 'Pass e.g. [224, 224].');
+    throw argError('image.resize', 'size must be two positive integers', showValue(size), '[newHeight, newWidth]', 'Pass e.g. [224, 224].');
   }
   return [size[0], size[1]];
 }

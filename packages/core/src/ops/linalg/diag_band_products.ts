@@ -5,7 +5,7 @@ import { convert } from '../../values/convert';
 import { tidy } from '../../backend/memory';
 import type { Tensor } from '../../values/tensor';
 import type { DType } from '../../values/dtype';
-import { describe } from '../../values/dtype';
+import { describe, showValue } from '../../values/dtype';
 import * as o from '../ops';
 import { tensordotDyn } from '../array/runtime_shape';
 import { bandPartDyn, crossDyn, diagDyn, diagPartDyn, knownTail, setDiagDyn } from './runtime_masks';
@@ -13,6 +13,7 @@ import { negZerosLike } from '../array/runtime_util';
 import * as UNA from '../math/unary';
 import { argError } from '../check';
 import { einsum } from './einsum';
+import { typeError } from '../../errors/error_toolkit';
 
 const abs: (x: TensorLike) => Tensor = o.wrapperOf(UNA.abs);
 const sqrt: (x: TensorLike) => Tensor = o.wrapperOf(UNA.sqrt);
@@ -49,6 +50,7 @@ function eye(numRows: number, numColumns: number | null = null, batchShape: numb
 function diagPart(x: TensorLike): Tensor {
   return tidy(() => {
     const t = convert('linalg.diagPart', x).t;
+    numericOnly('linalg.diagPart', t);
     if (t.rank === null || (t.rank >= 2 && !knownTail(t, 2))) return diagPartDyn(t);
     const [m, n] = lastDims('linalg.diagPart', t, 2, 'a batch of matrices');
     const k = Math.min(m, n);
@@ -59,6 +61,11 @@ function diagPart(x: TensorLike): Tensor {
   });
 }
 
+/** The diag family selects and sums: float32 or int32 only (strings, bools and complex64 are refused naming the op). */
+function numericOnly(op: string, t: Tensor): void {
+  if (t.dtype !== 'float32' && t.dtype !== 'int32') throw argError(op, 'unsupported dtype', t.dtype, 'float32 or int32', "Cast it first, e.g. ef.cast(x, 'float32').");
+}
+
 /**
  * diag(diagonal): square matrices with the given main diagonals ([..., K] -> [..., K, K]).
  * @example ef.linalg.diag([1, 2]).arraySync(); // [[1, 0], [0, 2]]
@@ -66,6 +73,7 @@ function diagPart(x: TensorLike): Tensor {
 function diag(diagonal: TensorLike): Tensor {
   return tidy(() => {
     const d = convert('linalg.diag', diagonal).t;
+    numericOnly('linalg.diag', d);
     if (d.rank === null || (d.rank >= 1 && !knownTail(d, 1))) return diagDyn(d);
     const [k] = lastDims('linalg.diag', d, 1, 'a batch of diagonals');
     // A select, not a product by the 0/1 mask (a negative diagonal times 0 would write -0): TF's MatrixDiag fills +0.
@@ -82,6 +90,7 @@ function setDiag(x: TensorLike, diagonal: TensorLike): Tensor {
   return tidy(() => {
     const t = convert('linalg.setDiag', x).t;
     const d = convert('linalg.setDiag', diagonal, t.dtype).t;
+    numericOnly('linalg.setDiag', t);
     if (t.rank === null || d.rank === null || (t.rank >= 2 && d.rank >= 1 && !(knownTail(t, 2) && knownTail(d, 1)))) return setDiagDyn(t, d);
     const [m, n] = lastDims('linalg.setDiag', t, 2, 'a batch of matrices');
     const [k] = lastDims('linalg.setDiag', d, 1, 'a batch of diagonals');
@@ -102,6 +111,8 @@ function bandPart(x: TensorLike, numLower: number, numUpper: number): Tensor {
   }
   return tidy(() => {
     const t = convert('linalg.bandPart', x).t;
+    // TF's MatrixBandPart has no string kernel.
+    if (t.dtype === 'string') throw argError('linalg.bandPart', 'unsupported dtype', t.dtype, 'a numeric or bool dtype', 'Select on the host (numpyFunction) instead.');
     if (t.rank === null || (t.rank >= 2 && !knownTail(t, 2))) return bandPartDyn(t, numLower, numUpper);
     const [m, n] = lastDims('linalg.bandPart', t, 2, 'a batch of matrices');
     const diff = o.sub(o.reshape(o.range(m, null, 1, 'int32'), [m, 1]), o.reshape(o.range(n, null, 1, 'int32'), [1, n]));
@@ -116,7 +127,11 @@ function bandPart(x: TensorLike, numLower: number, numUpper: number): Tensor {
  * @example ef.linalg.trace([[1, 2], [3, 4]]).arraySync(); // 5
  */
 function trace(x: TensorLike): Tensor {
-  return tidy(() => o.reduceSum(diagPart(x), -1));
+  return tidy(() => {
+    const t = convert('linalg.trace', x).t;
+    if (t.dtype === 'complex64' || t.dtype === 'string') throw argError('linalg.trace', 'unsupported dtype', t.dtype, 'float32 or int32', "Cast it first, e.g. ef.cast(x, 'float32').");
+    return o.reduceSum(diagPart(t), -1);
+  });
 }
 
 /**
@@ -154,6 +169,10 @@ function cross(a: TensorLike, b: TensorLike): Tensor {
  */
 function tensordot(a: TensorLike, b: TensorLike, axes: number | [number[], number[]] | [number, number]): Tensor {
   const op = 'linalg.tensordot';
+  // TF requires axes (no default): an integer or a pair of axis lists.
+  if (typeof axes !== 'number' && !(Array.isArray(axes) && axes.length === 2)) {
+    throw typeError(op, 'axes is required', describe(axes), 'an integer N (the last N dims of a with the first N of b) or a pair [aAxes, bAxes]', 'Pass axes, e.g. ef.linalg.tensordot(a, b, 1).');
+  }
   return tidy(() => {
     const x = convert(op, a).t;
     const y = convert(op, b, x.dtype).t;
@@ -230,7 +249,7 @@ function norm(x: TensorLike, ordOrOptions: Ord | NormOptions = 'euclidean', axis
     const list = (Array.isArray(ax) ? ax : [ax]).map((a) => (a < 0 && rank !== null ? a + rank : a));
     const inRange = (a: number): boolean => rank === null || (a >= 0 && a < rank);
     if (list.length > 2 || list.some((a) => !Number.isInteger(a) || !inRange(a)) || (list.length === 2 && list[0] === list[1])) {
-      throw argError('norm', 'axis must be one axis or a pair of distinct axes in range', JSON.stringify(ax), rank === null ? 'one or two distinct integer axes' : `axes in [-${rank}, ${rank})`, 'Pass e.g. -1 or [-2, -1].');
+      throw argError('norm', 'axis must be one axis or a pair of distinct axes in range', showValue(ax), rank === null ? 'one or two distinct integer axes' : `axes in [-${rank}, ${rank})`, 'Pass e.g. -1 or [-2, -1].');
     }
     const v = list.length === 1 ? vectorNorm(t, ord, list[0]) : matrixNorm(t, ord, [list[0], list[1]]);
     return keep ? v : o.squeeze(v, list);

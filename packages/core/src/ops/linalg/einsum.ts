@@ -36,8 +36,9 @@ function dedupe(t: Tensor, labels: string[], dims: number[]): [Tensor, string[],
     if (dims[p] !== dims[q]) throw bad(`repeated label '${labels[q]}' spans dims of different sizes`, `${dims[p]} and ${dims[q]}`, 'equal sizes', 'Pass a square slice.');
     const n = dims[p];
     const eyeShape = dims.map((_, i) => (i === p || i === q ? n : 1));
-    const mask = o.reshape(o.cast(o.equal(o.reshape(o.range(n, null, 1, 'int32'), [n, 1]), o.reshape(o.range(n, null, 1, 'int32'), [1, n])), t.dtype), eyeShape);
-    const r = o.reduceSum(o.mul(t, mask), [q]);
+    const mask = o.reshape(o.equal(o.reshape(o.range(n, null, 1, 'int32'), [n, 1]), o.reshape(o.range(n, null, 1, 'int32'), [1, n])), eyeShape);
+    // A select, not a product by the 0/1 mask: an off-diagonal inf or NaN must not reach the diagonal (inf * 0).
+    const r = o.reduceSum(o.where(mask, t, o.zerosLike(t)), [q]);
     return dedupe(r, labels.filter((_, i) => i !== q), dims.filter((_, i) => i !== q));
   }
   return [t, labels, dims];
@@ -103,6 +104,8 @@ export function einsum(equation: string, ...operands: TensorLike[]): Tensor {
   return tidy(() => {
     const ts0 = operands.map((x) => convert(OP, x).t);
     const dt = ts0[0].dtype;
+    // Products and sums: numeric only, refused before any path (the run-time path would fail elsewhere, differently).
+    if (dt !== 'float32' && dt !== 'int32') throw argError(OP, 'unsupported dtype', dt, 'float32 or int32', "Cast the operands first, e.g. ef.cast(x, 'float32').");
     const ts = ts0.map((t) => (t.dtype === dt ? t : convert(OP, t, dt).t));
     // Dims (or, without an ellipsis, ranks) known only at run time: the same lowering with run-time sizes.
     if (ts.some((t) => t.dims === null || t.dims.some((v) => v === null))) return einsumRunTime(ts, subs, rhs, equation);
@@ -126,7 +129,8 @@ export function einsum(equation: string, ...operands: TensorLike[]): Tensor {
         const s = size.get(c);
         const ok = s === undefined || s === dims[i] || (ELL.includes(c) && (s === 1 || dims[i] === 1));
         if (!ok) throw bad(`label '${c}' has mismatched sizes`, `${s} and ${dims[i]}`, 'equal sizes', 'Check the operand shapes.');
-        size.set(c, Math.max(s ?? 0, dims[i]));
+        // Broadcast: a 1 takes the other size (also 0: an empty broadcast dim, not the larger).
+        size.set(c, s === undefined || s === 1 ? dims[i] : s);
       });
     }
     const aligned = items.map(([t, labels, dims]) => {

@@ -6,7 +6,7 @@ import { Primitive } from '../primitive';
 import { api, arg } from '../api_spec';
 import * as o from '../ops';
 import { ALL, NUMERIC, broadcastOrThrow, checkArity, checkDTypes, checkSameDType } from '../check';
-import { broadcastInfo, broadcastShape, sameShape } from '../kernel_util';
+import { broadcastInfo, broadcastShape, complexByParts, sameShape } from '../kernel_util';
 import { binary, unary } from '../elementwise';
 import { g0 } from '../rule_helpers';
 
@@ -36,7 +36,8 @@ export const select = {
   impl(k, [c, a, b]) {
     const shape = broadcastShape(broadcastShape(c.shape, a.shape), b.shape);
     const [bc, ba, bb] = [c, a, b].map((x) => (sameShape(x.shape, shape) ? x : broadcastInfo(k, x, shape)));
-    const out = a.dtype === 'string' ? selectStrings(k, bc, ba, bb) : (k.run('Select', { condition: bc, t: ba, e: bb }) as Info);
+    const select = ([t, e]: Info[]): Info => k.run('Select', { condition: bc, t, e }) as Info;
+    const out = a.dtype === 'string' ? selectStrings(k, bc, ba, bb) : a.dtype === 'complex64' ? complexByParts(k, [ba, bb], select) : select([ba, bb]);
     for (const [x, orig] of [[bc, c], [ba, a], [bb, b]]) if (x !== orig) k.free(x);
     return [out];
   },

@@ -11,7 +11,7 @@ import { bind } from '../bind';
 import { dimsToString } from '../../values/shape';
 import * as o from '../ops';
 import { NUMERIC, argError, checkArity, checkDTypes } from '../check';
-import { broadcastInfo } from '../kernel_util';
+import { broadcastInfo, withScratch } from '../kernel_util';
 import { gatherNd, scatterNd } from '../array/manipulation';
 import { checkIdsInRange, gatherDropNegatives } from './segment_sum';
 import { g0, I32 } from '../rule_helpers';
@@ -151,14 +151,15 @@ export const searchsorted = {
   impl(k, [sortedSequence, values], p: SearchParams) {
     searchsorted.infer([sortedSequence, values].map((x) => ({ dtype: x.dtype as DType, shape: x.shape })));
     // tfjs's kernel takes [batch, n] operands (its op reshapes 1-D ones): reshape around it.
+    // No values (or no sequence rows): an empty result, without the kernel (a [-1, 0] reshape cannot infer its -1).
+    if (values.shape.includes(0) || sortedSequence.shape.includes(0)) return [k.run('Fill', {}, { shape: values.shape, value: 0, dtype: 'int32' }) as Info];
     const m = sortedSequence.shape[sortedSequence.shape.length - 1];
     const kk = values.shape[values.shape.length - 1];
-    const seq = k.run('Reshape', { x: sortedSequence }, { shape: [-1, m] }) as Info;
-    const vals = k.run('Reshape', { x: values }, { shape: [-1, kk] }) as Info;
-    const r = k.run('SearchSorted', { sortedSequence: seq, values: vals }, { side: p.side.toLowerCase() }) as Info;
-    const out = k.run('Reshape', { x: r }, { shape: values.shape }) as Info;
-    for (const t of [seq, vals, r]) k.free(t);
-    return [out];
+    return [withScratch(k, (s) => {
+      const seq = s.run('Reshape', { x: sortedSequence }, { shape: [-1, m] });
+      const vals = s.run('Reshape', { x: values }, { shape: [-1, kk] });
+      return s.run('Reshape', { x: s.run('SearchSorted', { sortedSequence: seq, values: vals }, { side: p.side.toLowerCase() }) }, { shape: values.shape });
+    })];
   },
   vjp: null,
   saves: 'none',
@@ -187,17 +188,13 @@ export const tensorScatterNdUpdate = {
     return [{ dtype: ins[0].dtype, shape: t }];
   },
   // tfjs's cpu TensorScatterUpdate writes into the input's buffer: compose it (mask of updated positions, then Select).
-  impl(k, [tensor, indices, updates]) {
+  // Intermediates in a scratch: an invalid index fails in ScatterNd after the first of them exists.
+  impl: (k, [tensor, indices, updates]) => [withScratch(k, (s) => {
     const shape = tensor.shape;
-    const ones = k.run('OnesLike', { x: updates }) as Info;
-    const hits = k.run('ScatterNd', { indices, updates: ones }, { shape }) as Info;
-    const zero = k.upload(updates.dtype === 'int32' ? Int32Array.of(0) : Float32Array.of(0), [], updates.dtype as DType);
-    const mask = k.run('Greater', { a: hits, b: zero }) as Info;
-    const scattered = k.run('ScatterNd', { indices, updates }, { shape }) as Info;
-    const out = k.run('Select', { condition: mask, t: scattered, e: tensor }) as Info;
-    for (const t of [ones, hits, zero, mask, scattered]) k.free(t);
-    return [out];
-  },
+    const hits = s.run('ScatterNd', { indices, updates: s.run('OnesLike', { x: updates }) }, { shape });
+    const mask = s.run('Greater', { a: hits, b: s.upload(updates.dtype === 'int32' ? Int32Array.of(0) : Float32Array.of(0), [], updates.dtype as DType) });
+    return s.run('Select', { condition: mask, t: s.run('ScatterNd', { indices, updates }, { shape }), e: tensor });
+  })],
   // TF: the tensor's cotangent with the updated positions zeroed; the updates' cotangent gathered there.
   vjp: (c, [, indices, updates], _o, _p, need): (Tensor | null)[] => [
     need[0] ? bind(tensorScatterNdUpdate as Primitive, [g0(c), indices, o.zerosLike(updates)], {})[0] : null,

@@ -14,7 +14,7 @@ import { convert } from '../../values/convert';
 import { tidy } from '../../backend/memory';
 import type { Tensor } from '../../values/tensor';
 import * as o from '../ops';
-import { describe } from '../../values/dtype';
+import { describe, showValue } from '../../values/dtype';
 
 const KIND2D: ConvKind = {
   op: 'conv2d', ir: 'conv2d', n: 2, depthwise: false, defFormat: 'NHWC', explicitAttr: true,
@@ -100,7 +100,7 @@ type Pad = string | readonly (readonly number[])[];
 /** Adds a unit spatial dim in front of the one spatial dim (NWC -> N1WC, NCW -> NC1W) and of the filter. */
 function padding2d(op: string, p: Pad, fmt: string): Pad {
   if (typeof p === 'string') return p;
-  if (!Array.isArray(p) || (p.length !== 3 && p.length !== 1)) throw argError(op, 'explicit padding has the wrong length', JSON.stringify(p), '3 [before, after] pairs (or 1 spatial pair)', 'Pass one pair per dim.');
+  if (!Array.isArray(p) || (p.length !== 3 && p.length !== 1)) throw argError(op, 'explicit padding has the wrong length', showValue(p), '3 [before, after] pairs (or 1 spatial pair)', 'Pass one pair per dim.');
   const sp = p.length === 1 ? p[0] : p[fmt === 'NCW' ? 2 : 1];
   const w = [sp[0], sp[1]];
   return fmt === 'NCW' ? [[0, 0], [0, 0], [0, 0], w] : [[0, 0], [0, 0], w, [0, 0]];
@@ -115,7 +115,7 @@ function conv1d(input: TensorLike, filters: TensorLike, stride: number | number[
   if (fmt !== 'NWC' && fmt !== 'NCW') throw argError('conv1d', 'unsupported dataFormat', describe(options.dataFormat), "'NWC' or 'NCW'", "Pass dataFormat: 'NWC'.");
   const one = (v: number | number[], what: string): number => {
     const l = typeof v === 'number' ? [v] : v;
-    if (!Array.isArray(l) || ![1, 3].includes(l.length) || !Number.isInteger(l[l.length === 3 ? (fmt === 'NCW' ? 2 : 1) : 0])) throw argError('conv1d', `${what} must be an integer or 3 integers`, JSON.stringify(v), 'e.g. 1 or [1, 2, 1]', `Pass ${what} as TensorFlow does.`);
+    if (!Array.isArray(l) || ![1, 3].includes(l.length) || !Number.isInteger(l[l.length === 3 ? (fmt === 'NCW' ? 2 : 1) : 0])) throw argError('conv1d', `${what} must be an integer or 3 integers`, showValue(v), 'e.g. 1 or [1, 2, 1]', `Pass ${what} as TensorFlow does.`);
     return l[l.length === 3 ? (fmt === 'NCW' ? 2 : 1) : 0];
   };
   const s = one(stride, 'stride');

@@ -1,6 +1,6 @@
 // Shared rules of the conv and pool families: argument normalization, output shapes, layout and filter-dilation kernels, GraphDef attrs.
 import type { Info, Kernels } from '../../backend/backend';
-import { describe } from '../../values/dtype';
+import { describe, showValue } from '../../values/dtype';
 import type { Dims } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import { Attrs, ReadScope, attr } from '../graphdef_spec';
@@ -9,7 +9,7 @@ import { windowOutSize } from './padding';
 import type { Padding } from './padding';
 
 /** Arrays as JSON (strides, pairs), other values as describe() does. */
-export const show = (v: unknown): string => (Array.isArray(v) ? JSON.stringify(v) : describe(v));
+export const show = (v: unknown): string => (Array.isArray(v) ? showValue(v) : describe(v));
 
 /** Spatial padding: TF's strings, or explicit [before, after] pairs per spatial dim. */
 export type { Padding };
@@ -79,12 +79,12 @@ export function spatialList(op: string, what: string, list: readonly number[], n
 /** Explicit pairs of the full rank (data-format order) or spatial only -> spatial pairs. */
 export function spatialPadding(op: string, p: string | readonly (readonly number[])[], n: number, fmt: string, explicitOk = true): Padding {
   if (typeof p === 'string') return p as 'SAME' | 'VALID';
-  if (!explicitOk) throw argError(op, 'explicit padding is not supported', JSON.stringify(p), "'SAME' or 'VALID'", 'Pad the input with ef.pad first.');
+  if (!explicitOk) throw argError(op, 'explicit padding is not supported', showValue(p), "'SAME' or 'VALID'", 'Pad the input with ef.pad first.');
   const pairs = p as readonly (readonly number[])[];
   if (pairs.length === n) return pairs.map(([a, b]) => [a, b] as const);
-  if (pairs.length !== n + 2) throw argError(op, 'explicit padding has the wrong length', JSON.stringify(p), `${n + 2} [before, after] pairs (or ${n} spatial pairs)`, 'Pass one pair per dim.');
+  if (pairs.length !== n + 2) throw argError(op, 'explicit padding has the wrong length', showValue(p), `${n + 2} [before, after] pairs (or ${n} spatial pairs)`, 'Pass one pair per dim.');
   const other = [0, channelAxis(fmt, n + 2)];
-  if (other.some((a) => pairs[a][0] !== 0 || pairs[a][1] !== 0)) throw argError(op, 'explicit padding must be 0 on the batch and channel dims', JSON.stringify(p), '[0, 0] there', 'Pad only spatial dims.');
+  if (other.some((a) => pairs[a][0] !== 0 || pairs[a][1] !== 0)) throw argError(op, 'explicit padding must be 0 on the batch and channel dims', showValue(p), '[0, 0] there', 'Pad only spatial dims.');
   return spatialAxes(fmt, n).map((a) => [pairs[a][0], pairs[a][1]] as const);
 }
 
@@ -207,12 +207,23 @@ export function convAttrs(p: ConvParams, explicitAttr: boolean): Attrs {
   return out;
 }
 
+/**
+ * Checks a loaded strides/dilations/ksize attr as the eager ops check their arguments: positive integers, and 1 on
+ * the batch and channel dims (TF's kernels require it). A loaded graph must not run what an eager call refuses.
+ */
+export function checkWindowList(r: ReadScope, key: string, l: readonly number[], n: number, fmt: string): void {
+  if (!allPositiveInts(l)) throw r.error(`${key} must be positive integers`, `[${l.join(', ')}]`, 'values >= 1', 'Fix the node attrs');
+  const other = [0, channelAxis(fmt, n + 2)];
+  if (other.some((a) => l[a] !== 1)) throw r.error(`${key} must be 1 on the batch and channel dims`, `[${l.join(', ')}]`, `1 at positions ${other.join(' and ')} for ${fmt}`, 'Fix the node attrs');
+}
+
 /** Reads the shared conv attrs of a node with `n` spatial dims. */
 export function readConvAttrs(r: ReadScope, n: number, defFormat: string): ConvParams {
   const fmt = r.node.str('data_format', defFormat);
   const pick = (key: string): number[] => {
     const l = r.node.ints(key, new Array<number>(n + 2).fill(1));
     if (l.length !== n + 2) throw r.error(`${key} has the wrong length`, `[${l.join(', ')}]`, `${n + 2} values`, 'Fix the node attrs');
+    checkWindowList(r, key, l, n, fmt);
     return spatialAxes(fmt, n).map((a) => l[a]);
   };
   const pad = r.node.str('padding', 'VALID');
@@ -220,6 +231,7 @@ export function readConvAttrs(r: ReadScope, n: number, defFormat: string): ConvP
   if (pad === 'EXPLICIT') {
     const e = r.node.ints('explicit_paddings', []);
     if (e.length !== 2 * (n + 2)) throw r.error('explicit_paddings has the wrong length', `[${e.join(', ')}]`, `${2 * (n + 2)} values`, 'Fix the node attrs');
+    if (!e.every((v) => Number.isInteger(v) && v >= 0)) throw r.error('explicit_paddings must be non-negative integers', `[${e.join(', ')}]`, 'values >= 0', 'Fix the node attrs');
     padding = spatialAxes(fmt, n).map((a) => [e[2 * a], e[2 * a + 1]] as const);
   } else if (pad === 'SAME' || pad === 'VALID') {
     padding = pad;

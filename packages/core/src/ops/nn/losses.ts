@@ -14,7 +14,15 @@ import { anyAlong, lastDim, positionsAlong, sameShapeAtRunTime } from '../array/
 
 const abs: (x: TensorLike) => Tensor = o.wrapperOf(UNA.abs);
 const log1p: (x: TensorLike) => Tensor = o.wrapperOf(BMM.log1p);
-const f32 = (op: string, x: TensorLike): Tensor => convert(op, x, 'float32').t;
+/** An argument as a real tensor (JS values as float32); complex64 and string tensors are refused naming the op. */
+function f32(op: string, x: TensorLike): Tensor {
+  const t = convert(op, x, 'float32');
+  if (t.t.dtype === 'complex64' || t.t.dtype === 'string') {
+    if (t.temp) t.t.dispose();
+    throw argError(op, 'unsupported dtype', t.t.dtype, 'float32', "Cast it first, e.g. ef.cast(x, 'float32').");
+  }
+  return t.t;
+}
 /**
  * l2Loss(t) = sum(t²) / 2.
  * @example ef.nn.l2Loss([1, 2]).arraySync(); // 2.5
@@ -79,6 +87,17 @@ function classMask(op: string, labels: Tensor, logits: Tensor): Tensor {
 }
 
 /**
+ * labels checked when the graph runs (a rank unknown when traced) to have exactly logits' leading shape, as the
+ * static rank check does eagerly: sliced to that shape (fails on another rank or a smaller dim), then reshaped
+ * back to their own shape (fails when the slice dropped elements).
+ */
+function leadingShapeAtRunTime(labels: Tensor, logits: Tensor): Tensor {
+  const lead = o.shapeOf(o.reduceMax(logits, -1));
+  const cut = o.sliceDynOf(labels, o.mul(lead, 0), lead);
+  return o.reshapeDynOf(cut, o.shapeOf(labels));
+}
+
+/**
  * sparseSoftmaxCrossEntropyWithLogits(labels, logits): labels are int32 class indices.
  * @example ef.nn.sparseSoftmaxCrossEntropyWithLogits([1], [[0, 0]]).arraySync(); // [0.6931471824645996]
  */
@@ -89,7 +108,7 @@ function sparseSoftmaxCrossEntropyWithLogits(labels: TensorLike, logits: TensorL
     const x = f32(op, logits);
     const d = x.dims;
     if (d !== null && z.dims !== null && z.rank !== d.length - 1) throw argError(op, 'labels must have rank logits.rank - 1', `labels ${z.shape.toString()} and logits ${x.shape.toString()}`, `rank ${d.length - 1}`, 'Pass one class index per row of logits.');
-    const mask = classMask(op, z, x);
+    const mask = classMask(op, d === null || z.dims === null ? leadingShapeAtRunTime(z, x) : z, x);
     return o.neg(o.reduceSum(o.where(mask, logSoftmax(x), 0), -1));
   });
 }

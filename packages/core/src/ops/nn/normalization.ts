@@ -10,6 +10,7 @@ import { bind } from '../bind';
 import * as o from '../ops';
 import * as E from '../math/unary';
 import { argError, checkArity, checkDTypes } from '../check';
+import { dimsToString } from '../../values/shape';
 import { channelsLast } from './conv_util';
 import { lower } from '../onnx_lowerings';
 import { convert } from '../../values/convert';
@@ -147,7 +148,18 @@ function checkLrn(op: string, ins: AVal[]): void {
 export const lrnGrad = {
   name: 'lrn_grad',
   effect: 'pure',
-  infer: (ins: AVal[]) => (checkArity('localResponseNormalization', ins, 3), checkLrn('localResponseNormalization', ins), [{ dtype: 'float32', shape: ins[1].shape }]),
+  infer(ins: AVal[]) {
+    checkArity('localResponseNormalization', ins, 3);
+    checkLrn('localResponseNormalization', ins);
+    // TF's LRNGrad: dy, the input and the output have one shape.
+    const [a, b, c] = ins.map((v) => v.shape);
+    for (const other of [a, c]) {
+      if (b !== null && other !== null && (other.length !== b.length || other.some((d, i) => d !== null && b[i] !== null && d !== b[i]))) {
+        throw argError('localResponseNormalization', 'dy, the input and the output must have the same shape', `${dimsToString(a)}, ${dimsToString(b)} and ${dimsToString(c)}`, 'equal shapes', 'Pass the gradient of the output of this input.');
+      }
+    }
+    return [{ dtype: 'float32', shape: b }];
+  },
   impl: (k, [dy, x, y], p: LrnParams) => [k.run('LRNGrad', { x, y, dy }, lrnAttrs(p)) as Info],
   vjp: null,
   saves: 'none',
@@ -166,7 +178,15 @@ export const lrn = {
   tf: tfSpec<LrnParams>({ op: 'LRN', attrs: { T: { dtypeOf: 0 }, ...LRN_TF } }),
 } satisfies Primitive<LrnParams>;
 
-const f32 = (op: string, x: TensorLike): Tensor => convert(op, x, 'float32').t;
+/** An argument as a real tensor (JS values as float32); complex64 and string tensors are refused naming the op. */
+function f32(op: string, x: TensorLike): Tensor {
+  const t = convert(op, x, 'float32');
+  if (t.t.dtype === 'complex64' || t.t.dtype === 'string') {
+    if (t.temp) t.t.dispose();
+    throw argError(op, 'unsupported dtype', t.t.dtype, 'float32', "Cast it first, e.g. ef.cast(x, 'float32').");
+  }
+  return t.t;
+}
 
 /**
  * moments(x, axes, {keepDims}) -> { mean, variance }. Unlike tf.nn.moments the variance does not stop the mean's gradient,

@@ -129,10 +129,10 @@ const max3 = o.wrapperOf(maxPool3d);
 
 /** A pool over one spatial dim as TF lowers it: a unit height, the 2-D pool, then the height dropped. */
 function pool1d(op: string, kind: 'avg' | 'max', input: TensorLike, ksize: Ints, strides: Ints, padding: string, dataFormat = 'NWC'): Tensor {
-  const fmt = dataFormat.toUpperCase();
+  const fmt = typeof dataFormat === 'string' ? dataFormat.toUpperCase() : dataFormat;
   if (fmt !== 'NWC' && fmt !== 'NCW') throw argError(op, 'unsupported dataFormat', describe(dataFormat), "'NWC' or 'NCW'", "Pass dataFormat: 'NWC'.");
-  const k = spatialList(op, 'ksize', typeof ksize === 'number' ? [ksize] : ksize, 1, fmt)[0];
-  const s = spatialList(op, 'strides', typeof strides === 'number' ? [strides] : strides, 1, fmt)[0];
+  const k = spatialList(op, 'ksize', intList('ksize')(op, ksize) as number[], 1, fmt)[0];
+  const s = spatialList(op, 'strides', intList('strides')(op, strides) as number[], 1, fmt)[0];
   return tidy(() => {
     const x = convert(op, input, 'float32').t;
     const h = fmt === 'NCW' ? 2 : 1;
@@ -190,12 +190,12 @@ function pool(input: TensorLike, windowShape: number[], poolingType: string, str
  */
 function maxPoolWithArgmaxOp(input: TensorLike, ksize: Ints, strides: Ints, padding: string, options: { dataFormat?: string; includeBatchInIndex?: boolean } = {}): { output: Tensor; argmax: Tensor } {
   const op = 'maxPoolWithArgmax';
-  if ((options.dataFormat ?? 'NHWC').toUpperCase() !== 'NHWC') throw argError(op, 'unsupported dataFormat', describe(options.dataFormat), "'NHWC'", "Pass dataFormat: 'NHWC' (TF's op is NHWC only).");
+  if (String(options.dataFormat ?? 'NHWC').toUpperCase() !== 'NHWC') throw argError(op, 'unsupported dataFormat', describe(options.dataFormat), "'NHWC'", "Pass dataFormat: 'NHWC' (TF's op is NHWC only).");
   const inc = options.includeBatchInIndex ?? false;
   if (typeof inc !== 'boolean') throw argError(op, 'includeBatchInIndex must be a boolean', describe(inc), 'true or false', 'Pass a boolean.');
   const params = {
-    ksize: spatialList(op, 'ksize', typeof ksize === 'number' ? [ksize] : ksize, 2, 'NHWC'),
-    strides: spatialList(op, 'strides', typeof strides === 'number' ? [strides] : strides, 2, 'NHWC'),
+    ksize: spatialList(op, 'ksize', intList('ksize')(op, ksize) as number[], 2, 'NHWC'),
+    strides: spatialList(op, 'strides', intList('strides')(op, strides) as number[], 2, 'NHWC'),
     padding: poolPadding(op, padding),
     dataFormat: 'NHWC',
     includeBatchInIndex: inc,

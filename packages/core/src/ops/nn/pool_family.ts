@@ -2,13 +2,13 @@
 import type { Info, Kernels } from '../../backend/backend';
 import { activeBackendName } from '../../backend/backend';
 import type { AVal, Primitive } from '../primitive';
-import type { Dims } from '../../values/shape';
+import { Dims, dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import { bind } from '../bind';
 import { Attrs, ReadScope, SpecNode, WriteScope, attr, typeAttrOf } from '../graphdef_spec';
 import { tensorOfShapeNode, writeShapeOf } from '../array/reshape';
 import { argError, checkArity, checkDTypes } from '../check';
-import { channelsLast, fullList, lastShape, outSize, shapeSource, spatialAxes } from './conv_util';
+import { channelsLast, checkWindowList, fullList, lastShape, outSize, shapeSource, spatialAxes } from './conv_util';
 import { padBefore, tapsToArgmax } from './argmax_taps';
 import { samePads } from './padding';
 
@@ -49,6 +49,15 @@ export function poolShape(op: string, n: number, x: Dims, p: PoolParams): Dims {
     out[axes[i]] = outSize(x[axes[i]], p.ksize[i], p.strides[i], 1, p.padding, i);
   }
   return out;
+}
+
+/** A pool gradient's dy (or pooled output) must have the pooled shape of the input (TF checks it; tfjs reads out of range). */
+function checkPooledLike(op: string, n: number, input: Dims, got: Dims, what: string, p: PoolParams): void {
+  const want = poolShape(op, n, input, p);
+  if (want === null || got === null) return;
+  if (want.length !== got.length || want.some((d, i) => d !== null && got[i] !== null && d !== got[i])) {
+    throw argError(op, `${what} does not have the pooled shape of the input`, dimsToString(got), dimsToString(want), `Pass the gradient of the pool's output (shape ${dimsToString(want)}).`);
+  }
 }
 
 /** The empty result of a pool whose output has a 0 dim (tfjs kernels fail on it), else null. */
@@ -217,6 +226,7 @@ export function readPoolAttrs(r: ReadScope, n: number, defFormat: string): PoolP
   const pick = (key: string): number[] => {
     const l = r.node.ints(key);
     if (l.length !== n + 2) throw r.error(`${key} has the wrong length`, `[${l.join(', ')}]`, `${n + 2} values`, 'Fix the node attrs');
+    checkWindowList(r, key, l, n, fmt);
     return spatialAxes(fmt, n).map((a) => l[a]);
   };
   const padding = r.node.str('padding', 'VALID');
@@ -254,7 +264,9 @@ export function poolFamily(kind: PoolKind): PoolFamily {
     infer(ins, p) {
       checkDTypes(kind.avgOp, ins[0], ['float32'], 'dy');
       const like = ins[1]?.shape;
-      return [{ dtype: 'float32', shape: like === undefined ? [...p.inputShape] : like === null ? null : like.map((d, i) => d ?? p.inputShape[i] ?? null) }];
+      const shape = like === undefined ? [...p.inputShape] : like === null ? null : like.map((d, i) => d ?? p.inputShape[i] ?? null);
+      checkPooledLike(kind.avgOp, kind.n, shape, ins[0].shape, 'dy', p);
+      return [{ dtype: 'float32', shape }];
     },
     impl: (k, [dy, like], p) => [avgGradImpl(kind, k, dy, like ? like.shape : (p.inputShape as number[]), p)],
     vjp: (c, [, like], _y, p) => [b(fam.avg, [c[0] as Tensor], poolOnly(p)), ...(like ? [null] : [])],
@@ -284,7 +296,12 @@ export function poolFamily(kind: PoolKind): PoolFamily {
   fam.maxGrad = {
     name: `max_pool${kind.suffix}_grad`,
     effect: 'pure',
-    infer: (ins) => (floatIn(kind.maxOp, ins, 3), [{ dtype: 'float32', shape: ins[0].shape }]),
+    infer(ins, p) {
+      floatIn(kind.maxOp, ins, 3);
+      checkPooledLike(kind.maxOp, kind.n, ins[0].shape, ins[1].shape, 'the pooled output', p);
+      checkPooledLike(kind.maxOp, kind.n, ins[0].shape, ins[2].shape, 'dy', p);
+      return [{ dtype: 'float32', shape: ins[0].shape }];
+    },
     // 2-D: scatter dy to each window's first argmax (tfjs's MaxPoolGrad picks other positions for overlapping SAME windows).
     impl: (k, [x, y, dy], p) => [kind.n === 3 ? run(k, 3, [dy, x, y], p, ['dy', 'input', 'output']) : scatterToArgmax(k, x, dy, p)],
     // TF: MaxPoolGrad's gradient is MaxPoolGradGrad for the cotangent, zeros for the pool's input and output.

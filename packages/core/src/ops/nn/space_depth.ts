@@ -6,7 +6,7 @@ import type { Tensor } from '../../values/tensor';
 import { api, arg } from '../api_spec';
 import { tfSpec } from '../graphdef_spec';
 import { bind } from '../bind';
-import { describe } from '../../values/dtype';
+import { describe, showValue } from '../../values/dtype';
 import { ALL, argError, checkArity, checkDTypes } from '../check';
 import { channelsLast, formatArg } from './conv_util';
 import { I32 } from '../rule_helpers';
@@ -98,12 +98,12 @@ export interface SpaceBatchParams {
 
 const pairsArg = (what: string) => (op: string, v: unknown): [number, number][] => {
   if (!Array.isArray(v) || v.some((p) => !Array.isArray(p) || p.length !== 2 || p.some((d) => !Number.isInteger(d) || d < 0))) {
-    throw argError(op, `${what} must be [before, after] pairs of non-negative integers`, JSON.stringify(v) ?? describe(v), `one pair per block dim, e.g. [[0, 0], [1, 1]]`, `Pass ${what} as TensorFlow does.`);
+    throw argError(op, `${what} must be [before, after] pairs of non-negative integers`, showValue(v), `one pair per block dim, e.g. [[0, 0], [1, 1]]`, `Pass ${what} as TensorFlow does.`);
   }
   return v as [number, number][];
 };
 const blockShapeArg = arg.custom('blockShape', (op, v) => {
-  if (!Array.isArray(v) || v.length === 0 || v.some((d) => !Number.isInteger(d) || d < 1)) throw argError(op, 'blockShape must list positive integers', JSON.stringify(v) ?? describe(v), 'e.g. [2, 2]', 'Pass one block size per spatial dim.');
+  if (!Array.isArray(v) || v.length === 0 || v.some((d) => !Number.isInteger(d) || d < 1)) throw argError(op, 'blockShape must list positive integers', showValue(v), 'e.g. [2, 2]', 'Pass one block size per spatial dim.');
   return v as number[];
 });
 

@@ -2,6 +2,7 @@
 // Composites: tf.random's public ops (seeded by TF's rules), the stateless family, ef.random.Generator, and nn.dropout.
 import type { Info, Kernels } from '../../backend/backend';
 import type { DType } from '../../values/dtype';
+import { showValue } from '../../values/dtype';
 import type { AVal, Params, Primitive } from '../primitive';
 import type { Tensor } from '../../values/tensor';
 import { argError, checkDimsValid, checkSize } from '../check';
@@ -257,7 +258,7 @@ function checkInt32(op: string, dtype: DType | undefined): void {
 
 /** The seed pair of a stateless op: two integers. */
 function seedPair(op: string, seed: unknown): [number, number] {
-  if (!Array.isArray(seed) || seed.length !== 2) throw argError(op, 'seed must be a pair of integers', JSON.stringify(seed) ?? String(seed), '[a, b]', 'Pass the seed pair after the shape, as TF: (shape, [a, b], {...}).');
+  if (!Array.isArray(seed) || seed.length !== 2) throw argError(op, 'seed must be a pair of integers', showValue(seed), '[a, b]', 'Pass the seed pair after the shape, as TF: (shape, [a, b], {...}).');
   return [checkSeed(op, seed[0]), checkSeed(op, seed[1])];
 }
 

@@ -1,5 +1,6 @@
 // spectral: complex64 construction (Complex, Real, Imag) and the FFTs (FFT, IFFT, RFFT, IRFFT) on tfjs's kernels,
 // with TensorFlow's gradient rules (_FFTGrad, _IFFTGrad, _RFFTGrad, _IRFFTGrad) written in these records.
+import { showValue } from '../../values/dtype';
 import type { Info, Kernels } from '../../backend/backend';
 import { AVal, Primitive } from '../primitive';
 import { api, arg } from '../api_spec';
@@ -56,8 +57,8 @@ export const complex = {
     return [{ dtype: 'complex64', shape: broadcastOrThrow('complex', ins[0].shape, ins[1].shape) }];
   },
   impl: (k, [re, im]) => [withScratch(k, (s) => {
-    const shape = re.shape.length >= im.shape.length ? re.shape : im.shape;
-    const full = shape.map((_, i) => Math.max(re.shape[i - (shape.length - re.shape.length)] ?? 1, im.shape[i - (shape.length - im.shape.length)] ?? 1));
+    // The broadcast shape (a 1 against a 0 gives 0: an empty complex tensor, not the larger dim).
+    const full = broadcastOrThrow('complex', re.shape, im.shape) as number[];
     return s.run('Complex', { real: s.to(re, full), imag: s.to(im, full) });
   })],
   // TF's _ComplexGrad: the real and imaginary parts of the cotangent.
@@ -138,7 +139,7 @@ export interface FftLengthParams {
 
 function checkLength(op: string, p: FftLengthParams): number {
   const n = p.fftLength?.[0];
-  if (p.fftLength?.length !== 1 || !Number.isInteger(n) || n < 1) throw argError(op, 'fftLength must be one positive integer', JSON.stringify(p.fftLength), '[n] with n >= 1', 'Pass e.g. [8] (or omit it for the input length).');
+  if (p.fftLength?.length !== 1 || !Number.isInteger(n) || n < 1) throw argError(op, 'fftLength must be one positive integer', showValue(p.fftLength), '[n] with n >= 1', 'Pass e.g. [8] (or omit it for the input length).');
   return n;
 }
 

@@ -28,7 +28,9 @@ export function frameDyn(x: Tensor, frameLength: number, frameStep: number, padE
   if (padEnd) {
     const extra = one(o.maximum(o.sub(need, len), 0));
     const empty = o.sliceDynOf(x3, o.ints([0, 0, 0]), o.ints([-1, 0, -1]));
-    const block = o.add(o.padDynOf(empty, o.stack([o.ints([0, 0, 0]), o.concat([o.ints([0]), extra, o.ints([0])], 0)], 1)), padValue);
+    const zeros = o.padDynOf(empty, o.stack([o.ints([0, 0, 0]), o.concat([o.ints([0]), extra, o.ints([0])], 0)], 1));
+    // A pad value of 0 is the pad's own fill; bool signals take the value as eager's pad does (nonzero: true).
+    const block = padValue === 0 ? zeros : x.dtype === 'bool' ? o.cast(o.add(o.cast(zeros, 'float32'), padValue), 'bool') : o.add(zeros, padValue);
     padded = o.concat([x3, block], 1);
   }
   const idx = o.add(o.expandDims(o.mul(positionsTo(frames), frameStep), 1), o.expandDims(positionsTo(o.ints([frameLength])), 0));
