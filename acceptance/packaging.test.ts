@@ -39,6 +39,9 @@ function targets(x: unknown): string[] {
   return Object.values(x as Record<string, unknown>).flatMap(targets);
 }
 
+/** The maintained libraries TF's file formats use (docs/io.md, docs/saving.md): protobuf, CRC32C, zlib, image codecs. */
+const FORMAT_LIBRARIES = /^(protobufjs|crc-32|fflate|fast-png|jpeg-js)$/;
+
 describe.each(WORKSPACES)('packages/%s', (w) => {
   const dir = path.join(root, 'packages', w);
   const pkg = pkgOf(w);
@@ -47,11 +50,15 @@ describe.each(WORKSPACES)('packages/%s', (w) => {
     expect(pkg.version).toBe(rootPkg.version);
     expect(pkg.description.length).toBeGreaterThan(20);
     expect(pkg.license).toBe('Apache-2.0');
-    expect(pkg.engines).toEqual({ node: '>=20.16.0' });
+    expect(pkg.engines).toEqual({ node: '>=20.19.0' });
     if (pkg.name.startsWith('@')) expect(pkg.publishConfig).toEqual({ access: 'public' });
     for (const [dep, v] of Object.entries(pkg.dependencies ?? {})) {
-      expect(dep.startsWith('@eagerflow/')).toBe(true); // tfjs is never a dependency: it is a peer
-      expect(v).toBe(rootPkg.version);
+      // tfjs is never a dependency (it is a peer); the file formats' libraries are, pinned exactly, in saving only.
+      if (dep.startsWith('@eagerflow/')) expect(v).toBe(rootPkg.version);
+      else {
+        expect([w, dep]).toEqual(['saving', expect.stringMatching(FORMAT_LIBRARIES)]);
+        expect(v).toMatch(/^\d+\.\d+\.\d+$/);
+      }
     }
     expect(pkg.scripts.prepack).toBe(`node ../../scripts/prepack.js ${w}`);
     // The umbrella's ES-module script bundle and WebGPU add-on stay in the repository (the tarballs stay under 4 MB).

@@ -14,7 +14,7 @@ async function nodeChecks({ load, resolved, kind, tmpdir, loadedFiles }) {
   const want = JSON.stringify(prog.EXPECTED);
   const inMemory = await prog.program();
   if (JSON.stringify(inMemory) !== want) fail('the program printed something else', inMemory, prog.EXPECTED);
-  // Directory save/load (Node 20.16+): the same program, reloading from files.
+  // Directory save/load (Node 20.19+): the same program, reloading from files.
   const dir = `${tmpdir}/saved-${kind}`;
   const onDisk = await prog.program(async (f) => {
     await ef.saveFunctionToDir(f, dir, { hostFunctionKeys: prog.hostFunctionKeys });

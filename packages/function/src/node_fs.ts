@@ -20,7 +20,7 @@ export function nodeFs(api: string): NodeFs {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const get = proc?.getBuiltinModule;
   if (typeof get !== 'function') {
-    throw opError(FailedPreconditionError, api, 'no filesystem here', "an environment without Node's process.getBuiltinModule", 'Node.js >= 20.16', 'Use ef.saveFunction / ef.loadFunction with in-memory artifacts instead.');
+    throw opError(FailedPreconditionError, api, 'no filesystem here', "an environment without Node's process.getBuiltinModule", 'Node.js >= 20.19', 'Use ef.saveFunction / ef.loadFunction with in-memory artifacts instead.');
   }
   return { fs: get.call(proc, 'node:fs/promises') as NodeFs['fs'], path: get.call(proc, 'node:path') as NodeFs['path'] };
 }

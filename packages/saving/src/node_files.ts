@@ -26,7 +26,7 @@ export function syncFs(api: string): { fs: SyncFs; path: SyncPath } {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const get = proc?.getBuiltinModule;
   if (typeof get !== 'function') {
-    throw opError(FailedPreconditionError, api, 'no filesystem here', "an environment without Node's process.getBuiltinModule", 'Node.js >= 20.16', 'Use the in-memory forms (Checkpoint.save() without a path) instead.', null);
+    throw opError(FailedPreconditionError, api, 'no filesystem here', "an environment without Node's process.getBuiltinModule", 'Node.js >= 20.19', 'Use the in-memory forms (Checkpoint.save() without a path) instead.', null);
   }
   return { fs: get.call(proc, 'node:fs') as SyncFs, path: get.call(proc, 'node:path') as SyncPath };
 }

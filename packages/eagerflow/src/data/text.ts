@@ -95,7 +95,7 @@ function sample(api: string, path: string, delim: string): string[][] {
   // Node's fs without a static import (browser bundles still build); tfjs-data reads the file itself later.
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const fs = proc?.getBuiltinModule?.call(proc, 'node:fs') as typeof import('node:fs') | undefined;
-  if (fs === undefined) throw argError(api, 'no filesystem here', `${describe(path)} outside Node`, 'Node.js >= 20.16', 'Read the CSV in Node.');
+  if (fs === undefined) throw argError(api, 'no filesystem here', `${describe(path)} outside Node`, 'Node.js >= 20.19', 'Read the CSV in Node.');
   let text: string;
   try {
     text = fs.readFileSync(path.replace(/^file:\/\//, ''), 'utf8');

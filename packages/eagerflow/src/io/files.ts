@@ -6,7 +6,7 @@ type NodeFs = typeof import('node:fs');
 
 function fsOf(api: string): NodeFs {
   const fs = nodeModule<NodeFs>('node:fs');
-  if (fs === undefined) throw argError(api, "needs Node's file system", 'an environment without node:fs (a browser?)', 'Node.js >= 20.16', 'In a browser, fetch the file and pass its ArrayBuffer.');
+  if (fs === undefined) throw argError(api, "needs Node's file system", 'an environment without node:fs (a browser?)', 'Node.js >= 20.19', 'In a browser, fetch the file and pass its ArrayBuffer.');
   return fs;
 }
 

@@ -43,7 +43,7 @@ function nodeRequire(): (id: string) => unknown {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown; cwd(): string } }).process;
   if (typeof require === 'function') return require;
   const get = proc?.getBuiltinModule;
-  if (proc === undefined || typeof get !== 'function') throw opError(FailedPreconditionError, 'onnx', 'no Node.js require here', 'an environment without process.getBuiltinModule', 'Node.js >= 20.16', 'Run jitCompile under Node.js');
+  if (proc === undefined || typeof get !== 'function') throw opError(FailedPreconditionError, 'onnx', 'no Node.js require here', 'an environment without process.getBuiltinModule', 'Node.js >= 20.19', 'Run jitCompile under Node.js');
   const mod = get.call(proc, 'node:module') as { createRequire(path: string): (id: string) => unknown };
   return mod.createRequire(`${proc.cwd()}/`);
 }

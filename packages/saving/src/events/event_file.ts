@@ -27,7 +27,7 @@ function nodeModules(api: string): { fs: SyncFs; path: { join(...p: string[]): s
   const proc = (globalThis as { process?: { pid: number; getBuiltinModule?: (id: string) => unknown } }).process;
   const get = proc?.getBuiltinModule;
   if (proc === undefined || typeof get !== 'function') {
-    throw opError(FailedPreconditionError, api, 'no filesystem here', "an environment without Node's process.getBuiltinModule", 'Node.js >= 20.16', 'Write event files from Node.js; browsers have no log directory TensorBoard can read.');
+    throw opError(FailedPreconditionError, api, 'no filesystem here', "an environment without Node's process.getBuiltinModule", 'Node.js >= 20.19', 'Write event files from Node.js; browsers have no log directory TensorBoard can read.');
   }
   return {
     fs: get.call(proc, 'node:fs') as SyncFs,

@@ -27,7 +27,7 @@ export function nodeModule<T>(id: string): T | undefined {
 
 function needNode<T>(api: string, id: string, what: string): T {
   const m = nodeModule<T>(id);
-  if (m === undefined) throw argError(api, `${what} needs Node's ${id}`, 'an environment without it (a browser?)', 'Node.js >= 20.16', 'In a browser, pass an ArrayBuffer, Blob or fetch Response instead of a path.');
+  if (m === undefined) throw argError(api, `${what} needs Node's ${id}`, 'an environment without it (a browser?)', 'Node.js >= 20.19', 'In a browser, pass an ArrayBuffer, Blob or fetch Response instead of a path.');
   return m;
 }
 
