@@ -221,7 +221,8 @@
    */
   function graphModel(x, opts = {}) {
     if (Array.isArray(x)) return fromOperations(x);
-    if (x && typeof x === 'object' && isGraph(x.graph)) {
+    // A ConcreteFunction is callable (cf(x), as in TF), so it may be a function object.
+    if (x && (typeof x === 'object' || typeof x === 'function') && isGraph(x.graph)) {
       const g = opts.optimized && x.plan && isGraph(x.plan.graph) ? x.plan.graph : x.graph;
       return fromGraph(g, opts);
     }
