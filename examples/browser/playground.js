@@ -110,6 +110,9 @@
   const SOURCE_URL = 'playground-code.js';
   const PARAMS = ['ef', 'print', 'drawGraph', 'plot', 'showImage', 'keep', 'console'];
   const compile = (code) => new AsyncFunction(...PARAMS, `${code}\n//# sourceURL=${SOURCE_URL}`);
+  // An op's error passes through ~10 library frames (conversion, weak-type promotion, bind, infer) before the
+  // user's line: keep enough of the stack to reach it (V8 keeps 10 frames by default).
+  Error.stackTraceLimit = Math.max(Error.stackTraceLimit || 0, 64);
   /** Lines V8 puts before the body of a Function-constructed function: measured once, not assumed. */
   let headerLines = 2;
   const calibrated = compile('throw new Error("probe")')().catch((e) => {
