@@ -401,7 +401,7 @@ export function graph(concreteFunction: GraphSource | GraphDef): boolean {
   if (writer === null) return false;
   writer.checkOpen(api);
   let graphDef: GraphDef;
-  if (concreteFunction !== null && typeof concreteFunction === 'object' && typeof (concreteFunction as GraphSource).toGraphDef === 'function') {
+  if (concreteFunction !== null && (typeof concreteFunction === 'object' || typeof concreteFunction === 'function') && typeof (concreteFunction as GraphSource).toGraphDef === 'function') {
     graphDef = (concreteFunction as GraphSource).toGraphDef();
   } else if (concreteFunction !== null && typeof concreteFunction === 'object' && Array.isArray((concreteFunction as GraphDef).node)) {
     graphDef = concreteFunction as GraphDef;
