@@ -1,7 +1,7 @@
 // The LevelDB-style table (SSTable) that TensorFlow's TensorBundle `.index` files are (tensorflow/core/lib/io/table*):
 // read and written here, uncompressed blocks as TF writes them, every block's masked CRC32C checked. docs/saving.md
 // describes the layout.
-import { DataLossError, opError } from '@eagerflow/core';
+import { DataLossError, errorMessage, opError } from '@eagerflow/core';
 import { crc32cExtend, crc32c, maskCrc, unmaskCrc } from './proto/crc32c';
 
 const FOOTER = 48; // two BlockHandles (varints) padded to 40 bytes + the 8-byte magic
@@ -197,7 +197,7 @@ export function writeTable(entries: Iterable<[string, Uint8Array]>): Uint8Array 
   let lastKey: Uint8Array | null = null;
   let pending: Handle | null = null;
   for (const [k, v] of sorted) {
-    if (lastKey !== null && compareBytes(lastKey, k) === 0) throw new Error(`writeTable: duplicate key '${utf8.decode(k)}'`);
+    if (lastKey !== null && compareBytes(lastKey, k) === 0) throw new Error(errorMessage('writeTable', `duplicate key '${utf8.decode(k)}'`, `'${utf8.decode(k)}' twice`, 'each key at most once', 'Give every entry a distinct key'));
     if (pending !== null) {
       index.add(shortestSeparator(lastKey!, k), handleBytes(pending));
       pending = null;

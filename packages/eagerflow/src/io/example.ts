@@ -2,7 +2,7 @@
 // classes built from plain objects. The wire format is protobufjs's encoding of TF's own schema
 // (@eagerflow/saving's tfProto), so the bytes are TF's; map keys are written sorted, as TF's deterministic
 // serialization does. Field names are TF's in camelCase (floatList, featureLists); snake_case is accepted too.
-import { InvalidArgumentError, describe, typeError } from '@eagerflow/core';
+import { argError, describe, typeError } from '@eagerflow/core';
 import { decodeTfProto, encodeTfProto } from '@eagerflow/saving';
 
 /** A list of values of one kind. int64 values are JS numbers (or bigints when building). */
@@ -264,12 +264,12 @@ export class SequenceExample {
   }
 }
 
-/** protobufjs's decode, its errors as InvalidArgumentError naming the API. */
-export function decode(api: string, type: string, bytes: Uint8Array): Record<string, unknown> {
+/** protobufjs's decode, its errors as InvalidArgumentError naming the API (and `where`, e.g. ' (record 3)'). */
+export function decode(api: string, type: string, bytes: Uint8Array, where = ''): Record<string, unknown> {
   if (!(bytes instanceof Uint8Array)) throw typeError(api, 'expected serialized bytes', describe(bytes), 'a Uint8Array', 'Pass the bytes of a serialized proto (e.g. a record of a TFRecordDataset: t.bytes()[0]).');
   try {
     return decodeTfProto(type, bytes);
   } catch (e) {
-    throw new InvalidArgumentError(`${api}: cannot parse ${bytes.length} bytes as a ${type} (got: ${(e as Error).message}). The bytes are not a serialized ${type.replace('tensorflow.', '')}: check which records the file holds`, { opName: api, cause: e });
+    throw argError(api, `cannot parse ${bytes.length} bytes as a ${type}${where}`, (e as Error).message, `a serialized ${type}`, `The bytes are not a serialized ${type.replace('tensorflow.', '')}: check which records the file holds`, { opName: api, cause: e });
   }
 }

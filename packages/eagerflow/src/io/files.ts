@@ -1,5 +1,5 @@
 // ef.io.readFile / writeFile (tf.io.read_file / write_file) in Node: a file's bytes as a scalar string tensor.
-import { NotFoundError, Tensor, TensorLike, argError, constant, describe, typeError } from '@eagerflow/core';
+import { NotFoundError, Tensor, TensorLike, argError, constant, describe, opError, typeError } from '@eagerflow/core';
 import { nodeModule } from '@eagerflow/saving';
 
 type NodeFs = typeof import('node:fs');
@@ -25,7 +25,7 @@ export function readFile(filename: string): Tensor {
     bytes = new Uint8Array(fsOf(api).readFileSync(filename));
   } catch (e) {
     if (e instanceof Error && (e as { code?: string }).code === undefined) throw e;
-    throw new NotFoundError(`${api}: ${filename}; ${(e as Error).message} (expected a readable file). Check the path`, { opName: api, cause: e });
+    throw opError(NotFoundError, api, `cannot read ${filename}`, (e as Error).message, 'a readable file', 'Check the path', { opName: api, cause: e });
   }
   return constant(bytes, 'string');
 }
@@ -42,6 +42,6 @@ export function writeFile(filename: string, contents: TensorLike | Uint8Array | 
   try {
     fsOf(api).writeFileSync(filename, bytes);
   } catch (e) {
-    throw new NotFoundError(`${api}: cannot write ${filename}; ${(e as Error).message}. Check that the directory exists`, { opName: api, cause: e });
+    throw opError(NotFoundError, api, `cannot write ${filename}`, (e as Error).message, 'a writable path', 'Check that the directory exists', { opName: api, cause: e });
   }
 }

@@ -3,7 +3,7 @@
 // with TF's semantics (defaults, padding, sparse outputs, lengths) and TF's checks as InvalidArgumentErrors naming
 // the record and the feature. Eagerly the protos are decoded on the host (protobufjs); inside a trace (Dataset.map)
 // the parse runs per element as a host callback (ef.numpyFunction-style) with the outputs' static shapes set.
-import { InvalidArgumentError, Tensor, TensorLike, argError, constant, describe, typeError } from '@eagerflow/core';
+import { Tensor, TensorLike, argError, constant, describe, typeError } from '@eagerflow/core';
 import { pyFunction } from '@eagerflow/callbacks';
 import { SparseTensor } from '../sparse/sparse_tensor';
 import { decode } from './example';
@@ -74,8 +74,9 @@ interface Where {
   record: number;
 }
 
-function fail(w: Where, key: string, what: string): never {
-  throw new InvalidArgumentError(`${w.api}: ${what} (feature '${key}', record ${w.record})`, { opName: w.api });
+/** A bad feature value: TF's wording in `what`, then the feature and the record it is in. */
+function fail(w: Where, key: string, what: string, got: string, expected: string, fix: string): never {
+  throw argError(w.api, `${what} (feature '${key}', record ${w.record})`, got, expected, fix);
 }
 
 /** The values of one Feature proto object as `dtype`, checking TF's type match and int32's range. */
@@ -86,12 +87,12 @@ function featureValues(w: Where, key: string, f: Record<string, unknown> | undef
   const want = LIST_OF[dtype];
   if (kinds[0] !== want) {
     const got = { bytes_list: 'bytes', float_list: 'float', int64_list: 'int64' }[kinds[0]];
-    fail(w, key, `Data types don't match. Data type: ${got} but expected type: ${KIND_OF[dtype]}. Declare the feature with the dtype the examples hold`);
+    fail(w, key, `Data types don't match. Data type: ${got} but expected type: ${KIND_OF[dtype]}`, `a ${got} list`, `a ${KIND_OF[dtype]} list`, 'Declare the feature with the dtype the examples hold');
   }
   const vals = ((f[want] as { value?: Value[] }).value ?? []) as Value[];
   if (dtype === 'int32') {
     for (const v of vals as number[]) {
-      if (v < INT32_MIN || v > INT32_MAX) fail(w, key, `int64 value ${v} is outside int32's range [${INT32_MIN}, ${INT32_MAX}] (EagerFlow reads int64 features as int32 and never wraps). Store smaller values, or store it as a float or bytes feature`);
+      if (v < INT32_MIN || v > INT32_MAX) fail(w, key, `int64 value ${v} is outside int32's range; EagerFlow reads int64 features as int32 and never wraps`, String(v), `a value in [${INT32_MIN}, ${INT32_MAX}]`, 'Store smaller values, or store it as a float or bytes feature');
     }
   }
   return vals;
@@ -144,10 +145,10 @@ function parseFeatureMaps(api: string, maps: FeatureMap[], specs: Record<string,
       per.forEach((vals, record) => {
         const present = maps[record][key] !== undefined;
         if (!present) {
-          if (dflt === null) fail({ api, record }, key, `Feature: ${key} (data type: ${KIND_OF[spec.dtype]}) is required but could not be found. Give the spec a defaultValue, or check the feature's name`);
+          if (dflt === null) fail({ api, record }, key, `Feature: ${key} (data type: ${KIND_OF[spec.dtype]}) is required but could not be found`, 'no such feature', `a feature '${key}'`, "Give the spec a defaultValue, or check the feature's name");
           flat.push(...dflt);
         } else if (vals.length !== n) {
-          fail({ api, record }, key, `Number of ${KIND_OF[spec.dtype]} values != expected. Values size: ${vals.length} but output shape: [${spec.shape.join(',')}]. Use a FixedLenFeature of the right shape, or a VarLenFeature`);
+          fail({ api, record }, key, `Number of ${KIND_OF[spec.dtype]} values != expected. Values size: ${vals.length} but output shape: [${spec.shape.join(',')}]`, `${vals.length} values`, `${n} values`, 'Use a FixedLenFeature of the right shape, or a VarLenFeature');
         } else flat.push(...vals);
       });
       out[key] = tensorOf(spec.dtype, flat, single ? spec.shape : [B, ...spec.shape]);
@@ -155,7 +156,7 @@ function parseFeatureMaps(api: string, maps: FeatureMap[], specs: Record<string,
       if (!spec.allowMissing) throw argError(api, `FixedLenSequenceFeature '${key}' in an Example needs allowMissing: true`, 'allowMissing false', 'allowMissing: true', 'TF requires it too: pass FixedLenSequenceFeature(shape, dtype, {allowMissing: true}).');
       const n = size(spec.shape);
       const lens = per.map((vals, record) => {
-        if (n === 0 ? vals.length !== 0 : vals.length % n !== 0) fail({ api, record }, key, `Number of values is not a multiple of the item size ${n} (got ${vals.length}; item shape [${spec.shape.join(',')}])`);
+        if (n === 0 ? vals.length !== 0 : vals.length % n !== 0) fail({ api, record }, key, `Number of values is not a multiple of the item size ${n}`, `${vals.length} values`, `a multiple of ${n} (item shape [${spec.shape.join(',')}])`, 'Give every record whole items of the declared shape');
         return n === 0 ? 0 : vals.length / n;
       });
       const T = Math.max(0, ...lens);
@@ -233,11 +234,7 @@ function featureMap(p: Record<string, unknown> | undefined): FeatureMap {
 /** Eager parse of Examples. */
 function parseExamplesHost(api: string, records: Uint8Array[], specs: Record<string, FeatureSpec>, single: boolean): Parsed {
   const maps = records.map((r, i) => {
-    try {
-      return featureMap(decode(api, 'tensorflow.Example', r).features as Record<string, unknown> | undefined);
-    } catch (e) {
-      throw new InvalidArgumentError(`${(e as Error).message} (record ${i})`, { opName: api, cause: e });
-    }
+    return featureMap(decode(api, 'tensorflow.Example', r, ` (record ${i})`).features as Record<string, unknown> | undefined);
   });
   return parseFeatureMaps(api, maps, specs, single);
 }
@@ -347,7 +344,7 @@ function parseFeatureLists(api: string, lists: Record<string, { feature?: Record
     const per = lists.map((l, record) => {
       const fl = l[key];
       if (fl === undefined) {
-        if (spec.kind === 'FixedLenSequenceFeature' && !spec.allowMissing) fail({ api, record }, key, `Feature list '${key}' is required but could not be found. Pass allowMissing: true to read a missing list as empty`);
+        if (spec.kind === 'FixedLenSequenceFeature' && !spec.allowMissing) fail({ api, record }, key, `Feature list '${key}' is required but could not be found`, 'no such feature list', `a feature list '${key}'`, 'Pass allowMissing: true to read a missing list as empty');
         return [] as Value[][];
       }
       return (fl.feature ?? []).map((f) => featureValues({ api, record }, key, f, spec.dtype));
@@ -357,7 +354,7 @@ function parseFeatureLists(api: string, lists: Record<string, { feature?: Record
     } else if (spec.kind === 'FixedLenSequenceFeature') {
       const n = size(spec.shape);
       per.forEach((steps, record) => steps.forEach((vals, t) => {
-        if (vals.length !== n) fail({ api, record }, key, `Step ${t}: number of ${KIND_OF[spec.dtype]} values != expected. Values size: ${vals.length} but output shape: [${spec.shape.join(',')}]`);
+        if (vals.length !== n) fail({ api, record }, key, `Step ${t}: number of ${KIND_OF[spec.dtype]} values != expected. Values size: ${vals.length} but output shape: [${spec.shape.join(',')}]`, `${vals.length} values`, `${n} values`, 'Give every step the declared shape');
       }));
       const T = Math.max(0, ...per.map((s) => s.length));
       const pad = defaults(api, key, spec, 1)?.[0] ?? zero(spec.dtype);
@@ -377,11 +374,7 @@ function parseFeatureLists(api: string, lists: Record<string, { feature?: Record
 
 function parseSequenceHost(api: string, records: Uint8Array[], ctx: Record<string, FeatureSpec>, seq: Record<string, FeatureSpec>, single: boolean): Parsed[] {
   const decoded = records.map((r, i) => {
-    try {
-      return decode(api, 'tensorflow.SequenceExample', r);
-    } catch (e) {
-      throw new InvalidArgumentError(`${(e as Error).message} (record ${i})`, { opName: api, cause: e });
-    }
+    return decode(api, 'tensorflow.SequenceExample', r, ` (record ${i})`);
   });
   const context = parseFeatureMaps(api, decoded.map((d) => featureMap(d.context as Record<string, unknown> | undefined)), ctx, single);
   const lists = decoded.map((d) => ((d.feature_lists as { feature_list?: Record<string, { feature?: Record<string, unknown>[] }> } | undefined)?.feature_list ?? {}));

@@ -2,7 +2,7 @@
 // read them: numeric values in tensor_content, strings in string_val) and ef.io.decodeRaw (tf.io.decode_raw).
 // TF dtypes EagerFlow lacks map by the dtype contract (int64/uint8/int16/int8/uint16 -> int32, float64 -> float32),
 // a value that does not fit being an InvalidArgumentError.
-import { DType, InvalidArgumentError, Tensor, TensorLike, argError, constant, describe, typeError } from '@eagerflow/core';
+import { DType, Tensor, TensorLike, argError, constant, describe, typeError } from '@eagerflow/core';
 import { decodeTfProto, encodeTfProto } from '@eagerflow/saving';
 
 /** TF's DataType numbers (tensorflow/core/framework/types.proto) for the dtypes read and written here. */
@@ -65,7 +65,7 @@ function fromBytes(api: string, name: string, bytes: Uint8Array, n: number): num
       case 'uint16': v = view.getUint16(at, true); break;
       default: {
         const big = view.getBigInt64(at, true);
-        if (big < BigInt(INT32_MIN) || big > BigInt(INT32_MAX)) throw new InvalidArgumentError(`${api}: int64 value ${big} at element ${i} does not fit int32, EagerFlow's int64 (values are never wrapped). Keep int64 values within int32's range`, { opName: api });
+        if (big < BigInt(INT32_MIN) || big > BigInt(INT32_MAX)) throw argError(api, `int64 value ${big} at element ${i} does not fit int32, EagerFlow's int64 (values are never wrapped)`, String(big), `a value in [${INT32_MIN}, ${INT32_MAX}]`, "Keep int64 values within int32's range");
         v = Number(big);
       }
     }
@@ -87,29 +87,29 @@ export function parseTensor(serialized: Uint8Array | Tensor, outType: string): T
   try {
     p = decodeTfProto('tensorflow.TensorProto', bytes);
   } catch (e) {
-    throw new InvalidArgumentError(`${api}: cannot parse ${bytes.length} bytes as a TensorProto (got: ${(e as Error).message}). Pass the bytes serializeTensor or tf.io.serialize_tensor wrote`, { opName: api, cause: e });
+    throw argError(api, `cannot parse ${bytes.length} bytes as a TensorProto`, (e as Error).message, 'a serialized tensorflow.TensorProto', 'Pass the bytes serializeTensor or tf.io.serialize_tensor wrote', { opName: api, cause: e });
   }
   const got = DT_NAME[(p.dtype as number) ?? 0];
-  if (got !== want) throw new InvalidArgumentError(`${api}: Type mismatch between parsed tensor (${got ?? `DataType ${String(p.dtype)}`}) and dtype (${want}). Pass outType '${got}'`, { opName: api });
+  if (got !== want) throw argError(api, `Type mismatch between parsed tensor (${got ?? `DataType ${String(p.dtype)}`}) and dtype (${want})`, `a ${got ?? `DataType ${String(p.dtype)}`} tensor`, `outType '${want}'`, `Pass outType '${got}'`);
   const dims = (((p.tensor_shape as { dim?: { size?: number }[] } | undefined)?.dim) ?? []).map((d) => d.size ?? 0);
   const n = dims.reduce((a, b) => a * b, 1);
   const dtype = efDType(got);
   if (got === 'string') {
     const vals = (p.string_val as Uint8Array[] | undefined) ?? [];
-    if (vals.length !== n) throw new InvalidArgumentError(`${api}: the proto holds ${vals.length} strings for shape [${dims.join(', ')}] (${n} elements). The bytes are damaged`, { opName: api });
+    if (vals.length !== n) throw argError(api, `the proto holds ${vals.length} strings for shape [${dims.join(', ')}]`, `${vals.length} strings`, `${n} elements`, 'The bytes are damaged');
     return constant(vals, 'string', dims);
   }
   const content = p.tensor_content as Uint8Array | undefined;
   let values: number[];
   if (content !== undefined && content.length > 0) {
-    if (content.length !== n * BYTES[got]) throw new InvalidArgumentError(`${api}: tensor_content has ${content.length} bytes, shape [${dims.join(', ')}] of ${got} needs ${n * BYTES[got]}. The bytes are damaged`, { opName: api });
+    if (content.length !== n * BYTES[got]) throw argError(api, `tensor_content does not fit shape [${dims.join(', ')}] of ${got}`, `${content.length} bytes`, `${n * BYTES[got]} bytes`, 'The bytes are damaged');
     values = fromBytes(api, got, content, n);
   } else {
     // Typed value fields (TF writes them for small constants): one value fills the shape.
     const field = { float32: 'float_val', float64: 'double_val', int64: 'int64_val', bool: 'bool_val' }[got as 'float32'] ?? 'int_val';
     const raw = ((p[field] as (number | boolean)[] | undefined) ?? []).map(Number);
-    if (got === 'int64' && raw.some((v) => v < INT32_MIN || v > INT32_MAX)) throw new InvalidArgumentError(`${api}: an int64 value does not fit int32, EagerFlow's int64 (values are never wrapped)`, { opName: api });
-    values = raw.length === n ? raw : raw.length === 1 ? new Array<number>(n).fill(raw[0]) : n === 0 ? [] : (() => { throw new InvalidArgumentError(`${api}: ${raw.length} values for shape [${dims.join(', ')}]. The bytes are damaged`, { opName: api }); })();
+    if (got === 'int64' && raw.some((v) => v < INT32_MIN || v > INT32_MAX)) throw argError(api, "an int64 value does not fit int32, EagerFlow's int64 (values are never wrapped)", String(raw.find((v) => v < INT32_MIN || v > INT32_MAX)), `a value in [${INT32_MIN}, ${INT32_MAX}]`, "Keep int64 values within int32's range");
+    values = raw.length === n ? raw : raw.length === 1 ? new Array<number>(n).fill(raw[0]) : n === 0 ? [] : (() => { throw argError(api, `the proto holds ${raw.length} values for shape [${dims.join(', ')}]`, `${raw.length} values`, `${n} values, or 1 to fill the shape`, 'The bytes are damaged'); })();
   }
   if (dtype === 'bool') return constant(values.map((v) => v !== 0), 'bool', dims);
   return constant(dtype === 'float32' ? Float32Array.from(values) : Int32Array.from(values), dtype, dims);
@@ -143,7 +143,7 @@ export function decodeRaw(inputBytes: TensorLike, outType: string, options: { li
     const le = options.littleEndian ?? true;
     const values: number[] = [];
     recs.forEach((r, i) => {
-      if (fixed === null && r.length !== len) throw new InvalidArgumentError(`${api}: Input to DecodeRaw has length ${r.length} that is not equal to the length of the first element ${len} (element ${i}). Give fixedLength, or make the strings equally long`, { opName: api });
+      if (fixed === null && r.length !== len) throw argError(api, `Input to DecodeRaw has length ${r.length} that is not equal to the length of the first element ${len} (element ${i})`, `${r.length} bytes`, `${len} bytes`, 'Give fixedLength, or make the strings equally long');
       const b = new Uint8Array(len);
       b.set(r.subarray(0, len));
       if (!le && size > 1) for (let k = 0; k < len; k += size) b.subarray(k, k + size).reverse();

@@ -2,7 +2,7 @@
 // the dtype contract where TF has int64) and the ops issue 28/30 need: toDense, fromDense, add, sparseDenseMatmul.
 // Built from ef ops (scatterNd, gather, unsortedSegmentSum), so sparseDenseMatmul differentiates like TF's.
 import { pyFunction } from '@eagerflow/callbacks';
-import { InvalidArgumentError, TOP, Tensor, TensorLike, argError, constant, describe, tidy, typeError } from '@eagerflow/core';
+import { TOP, Tensor, TensorLike, argError, constant, describe, tidy, typeError } from '@eagerflow/core';
 
 const { cast, gather, gatherNd, multiply, notEqual, reshape, scatterNd, transpose, unsortedSegmentSum, add: denseAdd, expandDims, subtract } = TOP;
 const where = TOP.where as (condition: TensorLike) => Tensor;
@@ -106,12 +106,12 @@ export function toDense(sp: SparseTensor, options: { defaultValue?: number | str
   const linear = idx.map((row, k) => {
     let at = 0;
     row.forEach((v, d) => {
-      if (!Number.isInteger(v) || v < 0 || v >= shape[d]) throw new InvalidArgumentError(`${api}: index ${k} [${row.join(', ')}] is out of bounds for dense shape [${shape.join(', ')}]. Fix the indices or the dense shape`, { opName: api });
+      if (!Number.isInteger(v) || v < 0 || v >= shape[d]) throw argError(api, `index ${k} [${row.join(', ')}] is out of bounds for dense shape [${shape.join(', ')}]`, `${v} on axis ${d}`, `an integer in [0, ${shape[d]})`, 'Fix the indices or the dense shape');
       at = at * shape[d] + v;
     });
     return at;
   });
-  if (new Set(linear).size !== linear.length) throw new InvalidArgumentError(`${api}: indices repeat (got ${linear.length} index rows, ${new Set(linear).size} distinct; expected each at most once). Combine duplicates first`, { opName: api });
+  if (new Set(linear).size !== linear.length) throw argError(api, 'indices repeat', `${linear.length} index rows, ${new Set(linear).size} distinct`, 'each at most once', 'Combine duplicates first');
   if (sp.dtype === 'string') {
     const bytes = sp.values.bytes();
     const dflt = new TextEncoder().encode(String(options.defaultValue ?? ''));

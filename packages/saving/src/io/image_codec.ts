@@ -1,7 +1,7 @@
 // ef.io.decodePng / encodePng (fast-png) and decodeJpeg (jpeg-js): TF's tf.io image codecs in Node and browsers.
 // uint8 pixels are int32 in [0, 255] by the dtype contract; encodePng also takes float32 in [0, 1] (scaled by
 // 255 and rounded, as tf.image.convert_image_dtype with saturation), the same convention as ef.summary.image.
-import { InvalidArgumentError, Tensor, TensorLike, argError, constant, describe, typeError } from '@eagerflow/core';
+import { Tensor, TensorLike, argError, constant, describe, typeError } from '@eagerflow/core';
 import { decode as pngDecode, encode as pngEncode, convertIndexedToRgb } from 'fast-png';
 // jpeg-js's decoder module alone (its index also pulls in the encoder, which ef.io does not use).
 import jpegDecode from 'jpeg-js/lib/decoder.js';
@@ -59,7 +59,7 @@ export function decodePng(contents: Uint8Array | ArrayBuffer | Tensor, options: 
   try {
     png = pngDecode(bytes);
   } catch (e) {
-    throw new InvalidArgumentError(`${api}: cannot decode ${bytes.length} bytes as a PNG (got: ${(e as Error).message}). Pass a PNG file's bytes`, { opName: api, cause: e });
+    throw argError(api, `cannot decode ${bytes.length} bytes as a PNG`, (e as Error).message, 'the bytes of a PNG file', "Pass a PNG file's bytes", { opName: api, cause: e });
   }
   let data: ArrayLike<number> = png.data;
   let from = png.channels;
@@ -88,7 +88,7 @@ export function decodeJpeg(contents: Uint8Array | ArrayBuffer | Tensor, options:
   try {
     img = jpegDecode(bytes, { useTArray: true, formatAsRGBA: false });
   } catch (e) {
-    throw new InvalidArgumentError(`${api}: cannot decode ${bytes.length} bytes as a JPEG (got: ${(e as Error).message ?? String(e)}). Pass a JPEG file's bytes`, { opName: api, cause: e });
+    throw argError(api, `cannot decode ${bytes.length} bytes as a JPEG`, (e as Error).message ?? String(e), 'the bytes of a JPEG file', "Pass a JPEG file's bytes", { opName: api, cause: e });
   }
   const n = img.width * img.height;
   const to = channels === 0 ? 3 : channels;

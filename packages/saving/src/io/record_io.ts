@@ -2,7 +2,7 @@
 // TF's compressions ('' | 'GZIP' | 'ZLIB') and the writer. Node's zlib inflates file streams (native, fast);
 // fflate inflates in-memory and browser sources and deflates for the writer (synchronous streaming, so
 // write/flush/close stay synchronous as TF's are). Framing and CRCs are ./tfrecord_framing.ts.
-import { DataLossError, InvalidArgumentError, NotFoundError, OpError, FailedPreconditionError, argError, describe, typeError } from '@eagerflow/core';
+import { DataLossError, InvalidArgumentError, NotFoundError, OpError, FailedPreconditionError, argError, describe, opError, typeError } from '@eagerflow/core';
 import { Gunzip, Gzip, Unzlib, Zlib } from 'fflate';
 import { encodeRecord, readRecords } from './tfrecord_framing';
 
@@ -87,7 +87,7 @@ async function* rawChunks(api: string, src: RecordSource, bufferSize: number): A
       await fs.promises.access(path, fs.constants.R_OK);
       stream = fs.createReadStream(path, { highWaterMark: bufferSize });
     } catch (e) {
-      throw new NotFoundError(`${api}: cannot open ${src} (got ${(e as Error).message}, expected a readable TFRecord file). Check the path.`, { opName: api, cause: e });
+      throw opError(NotFoundError, api, `cannot open ${src}`, (e as Error).message, 'a readable TFRecord file', 'Check the path', { opName: api, cause: e });
     }
     try {
       for await (const chunk of stream) yield chunk as Uint8Array;
@@ -99,7 +99,7 @@ async function* rawChunks(api: string, src: RecordSource, bufferSize: number): A
   if (src instanceof ArrayBuffer) return yield* slices(new Uint8Array(src), bufferSize);
   if (src instanceof Uint8Array) return yield* slices(src, bufferSize);
   if (typeof Response !== 'undefined' && src instanceof Response) {
-    if (src.bodyUsed) throw new FailedPreconditionError(`${api}: the Response's body was already read (got a used Response, expected a fresh one). A Response reads once: fetch again, or pass await response.arrayBuffer() to read it several times`, { opName: api });
+    if (src.bodyUsed) throw opError(FailedPreconditionError, api, "the Response's body was already read", 'a used Response', 'a fresh one', 'A Response reads once: fetch again, or pass await response.arrayBuffer() to read it several times');
     if (src.body === null) return;
     return yield* webStream(src.body);
   }
@@ -135,9 +135,9 @@ function badCompression(api: string, kind: string, name: string, e: unknown): In
   const m = (e as Error)?.message ?? String(e);
   // A compressed stream cut short is data loss (TF's ZlibInputStream reports it so); other failures are bad input.
   if (/unexpected end|unexpected EOF/i.test(m)) {
-    return new DataLossError(`${api}: truncated ${kind} stream: ${name} ends inside its compressed data (got: ${m}). The file was cut short; rewrite it, or read it with .ignoreErrors() to keep the records before the cut`, { opName: api, cause: e });
+    return opError(DataLossError, api, `truncated ${kind} stream: ${name} ends inside its compressed data`, m, `a complete ${kind} stream`, 'The file was cut short; rewrite it, or read it with .ignoreErrors() to keep the records before the cut', { opName: api, cause: e });
   }
-  return new InvalidArgumentError(`${api}: cannot ${kind}-decompress ${name} (got: ${m}, expected ${kind} data). Check compressionType: files written with compression '' need compressionType ''`, { opName: api, cause: e });
+  return argError(api, `cannot ${kind}-decompress ${name}`, m, `${kind} data`, "Check compressionType: files written with compression '' need compressionType ''", { opName: api, cause: e });
 }
 
 /** Inflates a Node file stream with Node's zlib (stream.pipeline: an error or an early stop ends both sides). */
@@ -208,7 +208,7 @@ export class TFRecordWriter {
     try {
       this.fd = this.fs.openSync(path, 'w');
     } catch (e) {
-      throw new NotFoundError(`${api}: cannot create ${path} (got ${(e as Error).message}, expected a writable path). Check that the directory exists.`, { opName: api, cause: e });
+      throw opError(NotFoundError, api, `cannot create ${path}`, (e as Error).message, 'a writable path', 'Check that the directory exists', { opName: api, cause: e });
     }
     const sink = (d: Uint8Array): void => {
       if (d.length > 0) this.compressed.push(d);
@@ -218,7 +218,7 @@ export class TFRecordWriter {
   }
 
   private open(api: string): number {
-    if (this.fd === null) throw new FailedPreconditionError(`${api}: the writer of ${this.path} is closed (got a write after close(), expected an open writer). Make a new TFRecordWriter`, { opName: api });
+    if (this.fd === null) throw opError(FailedPreconditionError, api, `the writer of ${this.path} is closed`, 'a write after close()', 'an open writer', 'Make a new TFRecordWriter');
     return this.fd;
   }
 

@@ -2,7 +2,7 @@
 //   uint64 length (little-endian) | uint32 masked CRC32C of those 8 bytes | data | uint32 masked CRC32C of data.
 // TFRecord files, TensorBoard event files and TF's other record logs share it. The CRC32C comes from crc-32
 // (./proto/crc32c.ts); this file only frames and unframes bytes, with no I/O, so Node and browsers share it.
-import { DataLossError, ResourceExhaustedError } from '@eagerflow/core';
+import { DataLossError, ResourceExhaustedError, opError } from '@eagerflow/core';
 import { crc32c, maskCrc } from '../proto/crc32c';
 
 /** Bytes before a record's data (length and its CRC) and after it (the data's CRC). */
@@ -133,15 +133,20 @@ export class RecordUnframer {
       const part = this.pendingLength < 0 ? 'header' : 'data';
       const got = this.buffered;
       this.completed = out;
-      const e = this.error(`truncated record: the file ends ${got} byte(s) into the record's ${part}, which needs ${need}. The file was cut short (an interrupted copy or write); rewrite it, or read it with .ignoreErrors() to keep the records before the cut`);
+      const e = this.error(`truncated record: the file ends inside the record's ${part}`, `${got} byte(s)`, `${need}`, 'The file was cut short (an interrupted copy or write); rewrite it, or read it with .ignoreErrors() to keep the records before the cut');
       this.lostFraming = e;
       throw e;
     }
     return out;
   }
 
-  private error(what: string): DataLossError {
-    return new DataLossError(`${this.api}: ${what} (file ${this.file}, record ${this.index} at byte offset ${this.offset})`, { opName: this.api });
+  /** Where the reader is: the file, the record's index and its byte offset. */
+  private where(): string {
+    return `(file ${this.file}, record ${this.index} at byte offset ${this.offset})`;
+  }
+
+  private error(what: string, got: string, expected: string, fix: string): DataLossError {
+    return opError(DataLossError, this.api, `${what} ${this.where()}`, got, expected, fix);
   }
 
   private drain(): Uint8Array[] {
@@ -156,14 +161,15 @@ export class RecordUnframer {
         const stored = view.getUint32(8, true);
         const actual = maskedCrcOf(header.subarray(0, 8));
         if (stored !== actual) {
-          const e = this.error(`corrupted record: the length's CRC does not match (got masked CRC32C 0x${stored.toString(16)} stored, 0x${actual.toString(16)} computed from length bytes ${hex(header.subarray(0, 8))}). The file is damaged or is not a TFRecord file (a compressed file read with compressionType ''?)`);
+          const e = this.error("corrupted record: the length's CRC does not match", `masked CRC32C 0x${stored.toString(16)} stored`, `0x${actual.toString(16)} computed from length bytes ${hex(header.subarray(0, 8))}`, "The file is damaged or is not a TFRecord file (a compressed file read with compressionType ''?)");
           this.lostFraming = e;
           throw e;
         }
         const length = hi * 2 ** 32 + lo;
         if (length > MAX_RECORD_BYTES) {
-          const e = new ResourceExhaustedError(`${this.api}: record of ${length} bytes is larger than the ${MAX_RECORD_BYTES} bytes a reader here can hold (file ${this.file}, record ${this.index} at byte offset ${this.offset}). Split the data into smaller records`, { opName: this.api });
-          this.lostFraming = new DataLossError(e.message, { opName: this.api, cause: e });
+          const parts = [this.api, `record is larger than a reader here can hold ${this.where()}`, `${length} bytes`, `at most ${MAX_RECORD_BYTES} bytes`, 'Split the data into smaller records'] as const;
+          const e = opError(ResourceExhaustedError, ...parts);
+          this.lostFraming = opError(DataLossError, ...parts, { opName: this.api, cause: e });
           throw e;
         }
         this.pendingLength = length;
@@ -176,7 +182,7 @@ export class RecordUnframer {
       const actual = maskedCrcOf(data);
       const recordBytes = RECORD_HEADER_BYTES + need;
       if (stored !== actual) {
-        const e = this.error(`corrupted record: the data's CRC does not match (got masked CRC32C 0x${stored.toString(16)} stored, 0x${actual.toString(16)} computed over its ${this.pendingLength} bytes). The file is damaged; rewrite it, or read it with .ignoreErrors() to skip this record`);
+        const e = this.error("corrupted record: the data's CRC does not match", `masked CRC32C 0x${stored.toString(16)} stored`, `0x${actual.toString(16)} computed over its ${this.pendingLength} bytes`, 'The file is damaged; rewrite it, or read it with .ignoreErrors() to skip this record');
         this.pendingLength = -1;
         this.offset += recordBytes;
         this.index += 1;
