@@ -11,18 +11,23 @@ export interface FeatureInit {
   floatList?: { value: ArrayLike<number> } | null;
   int64List?: { value: ArrayLike<number | bigint> } | null;
 }
+/** `ef.train.Features`' fields in TF's names: `feature`, a map of name to Feature (or its plain-object form). */
 export interface FeaturesInit {
   feature?: Record<string, Feature | FeatureInit>;
 }
+/** `ef.train.FeatureList`'s fields in TF's names: `feature`, the list of Features. */
 export interface FeatureListInit {
   feature?: (Feature | FeatureInit)[];
 }
+/** `ef.train.FeatureLists`' fields in TF's names: `featureList`, a map of name to FeatureList. */
 export interface FeatureListsInit {
   featureList?: Record<string, FeatureList | FeatureListInit>;
 }
+/** `ef.train.Example`'s fields in TF's names: `features`. */
 export interface ExampleInit {
   features?: Features | FeaturesInit | null;
 }
+/** `ef.train.SequenceExample`'s fields in TF's names: `context` (Features) and `featureLists` (FeatureLists). */
 export interface SequenceExampleInit {
   context?: Features | FeaturesInit | null;
   featureLists?: FeatureLists | FeatureListsInit | null;
@@ -103,10 +108,12 @@ export class Feature {
     return new Feature(b ? { bytesList: { value: b.value ?? [] } } : f ? { floatList: { value: f.value ?? [] } } : i ? { int64List: { value: i.value ?? [] } } : {});
   }
 
+  /** The message's protobuf bytes, as TF's `SerializeToString()` writes them (deterministic field order). */
   serializeToString(): Uint8Array {
     return encodeTfProto('tensorflow.Feature', this._proto());
   }
 
+  /** Parses protobuf bytes (TF's `FromString`); malformed bytes are an InvalidArgumentError. */
   static fromString(bytes: Uint8Array): Feature {
     return Feature._fromProto(decode('ef.train.Feature.fromString', 'tensorflow.Feature', bytes));
   }
@@ -139,10 +146,12 @@ export class Features {
     return new Features({ feature: Object.fromEntries(Object.entries(m).map(([k, f]) => [k, Feature._fromProto(f)])) });
   }
 
+  /** The message's protobuf bytes, as TF's `SerializeToString()` writes them (deterministic field order). */
   serializeToString(): Uint8Array {
     return encodeTfProto('tensorflow.Features', this._proto());
   }
 
+  /** Parses protobuf bytes (TF's `FromString`); malformed bytes are an InvalidArgumentError. */
   static fromString(bytes: Uint8Array): Features {
     return Features._fromProto(decode('ef.train.Features.fromString', 'tensorflow.Features', bytes));
   }
@@ -171,10 +180,12 @@ export class FeatureList {
     return new FeatureList({ feature: ((p?.feature ?? []) as Record<string, unknown>[]).map((f) => Feature._fromProto(f)) });
   }
 
+  /** The message's protobuf bytes, as TF's `SerializeToString()` writes them (deterministic field order). */
   serializeToString(): Uint8Array {
     return encodeTfProto('tensorflow.FeatureList', this._proto());
   }
 
+  /** Parses protobuf bytes (TF's `FromString`); malformed bytes are an InvalidArgumentError. */
   static fromString(bytes: Uint8Array): FeatureList {
     return FeatureList._fromProto(decode('ef.train.FeatureList.fromString', 'tensorflow.FeatureList', bytes));
   }
@@ -201,10 +212,12 @@ export class FeatureLists {
     return new FeatureLists({ featureList: Object.fromEntries(Object.entries(m).map(([k, f]) => [k, FeatureList._fromProto(f)])) });
   }
 
+  /** The message's protobuf bytes, as TF's `SerializeToString()` writes them (deterministic field order). */
   serializeToString(): Uint8Array {
     return encodeTfProto('tensorflow.FeatureLists', this._proto());
   }
 
+  /** Parses protobuf bytes (TF's `FromString`); malformed bytes are an InvalidArgumentError. */
   static fromString(bytes: Uint8Array): FeatureLists {
     return FeatureLists._fromProto(decode('ef.train.FeatureLists.fromString', 'tensorflow.FeatureLists', bytes));
   }
@@ -231,11 +244,13 @@ export class Example {
   }
 
   /** The proto's bytes (TF's wire format; map keys sorted as TF's deterministic serialization). */
+  /** The message's protobuf bytes, as TF's `SerializeToString()` writes them (deterministic field order). */
   serializeToString(): Uint8Array {
     return encodeTfProto('tensorflow.Example', { features: this.features._proto() });
   }
 
   /** Parses TF's serialized Example; malformed bytes are an InvalidArgumentError. */
+  /** Parses protobuf bytes (TF's `FromString`); malformed bytes are an InvalidArgumentError. */
   static fromString(bytes: Uint8Array): Example {
     const p = decode('ef.train.Example.fromString', 'tensorflow.Example', bytes);
     return new Example({ features: Features._fromProto(p.features as Record<string, unknown> | undefined) });
@@ -254,10 +269,12 @@ export class SequenceExample {
     this.featureLists = fl instanceof FeatureLists ? fl : new FeatureLists(fl ?? {});
   }
 
+  /** The message's protobuf bytes, as TF's `SerializeToString()` writes them (deterministic field order). */
   serializeToString(): Uint8Array {
     return encodeTfProto('tensorflow.SequenceExample', { context: this.context._proto(), feature_lists: this.featureLists._proto() });
   }
 
+  /** Parses protobuf bytes (TF's `FromString`); malformed bytes are an InvalidArgumentError. */
   static fromString(bytes: Uint8Array): SequenceExample {
     const p = decode('ef.train.SequenceExample.fromString', 'tensorflow.SequenceExample', bytes);
     return new SequenceExample({ context: Features._fromProto(p.context as Record<string, unknown> | undefined), featureLists: FeatureLists._fromProto(p.feature_lists as Record<string, unknown> | undefined) });

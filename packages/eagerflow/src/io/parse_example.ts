@@ -11,12 +11,14 @@ import { decode } from './example';
 type OutDType = 'float32' | 'int32' | 'string';
 type Value = number | Uint8Array;
 
+/** What `ef.io.FixedLenFeature(shape, dtype, {defaultValue})` returns: a feature of a fixed shape per example. */
 export interface FixedLenFeatureSpec {
   readonly kind: 'FixedLenFeature';
   readonly shape: number[];
   readonly dtype: OutDType;
   readonly defaultValue: unknown;
 }
+/** What `ef.io.FixedLenSequenceFeature(shape, dtype, {allowMissing, defaultValue})` returns: a fixed shape per sequence step. */
 export interface FixedLenSequenceFeatureSpec {
   readonly kind: 'FixedLenSequenceFeature';
   readonly shape: number[];
@@ -24,10 +26,12 @@ export interface FixedLenSequenceFeatureSpec {
   readonly allowMissing: boolean;
   readonly defaultValue: unknown;
 }
+/** What `ef.io.VarLenFeature(dtype)` returns: a feature of any length, parsed into an `ef.SparseTensor`. */
 export interface VarLenFeatureSpec {
   readonly kind: 'VarLenFeature';
   readonly dtype: OutDType;
 }
+/** A feature spec of the parse functions: FixedLenFeature, FixedLenSequenceFeature or VarLenFeature. */
 export type FeatureSpec = FixedLenFeatureSpec | FixedLenSequenceFeatureSpec | VarLenFeatureSpec;
 
 /** TF's dtypes of features: float32 (float), int64 (int32 here, by the dtype contract) and string. */

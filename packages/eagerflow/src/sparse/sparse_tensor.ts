@@ -62,12 +62,14 @@ export class SparseTensor {
     return this.denseShape.isSymbolic ? null : Array.from(this.denseShape.dataSync() as Int32Array);
   }
 
+  /** Releases the three component tensors. */
   dispose(): void {
     this.indices.dispose();
     this.values.dispose();
     this.denseShape.dispose();
   }
 
+  /** `SparseTensor(indices=..., values=..., dense_shape=...)`, as TF prints one. */
   toString(): string {
     return `SparseTensor(indices=${this.indices}, values=${this.values}, dense_shape=${this.denseShape})`;
   }

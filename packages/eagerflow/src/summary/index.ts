@@ -379,6 +379,7 @@ export function audio(name: string, data: TensorLike, options: AudioOptions): bo
 
 /** What graph() accepts: a concrete function or its GraphDef JSON. */
 export interface GraphSource {
+  /** The function's graph as TensorFlow GraphDef JSON. */
   toGraphDef(): GraphDef;
 }
 

@@ -5,6 +5,7 @@ import { Tensor, argError } from '@eagerflow/core';
 
 /** Where the bar is written: Node's process.stdout, or anything with write() (isTTY picks the one-line mode). */
 export interface ProgbarStream {
+  /** Writes the bar's text (a `\r`-redrawn line on a TTY, whole lines otherwise). */
   write(text: string): unknown;
   isTTY?: boolean;
 }
