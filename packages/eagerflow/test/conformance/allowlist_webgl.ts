@@ -19,6 +19,14 @@ export const WEBGL_TOL: Tolerances = { forward: { rtol: 1e-3, atol: 5e-4 }, grad
 
 export const ALLOWLIST_WEBGL: readonly Allowed[] = [
   {
+    id: 'webgl-softmax-all-neg-inf',
+    ops: ['softmax'],
+    what: ['value'],
+    cases: ['all -inf'],
+    paths: ['eager', 'traced', 'traced-unknown-dims'],
+    reason: "OPEN (measured after issue 28's softmax change, which skips NaN in the row max): a row of only -inf gives 1 on webgl (SwiftShader) where TF and ef's cpu/wasm give NaN; the cause in tfjs-webgl's shaders (the max, the -inf - -inf shift or the where) is not isolated yet.",
+  },
+  {
     id: 'webgl-relu-zero-sign',
     ops: ['nn.relu6', 'relu'],
     what: ['signed-zero'],
