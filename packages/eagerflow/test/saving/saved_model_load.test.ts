@@ -138,3 +138,22 @@ test('while_loop + cond + TensorArray with a stateful counter (TF 2.21 SavedMode
   const r2 = m.signatures.serving_default(feeds);
   for (const k of Object.keys(want.outputs_again)) close(r2[k], want.outputs_again[k]);
 });
+
+test("a restored function jit-compiles (ONNX Runtime) inside ef.trace, with TF's values and gradients to its variables", async () => {
+  const want = EXPECTED.sm_module;
+  const m = await ef.savedModel.load(path.join(DIR, 'sm_module'));
+  const call = m.__call__ as (x: ef.Tensor) => ef.Tensor;
+  const x = ef.constant(want.inputs.x);
+  const compiled = ef.trace((v: ef.Tensor) => call(v), { jitCompile: 'strict', inputSignature: [new ef.TensorSpec([null, 3])] });
+  close(compiled(x), want.call);
+  expect(compiled.getConcreteFunction(x).experimentalGetCompilerIr()).toMatch(/onnx_segment/);
+  // The same loss, differentiated to the restored variables through the compiled call and through the plain one.
+  const grads = (f: (v: ef.Tensor) => ef.Tensor): number[][] => {
+    const tape = new ef.GradientTape();
+    const loss = tape.record(() => ef.reduceSum(ef.square(f(x))));
+    return (tape.gradient(loss, m.variables) as ef.Tensor[]).map((g) => Array.from(g.dataSync() as Float32Array));
+  };
+  const [a, b] = [grads(compiled), grads(call)];
+  a.forEach((g, i) => close(ef.constant(g), b[i]));
+  compiled.dispose();
+});
