@@ -74,7 +74,13 @@ const IMPORT_TABLE = [
  * The backend seam's kernel table names tfjs kernels (the ones tfjs-backend-wasm lacks or gets wrong,
  * packages/core/src/backend/kernel_gaps.ts), not GraphDef ops: tfjs kernel names often equal TF op names.
  */
-const KERNEL_TABLE = ['packages/core/src/backend/kernel_gaps.ts'];
+const KERNEL_TABLE = [
+  'packages/core/src/backend/kernel_gaps.ts',
+  // The layout kernels run on complex64 by real and imaginary parts (tfjs's CPU kernels lack them): tfjs kernel names.
+  'packages/core/src/backend/backend.ts',
+  // Kernel helpers that split a complex64 value with tfjs's Real / Imag kernels for kernels that lack complex64.
+  'packages/core/src/ops/kernel_util.ts',
+];
 
 /**
  * The SavedModel writer's own graph plumbing, not op records: signature wrappers (StatefulPartitionedCall, Identity

@@ -47,7 +47,7 @@ test('exactly these kernels ran on cpu with a data move during the rows on wasm'
     'GreaterEqual', 'Identity', 'IFFT', 'Imag', 'IsFinite', 'IsInf', 'IsNan', 'Less', 'LessEqual', 'Log', 'Log1p', 'LogicalAnd',
     'LogicalOr', 'Maximum', 'MaxPool3D', 'MaxPool3DGrad', 'MaxPoolWithArgmax', 'Minimum', 'Multiply', 'Neg', 'NotEqual', 'OneHot',
     'OnesLike', 'PadV2', 'Pow', 'Real', 'RealDiv', 'Reciprocal', 'Relu', 'Relu6', 'Reshape', 'Rsqrt', 'Select', 'Selu', 'Sigmoid', 'Sign',
-    'Sin', 'Sinh', 'Softplus', 'Sqrt', 'Square', 'StridedSlice', 'Sub', 'Tan', 'Tanh', 'Tile', 'UnsortedSegmentSum',
+    'Sin', 'Sinh', 'Softplus', 'Sqrt', 'Square', 'StridedSlice', 'Sub', 'Tan', 'Tanh', 'Tile',
     'ZerosLike',
   ].sort((a, b) => a.localeCompare(b)));
   // No fallback on cpu itself.
