@@ -74,7 +74,10 @@ export function observe(call: () => unknown): { outcome: Outcome; leaked: number
     outcome = { kind: 'ok', leaves };
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));
-    outcome = { kind: 'error', cls: err.constructor.name, message: err.message.split('\n')[0].slice(0, 300), library: isLibraryError(e) };
+    // A symbolic tensor used as a JS value inside a trace raises SymbolicTensorError, the TypeError subclass for what
+    // an eager non-scalar tensor used as a JS number raises as a plain TypeError: one class for the comparison.
+    const cls = err.constructor.name === 'SymbolicTensorError' ? 'TypeError' : err.constructor.name;
+    outcome = { kind: 'error', cls, message: err.message.split('\n')[0].slice(0, 300), library: isLibraryError(e) };
   }
   return { outcome, leaked: ef.memory().numTensors - before };
 }

@@ -1,5 +1,5 @@
 // Shared shape/dtype checks for primitive rules; every message names the op, what it got and expected.
-import { DType } from '../values/dtype';
+import { DType, describe } from '../values/dtype';
 import { ResourceExhaustedError } from '../errors/errors';
 import { argError, opError } from '../errors/error_toolkit';
 import { Dims, broadcastDims, dimsToString } from '../values/shape';
@@ -27,7 +27,9 @@ export function checkSize(op: string, dims: readonly (number | null)[] | null): 
 /** A target shape given as numbers must be non-negative integers (an InvalidArgumentError naming the op). */
 export function checkDimsValid(op: string, dims: readonly number[]): void {
   if (!Array.isArray(dims) || dims.some((d) => !Number.isInteger(d) || d < 0)) {
-    throw argError(op, 'invalid shape', Array.isArray(dims) ? `[${dims.join(', ')}]` : String(dims), 'non-negative integer dims', 'Fix the shape.');
+    // Formatted without converting its entries: a symbolic tensor refuses a JS string conversion inside a trace.
+    const got = Array.isArray(dims) ? `[${dims.map((d) => (typeof d === 'number' ? String(d) : describe(d))).join(', ')}]` : describe(dims);
+    throw argError(op, 'invalid shape', got, 'non-negative integer dims', 'Fix the shape.');
   }
 }
 
@@ -65,7 +67,7 @@ export const ALL: readonly DType[] = ['float32', 'int32', 'bool', 'string', 'com
 export function normalizeAxes(op: string, axes: readonly number[], rank: number): number[] {
   const out = axes.map((a) => {
     if (!Number.isInteger(a) || a < -rank || a >= rank) {
-      throw argError(op, 'axis out of range', `axis ${a} for a rank-${rank} tensor`, `an integer in [${-rank}, ${rank})`, 'Pass an axis inside the tensor rank.');
+      throw argError(op, 'axis out of range', `axis ${typeof a === 'number' ? a : describe(a)} for a rank-${rank} tensor`, `an integer in [${-rank}, ${rank})`, 'Pass an axis inside the tensor rank.');
     }
     return a < 0 ? a + rank : a;
   });

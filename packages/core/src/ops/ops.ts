@@ -18,7 +18,7 @@ import * as SEG from './math/segment_sum';
 import * as SJ from './array/slice_concat_gather';
 import * as UNA from './math/unary';
 import type { PadMode } from './array/mirror_pad';
-import { argError } from './check';
+import { argError, normalizeAxes } from './check';
 import { ShapeLike, dimsOf, isTensorShapeArg } from '../values/shape_arg';
 import type { ApiSpec, FnOf } from './api_spec';
 import { convertAll, hintOf, makeOp, releasing } from './op_builder';
@@ -259,6 +259,8 @@ export function softmax(logits: TensorLike, axis = -1): Tensor {
   return releasing([a], () => {
     // Checked before any intermediate exists (TF's Softmax is float-only; a later failure would leak them).
     if (a.t.dtype !== 'float32') throw argError('softmax', 'unsupported dtype', a.t.dtype, 'float32', "Cast it first, e.g. ef.cast(logits, 'float32').");
+    const rank = a.t.shape.rank;
+    if (rank !== null) normalizeAxes('softmax', [axis], rank);
     const nan = isNan(a.t);
     const skipNan = where(nan, -Infinity, a.t);
     const max = reduceMax(skipNan, axis, true);
