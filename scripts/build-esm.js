@@ -55,7 +55,7 @@ function buildPackage(name) {
     const dts = path.join(pkgDir, 'dist', `${base}.d.ts`);
     if (!fs.existsSync(dts)) throw new Error(`build-esm: ${path.relative(root, dts)} is missing; run tsc -b first`);
     // The ES module's declarations re-export the CommonJS tree's (same types, one copy in the tarball: the
-    // duplicated tree cost ~0.5 MB of the five tarballs' 4 MB budget). ESM may import CommonJS types.
+    // duplicated tree cost ~0.5 MB of the five tarballs' budget, then 4 MB). ESM may import CommonJS types.
     const cjs = path.relative(path.join(outDir, fromDir), path.join(pkgDir, 'dist', `${base}.js`)).split(path.sep).join('/');
     const refs = fs.readFileSync(dts, 'utf8').split('\n').filter((l) => l.startsWith('/// <reference'));
     fs.writeFileSync(path.join(outDir, `${base}.d.ts`), [...refs, `export * from '${cjs}';`, ''].join('\n'));

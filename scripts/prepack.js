@@ -12,7 +12,7 @@ const root = path.resolve(__dirname, '..');
 /**
  * The tarball's .js files (CommonJS from tsc, ES modules from esbuild) are reprinted without comments
  * or indentation (esbuild, whitespace only: names and code unchanged, so stack traces stay readable) to
- * keep the five tarballs within 4 MB; the declarations keep every JSDoc comment users read.
+ * keep the five tarballs within 5 MB; the declarations keep every JSDoc comment users read.
  */
 function compactJs(distDir) {
   const walk = (d) => {
