@@ -1,16 +1,11 @@
 // What the fuzzers require of one call: a result or a library error, the same in every mode, nothing leaked.
 import * as ef from 'eagerflow';
+import { Rng } from '../harness/rng';
 
-/** A seeded PRNG (mulberry32): case `i` of seed `s` is the same on every run and machine. */
+/** A seeded PRNG (the harness's mulberry32): case `i` of seed `s` is the same on every run and machine. */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = new Rng(seed);
+  return () => r.next();
 }
 
 /** The generator of case `i` of `seed` (independent of every other case, so one case reruns alone). */

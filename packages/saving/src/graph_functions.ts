@@ -4,7 +4,8 @@
 import type { DType, Dims } from '@eagerflow/core';
 import { Tensor, Variable } from '@eagerflow/core';
 import { GraphDefJson, graphDefFromProto } from './graphdef_decode';
-import { LoadOptions, LoadedFunction, buildFunction, neededNodes, readLibrary } from './loader';
+import { LoadOptions, LoadedFunction, buildFunction, readLibrary } from './loader';
+import { neededNodes } from './validate';
 import type { ArgValue } from './reader';
 import { fromTfDType } from './format';
 import { InputRef, ParsedNode, array, loadError, own, parseInputRef, record, show } from './validate';

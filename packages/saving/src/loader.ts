@@ -9,7 +9,7 @@ import { currentReaderTable, readerFor as specReader } from './spec_io';
 import type { NodeReader } from './reader';
 import { GraphScope, LoadContext, OpReader, loadLimits } from './reader';
 import { decodeStructure } from './structure';
-import { InputRef, ParsedNode, array, isRecord, loadError, own, parseInputRef, record, show } from './validate';
+import { InputRef, ParsedNode, array, isRecord, loadError, neededNodes, own, parseInputRef, record, show } from './validate';
 import { decodeWeights } from './weights';
 import { SignatureIO, checkSupported, customReader, inferSignature } from './graph_model';
 import { LoadedSignature, positionalArgs, signatureOf } from './loaded_io';
@@ -256,21 +256,6 @@ export function buildFunction(src: GraphSource, options: LoadOptions = {}): Load
   }
 }
 
-/** The nodes of `pool` that `roots` depend on (data and control inputs), in pool order. */
-export function neededNodes(pool: readonly ParsedNode[], roots: readonly string[]): ParsedNode[] {
-  const byName = new Map(pool.map((n) => [n.name, n] as const));
-  const seen = new Set<string>();
-  const stack = roots.filter((r) => byName.has(r));
-  while (stack.length) {
-    const name = stack.pop() as string;
-    if (seen.has(name)) continue;
-    seen.add(name);
-    const n = byName.get(name) as ParsedNode;
-    for (const r of n.inputs) if (!seen.has(r.node) && byName.has(r.node)) stack.push(r.node);
-    for (const c of n.controls) if (!seen.has(c) && byName.has(c)) stack.push(c);
-  }
-  return pool.filter((n) => seen.has(n.name));
-}
 
 /** `main` and the library functions its nodes reach (through func attrs, transitively). */
 function* reachableNodes(main: ParsedNode[], library: Map<string, Record<string, unknown>>, roots: string[]): Generator<ParsedNode> {

@@ -4,22 +4,7 @@ import { Tensor } from '@eagerflow/core';
 import { cond, whileLoop } from '@eagerflow/function';
 import { GraphScope, NodeReader, OpReader } from './reader';
 import { CondFold, FOLD_OUTPUT, WhileFold, foldOf } from './tf1_frames';
-import { InputRef, ParsedNode, loadError } from './validate';
-
-/** The nodes of `pool` that `roots` depend on (data and control inputs), in pool order. */
-function needed(pool: readonly ParsedNode[], roots: readonly string[]): ParsedNode[] {
-  const byName = new Map(pool.map((n) => [n.name, n] as const));
-  const seen = new Set<string>();
-  const stack = roots.filter((r) => byName.has(r));
-  while (stack.length) {
-    const name = stack.pop() as string;
-    if (seen.has(name)) continue;
-    seen.add(name);
-    const n = byName.get(name) as ParsedNode;
-    for (const d of [...n.inputs.map((r) => r.node), ...n.controls]) if (byName.has(d) && !seen.has(d)) stack.push(d);
-  }
-  return pool.filter((n) => seen.has(n.name));
-}
+import { InputRef, ParsedNode, loadError, neededNodes } from './validate';
 
 function checkScalarBool(t: Tensor, where: string, what: string): void {
   if (t.dtype !== 'bool' || (t.dims !== null && t.dims.length > 0 && t.size !== 1)) {
@@ -37,8 +22,8 @@ function readWhile(r: NodeReader, f: WhileFold): Tensor[] {
   const fixed: [string, (Tensor | undefined)[]][] = f.invariants.map((e) => [e.name, [at(e.inputs[0])]]);
   const predRef = f.loopCond.inputs[0];
   if (predRef === undefined) throw loadError(`${where}: LoopCond '${f.loopCond.name}' has no input`, '0 inputs', '1', 'Fix the loop');
-  const condNodes = needed(f.inner, [predRef.node]);
-  const bodyNodes = needed(f.inner, f.vars.map((v) => v.next.node));
+  const condNodes = neededNodes(f.inner, [predRef.node]);
+  const bodyNodes = neededNodes(f.inner, f.vars.map((v) => v.next.node));
   const presets = (vs: Tensor[]): Map<string, (Tensor | undefined)[]> => {
     const m = new Map<string, (Tensor | undefined)[]>(fixed);
     f.vars.forEach((v, k) => {

@@ -230,3 +230,19 @@ export function withNode(e: unknown, n: ParsedNode): Error {
   if (e instanceof OpError && e.message.startsWith('loadFunction:')) return e;
   return contextError(`loadFunction: node '${n.name}' (${n.op}) cannot be loaded`, e, 'loadFunction', InvalidArgumentError);
 }
+
+/** The nodes of `pool` that `roots` depend on (data and control inputs), in pool order. */
+export function neededNodes(pool: readonly ParsedNode[], roots: readonly string[]): ParsedNode[] {
+  const byName = new Map(pool.map((n) => [n.name, n] as const));
+  const seen = new Set<string>();
+  const stack = roots.filter((r) => byName.has(r));
+  while (stack.length) {
+    const name = stack.pop() as string;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const n = byName.get(name) as ParsedNode;
+    for (const r of n.inputs) if (!seen.has(r.node) && byName.has(r.node)) stack.push(r.node);
+    for (const c of n.controls) if (!seen.has(c) && byName.has(c)) stack.push(c);
+  }
+  return pool.filter((n) => seen.has(n.name));
+}
