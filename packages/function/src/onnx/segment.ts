@@ -1,5 +1,5 @@
 // jitCompile's executor lowering: runs of nodes with ONNX lowerings become one compiled segment (an ONNX Runtime session) each.
-import { AVal, DType, Info, Kernels, Primitive, Variable, assignVariable, backend, isStateful, primitiveByName, readVariable, unimplemented } from '@eagerflow/core';
+import { AVal, DType, Info, Kernels, PRIMITIVES, Primitive, Variable, assignVariable, backend, isStateful, readVariable, unimplemented } from '@eagerflow/core';
 import { Graph, Node, Value, isGraph } from '../graph';
 import { unfuseEpilogues } from '../passes_epilogue';
 import { hostLoopBeatsOrt } from '../fuse';
@@ -91,6 +91,9 @@ const PLUMBING = new Set(['read_variable', 'assign_variable']);
 /** The variable a plumbing node reads or assigns. */
 const variableOf = (n: Node): Variable => (n.params as unknown as { variable: Variable }).variable;
 
+/** The record each read-modify-write assignment mode folds into. */
+const ASSIGN_ARITHMETIC: Readonly<Record<string, Primitive | undefined>> = { assignAdd: PRIMITIVES.add as Primitive, assignSub: PRIMITIVES.sub as Primitive };
+
 /**
  * `v.assignAdd(x)` / `v.assignSub(x)` become a read of v, an add / sub and a plain assign, so the arithmetic
  * joins the compiled segment that computes x and the assignment only swaps in the segment's output buffer.
@@ -107,7 +110,7 @@ function foldAssignArithmetic(g: Graph): Graph {
   const lastRead = new Map<Variable, number>();
   for (const n of g.nodes) {
     const mode = (n.params as { mode?: string }).mode;
-    const arith = n.prim.name === 'assign_variable' && (mode === 'assignAdd' || mode === 'assignSub') ? primitiveByName(mode === 'assignAdd' ? 'add' : 'sub') : undefined;
+    const arith = n.prim.name === 'assign_variable' ? ASSIGN_ARITHMETIC[mode as string] : undefined;
     if (arith === undefined) {
       nodes.push(n);
       if (n.prim.name === 'read_variable') lastRead.set(variableOf(n), n.outputs[0]);
