@@ -1,6 +1,6 @@
 // Import circles over the whole repository (scripts/import-circles.js): every import counts (type-only ones, `export
 // ... from`, require, import()), in every folder (packages, tests, harness, browser, bench, scripts, .ci). The
-// circles still to break are listed in KNOWN_CIRCLES, which may only shrink.
+// circles still to break are listed in KNOWN_CIRCLES, which may only shrink (and is empty: zero circles).
 import * as path from 'node:path';
 
 interface Circles {
@@ -15,7 +15,7 @@ interface Circles {
 const circles: Circles = require(path.resolve(__dirname, '../scripts/import-circles.js'));
 
 /** The size of KNOWN_CIRCLES when it was last shortened: lower these as circles are broken, never raise them. */
-const KNOWN_AT_MOST = { circles: 1, files: 12 };
+const KNOWN_AT_MOST = { circles: 0, files: 0 };
 
 test('the repository has no import circle beyond the known ones, and every known one still stands as listed', () => {
   const { unknown, stale } = circles.circleFindings();
