@@ -57,7 +57,7 @@ export interface LateTable<T extends object> {
   get<K extends keyof T>(name: K): T[K];
 }
 
-/** A late-bound table named `what` in its error (values/ reaches ops through these, so it imports no op file). */
+/** A late-bound table, `what` naming its ops in the error (values/ reaches ops through these, so it imports no op file). */
 export function lateTable<T extends object>(what: string): LateTable<T> {
   const ops: Partial<T> = {};
   return {
@@ -66,13 +66,13 @@ export function lateTable<T extends object>(what: string): LateTable<T> {
     },
     get<K extends keyof T>(name: K): T[K] {
       const f = ops[name];
-      if (f === undefined) throw internalError(`${what}.${String(name)}`, 'the ops are not loaded (import @eagerflow/core, whose entry loads them, before using tensors)');
+      if (f === undefined) throw internalError(String(name), `${what} are not loaded (import @eagerflow/core, whose entry loads them, before using tensors)`);
       return f as T[K];
     },
   };
 }
 
-const lateOps = lateTable<LateOps>('the late ops');
+const lateOps = lateTable<LateOps>('the ops');
 
 /** Fills the late-bound table (ops/late_ops.ts, once, when the ops load). */
 export function provideLateOps(ops: LateOps): void {
