@@ -5,7 +5,7 @@
 // import-x/no-cycle skips type-only imports, so it cannot see half of these; this script is the check that does.
 // `node scripts/import-circles.js` prints each circle (a strongly connected component of the import graph) and
 // exits 1 if one is not on KNOWN_CIRCLES (below; empty since issue 26) or an entry there is gone, or if a
-// file crosses a layer (LAYER_RULES: values/ imports nothing from ops/);
+// file crosses a layer (LAYER_RULES: values/ reaches nothing in ops/, directly or through other files);
 // `--json` prints the circles as JSON (sorted file lists, sorted by first file) and exits 0. `npm run lint` runs it.
 // scripts/lint-fixtures is left out: it holds a planted circle for the linter's self-check.
 'use strict';
@@ -138,18 +138,35 @@ function circleFindings(circles = importCircles(), known = KNOWN_CIRCLES) {
 }
 
 /**
- * Imports that cross a layer the wrong way: `values/` (tensors, variables, printing) imports nothing from the op
- * folders (issue 26: tensor methods, conversion casts and variable reads and assignments reach their records
- * through the late-bound tables that ops/late_ops.ts fills). Each finding is `[importer, imported]`.
+ * Imports that cross a layer the wrong way: `values/` (tensors, variables, printing) reaches nothing in the op
+ * folders, directly or through any chain of imports (issue 26: tensor methods, conversion casts and variable reads
+ * and assignments reach their records through the late-bound tables that ops/late_ops.ts fills). Each finding is
+ * the import path from a `from` file to the first `notTo` file it reaches (two files when the import is direct).
  */
 const LAYER_RULES = [{ from: 'packages/core/src/values/', notTo: 'packages/core/src/ops/' }];
 
 function layerFindings(graph = importGraph(), rules = LAYER_RULES) {
   const out = [];
-  for (const [f, to] of graph) {
-    for (const r of rules) if (f.startsWith(r.from)) for (const t of to) if (t.startsWith(r.notTo)) out.push([f, t]);
+  for (const r of rules) {
+    for (const f of [...graph.keys()].filter((k) => k.startsWith(r.from)).sort()) {
+      // Breadth-first, so each reached file is named by a shortest path.
+      const via = new Map([[f, null]]);
+      const queue = [f];
+      while (queue.length > 0) {
+        const u = queue.shift();
+        for (const t of graph.get(u) ?? []) {
+          if (via.has(t)) continue;
+          via.set(t, u);
+          if (t.startsWith(r.notTo)) {
+            const chain = [t];
+            for (let v = u; v !== null; v = via.get(v)) chain.unshift(v);
+            out.push(chain);
+          } else queue.push(t);
+        }
+      }
+    }
   }
-  return out.sort((a, b) => (a.join() < b.join() ? -1 : 1));
+  return out;
 }
 
 module.exports = { importGraph, importCircles, circleFindings, layerFindings, KNOWN_CIRCLES, LAYER_RULES };
@@ -164,7 +181,7 @@ if (require.main === module) {
     for (const c of circles) console.log(`circle of ${c.length} files${unknown.includes(c) ? ' (NOT on the known list)' : ' (known, to break)'}:\n  ${c.join('\n  ')}`);
     for (const k of stale) console.log(`known circle no longer there (remove it from KNOWN_CIRCLES or put the smaller circle left in its place):\n  ${k.join('\n  ')}`);
     const crossings = layerFindings(graph);
-    for (const [f, t] of crossings) console.log(`layer crossed: ${f} imports ${t} (values/ reaches ops only through the late-bound tables of ops/late_ops.ts)`);
+    for (const c of crossings) console.log(`layer crossed: ${c.join(' -> ')} (values/ reaches ops only through the late-bound tables of ops/late_ops.ts)`);
     console.log(`${circles.length} import circle(s), ${unknown.length} not on the known list, ${stale.length} stale known entr${stale.length === 1 ? 'y' : 'ies'}, ${crossings.length} layer crossing(s)`);
     process.exit(unknown.length > 0 || stale.length > 0 || crossings.length > 0 ? 1 : 0);
   }
