@@ -8,7 +8,7 @@ const { createNodeResolver } = importX;
 // bundles' entries, benchmarks, examples, scripts, CI, and the root configs.
 export const TOOLING = [
   'packages/*/test/**/*.{ts,js,cjs,mjs}', 'packages/*/browser/**/*.{ts,js}', 'test/**/*.ts', 'acceptance/**/*.ts', 'browser/**/*.{ts,js}',
-  'bench/**/*.js', 'examples/**/*.{ts,js}', 'scripts/**/*.{ts,js,mjs}', '.ci/**/*.{ts,js,cjs,mjs}', '*.{ts,mjs}',
+  'bench/**/*.{ts,js}', 'examples/**/*.{ts,js}', 'scripts/**/*.{ts,js,mjs}', '.ci/**/*.{ts,js,cjs,mjs}', '*.{ts,mjs}',
 ];
 
 export default tseslint.config(
