@@ -179,7 +179,7 @@ export const lrn = {
 } satisfies Primitive<LrnParams>;
 
 /** An argument as a real tensor (JS values as float32); complex64 and string tensors are refused naming the op. */
-function f32(op: string, x: TensorLike): Tensor {
+export function f32(op: string, x: TensorLike): Tensor {
   const t = convert(op, x, 'float32');
   if (t.t.dtype === 'complex64' || t.t.dtype === 'string') {
     if (t.temp) t.t.dispose();
