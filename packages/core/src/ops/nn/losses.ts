@@ -1,5 +1,5 @@
 // tf.nn composites: the losses (l2Loss and the cross-entropies) and the classification helpers embeddingLookup and inTopK.
-import { composite } from '../api_spec';
+import { composites } from '../api_spec';
 import type { TensorLike } from '../../values/convert';
 import { convert } from '../../values/convert';
 import { tidy } from '../../backend/memory';
@@ -143,11 +143,6 @@ function inTopK(targets: TensorLike, predictions: TensorLike, k: number): Tensor
 /** The normalization and loss composites with their public paths (merged into COMPOSITES). */
 
 /** The loss and classification composites with their public paths (merged into COMPOSITES). */
-export const LOSS_COMPOSITES = {
-  l2Loss: composite(['nn.l2Loss'], l2Loss),
-  sigmoidCrossEntropyWithLogits: composite(['nn.sigmoidCrossEntropyWithLogits'], sigmoidCrossEntropyWithLogits),
-  softmaxCrossEntropyWithLogits: composite(['nn.softmaxCrossEntropyWithLogits'], softmaxCrossEntropyWithLogits),
-  sparseSoftmaxCrossEntropyWithLogits: composite(['nn.sparseSoftmaxCrossEntropyWithLogits'], sparseSoftmaxCrossEntropyWithLogits),
-  embeddingLookup: composite(['nn.embeddingLookup'], embeddingLookup),
-  inTopK: composite(['nn.inTopK', 'math.inTopK'], inTopK),
-};
+export const LOSS_COMPOSITES = composites('nn', {
+  l2Loss, sigmoidCrossEntropyWithLogits, softmaxCrossEntropyWithLogits, sparseSoftmaxCrossEntropyWithLogits, embeddingLookup, inTopK,
+}, { inTopK: ['math.inTopK'] });
