@@ -1,13 +1,9 @@
 // jacobian and batchJacobian ported from TensorFlow's backprop_test.py (JacobianTest, BatchJacobianTest).
 import * as ef from 'eagerflow';
-import { captureWarnings, noLeak, val } from './tape_helpers';
+import { captureWarnings, noLeak, taped, val } from './tape_helpers';
 import { recordFirstGradient } from '../../../test/harness/tapes';
 
-let warn: jest.SpyInstance;
-beforeEach(() => {
-  warn = captureWarnings();
-});
-afterEach(() => warn.mockRestore());
+captureWarnings();
 
 const diag = (v: number[]): number[][] => v.map((d, i) => v.map((_, j) => (i === j ? d : 0)));
 
@@ -95,9 +91,7 @@ describe('jacobian', () => {
   test('test_nested_jacobian: batchJacobian of a jacobian is [[2, 0], [0, 2]] per example', () =>
     noLeak(() => {
       const x = ef.ones([10, 2]);
-      const g = new ef.GradientTape();
-      const dyx = g.record(() => {
-        g.watch(x);
+      const [g, dyx] = taped(x, () => {
         const gg = new ef.GradientTape();
         const y = gg.record(() => (gg.watch(x), ef.reduceSum(ef.square(x))));
         return gg.jacobian(y, x) as ef.Tensor;
