@@ -412,11 +412,6 @@ export function fillFromTf(x: TfTensor, shape: number[]): TfTensor {
   return tf.tidy(() => tf.broadcastTo(tf.reshape(x, []), shape));
 }
 
-/** A tracked complex64 tensor from its real and imaginary parts. */
-export function makeComplexTf(re: Float32Array, im: Float32Array, shape: number[]): TfTensor {
-  return tf.tidy(() => tf.complex(tf.tensor(re, shape), tf.tensor(im, shape)));
-}
-
 export interface MemoryInfo {
   numTensors: number;
   numBytes: number;
