@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as ef from 'eagerflow';
 import * as tf from '@tensorflow/tfjs-core';
 import { GraphModel, loadGraphModel } from '@tensorflow/tfjs-converter';
+import { Rng } from '../harness/rng';
 
 export const MODELS_DIR = path.join(__dirname, '..', '..', 'node_modules', '@vladmandic', 'human', 'models');
 export const modelPath = (name: string): string => path.join(MODELS_DIR, `${name}.json`);
@@ -16,15 +17,10 @@ export function artifactsOf(name: string): tf.io.ModelArtifacts {
   return { ...rest, weightSpecs: weightsManifest.flatMap((g) => g.weights), weightData: data.buffer.slice(data.byteOffset, data.byteOffset + data.length) } as tf.io.ModelArtifacts;
 }
 
-/** Seeded uniform [lo, hi) values (mulberry32). */
+/** Seeded uniform [lo, hi) values (the harness's mulberry32). */
 export function seeded(n: number, seed: number, lo = 0, hi = 1): Float32Array {
-  let a = seed >>> 0;
-  return Float32Array.from({ length: n }, () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return lo + (hi - lo) * (((t ^ (t >>> 14)) >>> 0) / 4294967296);
-  });
+  const r = new Rng(seed);
+  return Float32Array.from({ length: n }, () => lo + (hi - lo) * r.next());
 }
 
 /** A seeded input of the model's input shape (unknown dims = `batch`): floats in [0, 1), or integer pixels in [0, 256) (uint8 images). */

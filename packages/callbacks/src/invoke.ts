@@ -109,22 +109,12 @@ export function handleOf(k: Kernels, x: Produced): Info {
     const tf = x.t.concrete('host_callback');
     return k === backend.engineKernels ? backend.share(tf) : (k.run('Identity', { x: tf }) as Info);
   }
-  if (x.dtype === 'complex64') return complexOf(k, x.data as Float32Array, x.shape);
-  // Strings go through the engine, which encodes them (a direct backend write expects encoded bytes).
-  if (x.dtype === 'string') return backend.intoKernels(k, backend.makeTf(x.data, x.shape, 'string'));
+  // Strings go through the engine, which encodes them (a direct backend write expects encoded bytes); complex64 is
+  // built from its parts there.
+  if (x.dtype === 'string' || x.dtype === 'complex64') return backend.intoKernels(k, backend.makeTf(x.data, x.shape, x.dtype));
   return k.upload(x.data, x.shape, x.dtype);
 }
 
-function complexOf(k: Kernels, data: Float32Array, shape: number[]): Info {
-  const n = data.length / 2;
-  const re = new Float32Array(n);
-  const im = new Float32Array(n);
-  for (let j = 0; j < n; j++) {
-    re[j] = data[2 * j];
-    im[j] = data[2 * j + 1];
-  }
-  return backend.intoKernels(k, backend.makeComplexTf(re, im, shape));
-}
 
 /** Disposes tensors in a returned value that the call created (ids at or after `first`): results nobody takes. */
 function disposeCreated(ret: unknown, first: number): void {

@@ -1,6 +1,7 @@
 // pyFunction gradients: eager (its own forward tape), a tape recording a traced call, and a tape inside the traced body.
 import * as ef from 'eagerflow';
 import { buffers, mem, noLeak, values } from './helpers';
+import { recordFirstGradient } from '../../../test/harness/tapes';
 
 type Fn = (...xs: ef.Tensor[]) => ef.Tensor | ef.Tensor[];
 type GradMode = 'eager' | 'tape records a traced call' | 'tape inside the traced body';
@@ -112,17 +113,11 @@ describe('pyFunction gradients: tapes and memory', () => {
     noLeak(() => {
       const f = m === 'eager' ? cube : ef.trace(cube);
       const x = ef.constant(3);
-      const outer = new ef.GradientTape();
-      const inner = new ef.GradientTape();
-      const dy = outer.record(() => {
-        outer.watch(x);
-        const y = inner.record(() => {
-          inner.watch(x);
-          return f(x) as ef.Tensor;
-        });
-        const d = inner.gradient(y, x) as ef.Tensor;
-        y.dispose();
-        return d;
+      const { outer, value: dy } = recordFirstGradient(x, (v) => f(v) as ef.Tensor, {
+        then: (d, y) => {
+          y.dispose();
+          return d;
+        },
       });
       expect(dy.item()).toBe(27);
       expect(values(outer.gradient(dy, x))).toBe(18);

@@ -1,5 +1,6 @@
 // ef.errors (API section 7): the OpError hierarchy, constructible by user code, and what ops throw.
 import * as ef from 'eagerflow';
+import { thrown } from '../../../test/harness/thrown';
 
 const SUBCLASSES = [
   'InvalidArgumentError',
@@ -55,12 +56,7 @@ describe('what ops throw', () => {
   test('bad shapes and dtypes are InvalidArgumentErrors with opName and a fix', () => {
     const x = ef.constant([1, 2]);
     const y = ef.constant([1, 2, 3]);
-    let caught: unknown;
-    try {
-      ef.add(x, y);
-    } catch (e) {
-      caught = e;
-    }
+    const caught = thrown(() => ef.add(x, y));
     expect(caught).toBeInstanceOf(ef.errors.InvalidArgumentError);
     const e = caught as ef.errors.InvalidArgumentError;
     expect(e.opName).toBe('add');
@@ -71,12 +67,7 @@ describe('what ops throw', () => {
   test('kernel failures keep the original error as cause', () => {
     const x = ef.constant([1, 2, 3]);
     const i = ef.constant([7], 'int32');
-    let caught: unknown;
-    try {
-      ef.gather(x, i);
-    } catch (e) {
-      caught = e;
-    }
+    const caught = thrown(() => ef.gather(x, i));
     expect(caught).toBeInstanceOf(ef.errors.InvalidArgumentError);
     expect((caught as ef.errors.OpError).message).toBe('gather: an index is out of range (got index 7, expected indices in [0, 3)). Clamp or fix the indices.');
     expect((caught as ef.errors.OpError).cause).toBeInstanceOf(Error);

@@ -1,14 +1,8 @@
 // tf.image composites against TensorFlow 2.21: values and first-order gradients (fixed cotangent), from fixtures
 // written by scripts/tf-golden/tf_image_fixture.py; plus the edge rules TF documents (rot90's k modulo 4, bad boxes).
-import * as fs from 'fs';
-import * as path from 'path';
 import * as ef from 'eagerflow';
+import { Enc, byName, expectClose as expectCloseTo, expectTfFixture, readFixture, tensorOf } from './tf_fixture_checks';
 
-interface Enc {
-  dtype: 'float32' | 'int32';
-  shape: number[];
-  data: number[];
-}
 interface ImgCase {
   name: string;
   op: string;
@@ -28,7 +22,7 @@ interface NmsCase {
   outputs: Enc[];
 }
 
-const FIX = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'tf_image.json'), 'utf8')) as { tf_version: string; cases: ImgCase[]; nms: NmsCase[] };
+const FIX = readFixture<{ tf_version: string; cases: ImgCase[]; nms: NmsCase[] }>('tf_image.json');
 
 type P = Record<string, unknown>;
 const box = (p: P): [number, number, number, number] => p.box as [number, number, number, number];
@@ -49,22 +43,13 @@ const OPS: Record<string, (xs: ef.Tensor[], p: P) => ef.Tensor> = {
   extractPatches: ([x], p) => ef.image.extractPatches(x, p.sizes as number[], p.strides as number[], p.rates as number[], p.padding as 'SAME' | 'VALID'),
 };
 
-const tensorOf = (e: Enc): ef.Tensor => ef.reshape(ef.constant(e.data, e.dtype), e.shape);
-
-function expectClose(t: ef.Tensor | null, want: Enc, tol: number, what: string): void {
-  expect(t).not.toBeNull();
-  expect(t?.dims).toEqual(want.shape);
-  const got = Array.from(t?.dataSync() as Float32Array);
-  const bad = got.map((g, i) => [i, g, want.data[i]]).filter(([, g, w]) => !(Math.abs(g - w) <= tol * (1 + Math.abs(w))));
-  if (bad.length > 0) throw new Error(`${what}: ${bad.length} of ${got.length} entries differ, first [${bad[0].join(', ')}] (index, got, TF)`);
-}
+const expectClose = (t: ef.Tensor | null, want: Enc, tol: number, what: string): void => expectCloseTo(t, want, tol, tol, what);
 
 test('the fixtures are TensorFlow 2.21 and cover every image op here', () => {
-  expect(FIX.tf_version).toBe('2.21.0');
-  expect(new Set(FIX.cases.map((c) => c.op))).toEqual(new Set(Object.keys(OPS)));
+  expectTfFixture(FIX, OPS);
 });
 
-describe.each(FIX.cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+describe.each(byName(FIX.cases))('%s', (_name, c) => {
   test('value (and gradient) equal TensorFlow; nothing leaked', () => {
     const before = ef.memory().numTensors;
     ef.tidy(() => {
@@ -84,7 +69,7 @@ describe.each(FIX.cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
   });
 });
 
-describe.each(FIX.nms.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+describe.each(byName(FIX.nms))('%s', (_name, c) => {
   test('selected indices (and scores / valid count) equal TensorFlow; nothing leaked', () => {
     const before = ef.memory().numTensors;
     ef.tidy(() => {

@@ -1,9 +1,7 @@
 // tf.linalg decompositions against TensorFlow 2.21: values, first-order gradients (fixed cotangent) and second order
 // (the gradient of the sum of the first-order gradients), from fixtures written by scripts/tf-golden/tf_linalg_fixture.py.
-import * as fs from 'fs';
-import * as path from 'path';
 import * as ef from 'eagerflow';
-import { Enc, expectClose, expectTfGradients, tensorOf } from './tf_fixture_checks';
+import { Enc, byName, expectClose, expectTfFixture, expectTfGradients, readFixture, tensorOf } from './tf_fixture_checks';
 
 interface LinCase {
   name: string;
@@ -16,7 +14,7 @@ interface LinCase {
   second?: Enc[];
 }
 
-const FIX = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'tf_linalg.json'), 'utf8')) as { tf_version: string; cases: LinCase[] };
+const FIX = readFixture<{ tf_version: string; cases: LinCase[] }>('tf_linalg.json');
 
 type Run = (xs: ef.Tensor[], o: Record<string, unknown>) => ef.Tensor[];
 const OPS: Record<string, Run> = {
@@ -39,11 +37,10 @@ const OPS: Record<string, Run> = {
 };
 
 test('the fixtures are TensorFlow 2.21', () => {
-  expect(FIX.tf_version).toBe('2.21.0');
-  expect(new Set(FIX.cases.map((c) => c.op))).toEqual(new Set(Object.keys(OPS)));
+  expectTfFixture(FIX, OPS);
 });
 
-describe.each(FIX.cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+describe.each(byName(FIX.cases))('%s', (_name, c) => {
   test('values equal TensorFlow', () => {
     const before = ef.memory().numTensors;
     ef.tidy(() => {

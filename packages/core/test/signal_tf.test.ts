@@ -1,9 +1,7 @@
 // tf.signal against TensorFlow 2.21: values, first-order gradients (fixed cotangents) and second order (the gradient of
 // the sum of the first-order gradients), from fixtures written by scripts/tf-golden/tf_signal_fixture.py.
-import * as fs from 'fs';
-import * as path from 'path';
 import * as ef from 'eagerflow';
-import { Enc, expectClose, expectTfGradients, tensorOf } from './tf_fixture_checks';
+import { Enc, byName, expectClose, expectTfFixture, expectTfGradients, readFixture, tensorOf } from './tf_fixture_checks';
 
 interface SigCase {
   name: string;
@@ -17,7 +15,7 @@ interface SigCase {
   tf_grad_error?: string;
 }
 
-const FIX = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'tf_signal.json'), 'utf8')) as { tf_version: string; cases: SigCase[] };
+const FIX = readFixture<{ tf_version: string; cases: SigCase[] }>('tf_signal.json');
 
 type P = SigCase['params'];
 const parts = (z: ef.Tensor): ef.Tensor[] => [ef.math.real(z), ef.math.imag(z)];
@@ -37,11 +35,10 @@ const OPS: Record<string, (xs: ef.Tensor[], p: P) => ef.Tensor[]> = {
 };
 
 test('the fixtures are TensorFlow 2.21 and cover every signal op here', () => {
-  expect(FIX.tf_version).toBe('2.21.0');
-  expect(new Set(FIX.cases.map((c) => c.op))).toEqual(new Set(Object.keys(OPS)));
+  expectTfFixture(FIX, OPS);
 });
 
-describe.each(FIX.cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+describe.each(byName(FIX.cases))('%s', (_name, c) => {
   test('values equal TensorFlow; nothing leaked', () => {
     const before = ef.memory().numTensors;
     ef.tidy(() => OPS[c.op](c.inputs.map(tensorOf), c.params).forEach((y, i) => expectClose(y, c.outputs[i], 1e-5, 2e-5, `output ${i}`)));

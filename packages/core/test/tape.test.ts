@@ -1,22 +1,8 @@
 // GradientTape basics ported from TensorFlow's backprop_test.py (BackpropTest), with TensorFlow's numbers.
 import * as ef from 'eagerflow';
-import { captureWarnings, noLeak, val } from './tape_helpers';
+import { captureWarnings, noLeak, taped, val } from './tape_helpers';
 
-let warn: jest.SpyInstance;
-beforeEach(() => {
-  warn = captureWarnings();
-});
-afterEach(() => warn.mockRestore());
-
-/** Records `fn` on a fresh tape watching `watch`; returns the tape and fn's value. */
-function taped<T>(watch: unknown, fn: () => T, options: ef.GradientTapeOptions = {}): [ef.GradientTape, T] {
-  const tape = new ef.GradientTape(options);
-  const y = tape.record(() => {
-    tape.watch(watch);
-    return fn();
-  });
-  return [tape, y];
-}
+const warn = captureWarnings();
 
 describe('targets and sources', () => {
   test('testTapeNoOpGradient / testTapeIdentityGradientIsIdentity: y = x and identity give 1', () =>
@@ -249,7 +235,7 @@ describe('unconnected, integer and string sources', () => {
     noLeak(() => {
       const i = ef.constant([1, 2], 'int32');
       const [t, y] = taped(i, () => ef.cast(i, 'float32'));
-      expect(warn).toHaveBeenCalledWith(expect.stringContaining('The dtype of the watched tensor must be floating (got int32, expected float32)'));
+      expect(warn()).toHaveBeenCalledWith(expect.stringContaining('The dtype of the watched tensor must be floating (got int32, expected float32)'));
       expect(t.gradient(y, i)).toBeNull();
     }));
 

@@ -1,12 +1,8 @@
 // customGradient, grad, valueAndGrad and recordOperation, ported from TensorFlow's backprop_test.py.
 import * as ef from 'eagerflow';
-import { captureWarnings, noLeak, val } from './tape_helpers';
+import { captureWarnings, noLeak, taped, val } from './tape_helpers';
 
-let warn: jest.SpyInstance;
-beforeEach(() => {
-  warn = captureWarnings();
-});
-afterEach(() => warn.mockRestore());
+captureWarnings();
 
 describe('customGradient', () => {
   test('testCustomGradientInEagerAndGraph: the tape uses grad (4), not the ops f ran (2x)', () =>
@@ -225,9 +221,7 @@ describe('recordOperation (TensorFlow record_operation)', () => {
   test('a recorded operation with a correct rule is differentiated like a primitive', () =>
     noLeak(() => {
       const x = ef.constant(3);
-      const g = new ef.GradientTape();
-      const y = g.record(() => {
-        g.watch(x);
+      const [g, y] = taped(x, () => {
         const out = ef.internal.withoutTapes(() => ef.multiply(x, x));
         ef.recordOperation('square', [x], [out], ([dy], [xi]) => [ef.multiply(dy as ef.Tensor, ef.multiply(2, xi))], [x]);
         return out;

@@ -21,8 +21,22 @@ export function val(t: ef.Tensor | null | undefined): unknown {
   return t === null ? null : t.arraySync();
 }
 
-/** Silences (and records) console.warn for the tests of one file. */
-export function captureWarnings(): jest.SpyInstance {
-  const spy = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-  return spy;
+/** Silences (and records) console.warn in each test of the file; returns a getter of the running test's spy. */
+export function captureWarnings(): () => jest.SpyInstance {
+  let spy: jest.SpyInstance | undefined;
+  beforeEach(() => {
+    spy = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => spy?.mockRestore());
+  return () => spy as jest.SpyInstance;
+}
+
+/** Records `fn` (given the tape) on a fresh tape watching `watch`; returns the tape and fn's value. */
+export function taped<T>(watch: unknown, fn: (tape: ef.GradientTape) => T, options: ef.GradientTapeOptions = {}): [ef.GradientTape, T] {
+  const tape = new ef.GradientTape(options);
+  const y = tape.record(() => {
+    tape.watch(watch);
+    return fn(tape);
+  });
+  return [tape, y];
 }

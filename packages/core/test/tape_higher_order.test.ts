@@ -1,12 +1,8 @@
 // Higher-order gradients ported from TensorFlow's backprop_test.py: nested tapes, gradients recorded on persistent tapes.
 import * as ef from 'eagerflow';
-import { captureWarnings, noLeak, val } from './tape_helpers';
+import { captureWarnings, noLeak, taped, val } from './tape_helpers';
 
-let warn: jest.SpyInstance;
-beforeEach(() => {
-  warn = captureWarnings();
-});
-afterEach(() => warn.mockRestore());
+const warn = captureWarnings();
 
 const close = (t: ef.Tensor | null, want: number): void => {
   expect(Math.abs((t?.item() as number) - want)).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(want)));
@@ -154,9 +150,7 @@ test('hessian-vector product with broadcasting: reduceSum(x * w + b) twice diffe
   noLeak(() => {
     const x = ef.constant([[1, 2], [3, 4]]);
     const w = ef.constant([0.5, -1]);
-    const outer = new ef.GradientTape();
-    const g = outer.record(() => {
-      outer.watch(w);
+    const [outer, g] = taped(w, () => {
       const inner = new ef.GradientTape();
       const y = inner.record(() => (inner.watch(w), ef.reduceSum(ef.square(ef.multiply(x, w)))));
       return inner.gradient(y, w) as ef.Tensor; // 2 * w * sum_rows(x^2) = [10, -40]
@@ -175,9 +169,7 @@ test('testOverrideSecondOrderWithCustomGradient: custom first and second derivat
       },
     }));
     const c = ef.constant(1);
-    const outer = new ef.GradientTape();
-    const dd = outer.record(() => {
-      outer.watch(c);
+    const [outer, dd] = taped(c, () => {
       const inner = new ef.GradientTape();
       const d = inner.record(() => (inner.watch(c), ef.pow(f(c) as ef.Tensor, 4)));
       return inner.gradient(d, c) as ef.Tensor;
@@ -219,14 +211,12 @@ test('testCustomGradientForwardprop: gradients with respect to the output gradie
 test('gradient inside record of a persistent tape warns once and records the backward pass', () =>
   noLeak(() => {
     const x = ef.constant(2);
-    const g = new ef.GradientTape({ persistent: true });
-    const d1 = g.record(() => {
-      g.watch(x);
+    const [g, d1] = taped(x, (tape) => {
       const y = ef.multiply(ef.multiply(x, x), x);
-      g.gradient(y, x);
-      return g.gradient(y, x) as ef.Tensor;
-    });
-    expect(warn.mock.calls.filter(([m]) => String(m).includes('persistent tape inside its record()'))).toHaveLength(1);
+      tape.gradient(y, x);
+      return tape.gradient(y, x) as ef.Tensor;
+    }, { persistent: true });
+    expect(warn().mock.calls.filter(([m]) => String(m).includes('persistent tape inside its record()'))).toHaveLength(1);
     expect(val(g.gradient(d1, x))).toBe(12);
     g.dispose();
   }));

@@ -1,12 +1,9 @@
 // jacobian and batchJacobian ported from TensorFlow's backprop_test.py (JacobianTest, BatchJacobianTest).
 import * as ef from 'eagerflow';
-import { captureWarnings, noLeak, val } from './tape_helpers';
+import { captureWarnings, noLeak, taped, val } from './tape_helpers';
+import { recordFirstGradient } from '../../../test/harness/tapes';
 
-let warn: jest.SpyInstance;
-beforeEach(() => {
-  warn = captureWarnings();
-});
-afterEach(() => warn.mockRestore());
+captureWarnings();
 
 const diag = (v: number[]): number[][] => v.map((d, i) => v.map((_, j) => (i === j ? d : 0)));
 
@@ -94,9 +91,7 @@ describe('jacobian', () => {
   test('test_nested_jacobian: batchJacobian of a jacobian is [[2, 0], [0, 2]] per example', () =>
     noLeak(() => {
       const x = ef.ones([10, 2]);
-      const g = new ef.GradientTape();
-      const dyx = g.record(() => {
-        g.watch(x);
+      const [g, dyx] = taped(x, () => {
         const gg = new ef.GradientTape();
         const y = gg.record(() => (gg.watch(x), ef.reduceSum(ef.square(x))));
         return gg.jacobian(y, x) as ef.Tensor;
@@ -109,17 +104,10 @@ describe('jacobian', () => {
   test('hessian via a jacobian of a gradient: x^3 + xy at (1, 2)', () =>
     noLeak(() => {
       const x = ef.constant([1, 2]);
-      const outer = new ef.GradientTape();
-      const grad = outer.record(() => {
-        outer.watch(x);
-        const inner = new ef.GradientTape();
-        const f = inner.record(() => {
-          inner.watch(x);
-          const [a, b] = [ef.slice(x, [0], [1]), ef.slice(x, [1], [1])];
-          return ef.reduceSum(ef.add(ef.pow(a, 3), ef.multiply(a, b)));
-        });
-        return inner.gradient(f, x) as ef.Tensor; // [3a^2 + b, a]
-      });
+      const { outer, value: grad } = recordFirstGradient(x, (v) => {
+        const [a, b] = [ef.slice(v, [0], [1]), ef.slice(v, [1], [1])];
+        return ef.reduceSum(ef.add(ef.pow(a, 3), ef.multiply(a, b)));
+      }); // grad = [3a^2 + b, a]
       expect(val(grad)).toEqual([5, 1]);
       expect(val(outer.jacobian(grad, x))).toEqual([[6, 1], [1, 0]]);
     }));

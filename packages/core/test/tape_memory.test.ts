@@ -1,12 +1,8 @@
 // Memory of the tape: what it saves, when it frees it, and gradients of tensors the user already disposed.
 import * as ef from 'eagerflow';
-import { captureWarnings, noLeak, val } from './tape_helpers';
+import { captureWarnings, noLeak, taped, val } from './tape_helpers';
 
-let warn: jest.SpyInstance;
-beforeEach(() => {
-  warn = captureWarnings();
-});
-afterEach(() => warn.mockRestore());
+captureWarnings();
 
 const buffers = (): number => ef.memory().numDataBuffers;
 
@@ -106,9 +102,7 @@ describe('gradients of tensors the user disposed (pinning)', () => {
   test('higher order with everything disposed between the passes', () =>
     noLeak(() => {
       const x = ef.constant(1.5);
-      const outer = new ef.GradientTape();
-      const dy = outer.record(() => {
-        outer.watch(x);
+      const [outer, dy] = taped(x, () => {
         const inner = new ef.GradientTape();
         const y = inner.record(() => ef.tidy(() => (inner.watch(x), ef.multiply(ef.square(x), x))));
         const d = inner.gradient(y, x) as ef.Tensor;

@@ -1,12 +1,8 @@
 // GradientTape state ported from TensorFlow's backprop_test.py: persistence, re-entry, stopRecording, reset, variables.
 import * as ef from 'eagerflow';
-import { captureWarnings, noLeak, val } from './tape_helpers';
+import { captureWarnings, noLeak, taped, val } from './tape_helpers';
 
-let warn: jest.SpyInstance;
-beforeEach(() => {
-  warn = captureWarnings();
-});
-afterEach(() => warn.mockRestore());
+const warn = captureWarnings();
 
 /** Runs `fn` with fresh variables and disposes them afterwards (variables outlive ef.tidy). */
 function withVariables(values: number[], fn: (...vs: ef.Variable[]) => void, options: ef.VariableOptions = {}): void {
@@ -94,7 +90,7 @@ describe('persistent and non-persistent tapes', () => {
       const p = new ef.GradientTape({ persistent: true });
       const g2 = p.record(() => p.gradient(ef.multiply(2, v1), v1));
       expect(val(g2)).toBe(2);
-      expect(warn).toHaveBeenCalledWith(expect.stringContaining('persistent tape inside its record()'));
+      expect(warn()).toHaveBeenCalledWith(expect.stringContaining('persistent tape inside its record()'));
       p.dispose();
     }));
 
@@ -168,10 +164,8 @@ describe('stopRecording and reset', () => {
   test('reset forgets watched tensors too', () =>
     noLeak(() => {
       const x = ef.constant(3);
-      const t = new ef.GradientTape();
-      const y = t.record(() => {
-        t.watch(x);
-        t.reset();
+      const [t, y] = taped(x, (tape) => {
+        tape.reset();
         return ef.multiply(x, x);
       });
       expect(t.gradient(y, x)).toBeNull();

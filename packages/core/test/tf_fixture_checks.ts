@@ -1,13 +1,32 @@
-// Shared by the TF-fixture tests (linalg_tf, signal_tf): decoding fixture tensors, comparing with tolerances, and the
-// first- and second-order gradient check (a fixed cotangent; second order is the gradient of the sum of the first).
+// Shared by the TF-fixture tests (image_tf, linalg_tf, signal_tf): reading a fixture file, decoding fixture tensors,
+// comparing with tolerances, and the first- and second-order gradient check (a fixed cotangent; second order is the
+// gradient of the sum of the first).
+import * as fs from 'fs';
+import * as path from 'path';
 import * as ef from 'eagerflow';
 
 export interface Enc {
+  /** float32 when absent. */
+  dtype?: 'float32' | 'int32';
   shape: number[];
   data: number[];
 }
 
-export const tensorOf = (e: Enc): ef.Tensor => ef.reshape(ef.constant(e.data, 'float32'), e.shape);
+export const tensorOf = (e: Enc): ef.Tensor => ef.reshape(ef.constant(e.data, e.dtype ?? 'float32'), e.shape);
+
+/** A fixture file of this folder's fixtures/ (written by a scripts/tf-golden/ generator). */
+export function readFixture<F>(file: string): F {
+  return JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', file), 'utf8')) as F;
+}
+
+/** A fixture's cases as [name, case] rows, for describe.each('%s', ...). */
+export const byName = <C extends { name: string }>(cases: readonly C[]): (readonly [string, C])[] => cases.map((c) => [c.name, c] as const);
+
+/** The fixture was written by TensorFlow 2.21 and its cases cover exactly the ops a test runs. */
+export function expectTfFixture(fix: { tf_version: string; cases: readonly { op: string }[] }, ops: object): void {
+  expect(fix.tf_version).toBe('2.21.0');
+  expect(new Set(fix.cases.map((c) => c.op))).toEqual(new Set(Object.keys(ops)));
+}
 
 export function expectClose(t: ef.Tensor | null, want: Enc, rtol: number, atol: number, what: string): void {
   expect(t).not.toBeNull();

@@ -241,8 +241,8 @@ export class GraphBuilder implements TraceBuilder {
   }
 }
 
-/** Runs `fn` with `builder` as the active tracing interpreter and no outer tapes. */
-export function withBuilder<T>(builder: GraphBuilder, fn: () => T): T {
+/** Runs `fn` with `builder` as the active tracing interpreter (null: eager) and no outer tapes. */
+export function withBuilder<T>(builder: GraphBuilder | null, fn: () => T): T {
   const savedBuilder = ctx.builder;
   const savedTapes = ctx.tapes;
   ctx.builder = builder;

@@ -1,5 +1,5 @@
 // ef.config.runFunctionsEagerly (tf.config.run_functions_eagerly) and ef.initScope (tf.init_scope).
-import { ctx } from '@eagerflow/core';
+import { withBuilder } from './builder';
 
 const state = { eager: false };
 
@@ -40,13 +40,5 @@ export const functionsRunEagerly = (): boolean => state.eager;
  * eager; // true
  */
 export function initScope<T>(fn: () => T): T {
-  const { builder, tapes } = ctx;
-  ctx.builder = null;
-  ctx.tapes = [];
-  try {
-    return fn();
-  } finally {
-    ctx.builder = builder;
-    ctx.tapes = tapes;
-  }
+  return withBuilder(null, fn);
 }

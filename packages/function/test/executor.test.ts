@@ -1,5 +1,6 @@
 // The executor and symbolic tensors: no leaks, wrapped run-time errors, shapes (ensureShape, setShape), symbolic misuse.
 import * as ef from 'eagerflow';
+import { thrown } from '../../../test/harness/thrown';
 
 const counts = (): [number, number] => {
   const m = ef.memory() as { numTensors: number; numDataBuffers?: number };
@@ -97,12 +98,7 @@ describe('run-time failures', () => {
 
   test('the error keeps its class and cause, and names the failing node and the call site', () => {
     const f = make();
-    let caught: unknown;
-    try {
-      f(ef.constant([1, 2]));
-    } catch (e) {
-      caught = e;
-    }
+    const caught = thrown(() => f(ef.constant([1, 2])));
     expect(caught).toBeInstanceOf(ef.errors.InvalidArgumentError);
     const err = caught as ef.errors.OpError;
     expect(err.opName).toBe('ensure_shape');
@@ -184,12 +180,7 @@ describe('symbolic tensors', () => {
       read(x);
       return x;
     });
-    let caught: unknown;
-    try {
-      f(ef.constant([1, 2]));
-    } catch (e) {
-      caught = e;
-    }
+    const caught = thrown(() => f(ef.constant([1, 2])));
     expect(caught).toBeInstanceOf(ef.internal.SymbolicTensorError);
     expect(caught).toBeInstanceOf(TypeError);
     const msg = (caught as Error).message;

@@ -1,6 +1,7 @@
 // A traced function never changes a result: random elementwise chains over special values, eager vs traced (fused), values and gradients.
 import * as ef from 'eagerflow';
 import { sameFloat, SPECIAL_VALUES } from '../src/fact_check';
+import { Rng } from '../../../test/harness/rng';
 
 type Op = (a: ef.Tensor, b: ef.Tensor) => ef.Tensor;
 const UNARY: [string, (a: ef.Tensor) => ef.Tensor][] = [
@@ -13,16 +14,10 @@ const BINARY: [string, Op][] = [
   ['maximum', ef.maximum], ['minimum', ef.minimum], ['where(a > b)', (a, b) => ef.where(ef.greater(a, b), a, b)],
 ];
 
-/** A small deterministic generator (mulberry32). */
+/** A seeded uniform [0, 1) draw (the harness's mulberry32: the same programs every run). */
 function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = new Rng(seed);
+  return () => r.next();
 }
 
 interface Chain {

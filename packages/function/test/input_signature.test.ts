@@ -1,5 +1,6 @@
 // inputSignature: exactly one trace; compatible inputs converted; incompatible ones a TypeError that traces nothing.
 import * as ef from 'eagerflow';
+import { thrown } from '../../../test/harness/thrown';
 
 const vec = (dtype: ef.DType = 'float32'): ef.TensorSpec => new ef.TensorSpec([null], dtype);
 const mem = (): number => ef.memory().numTensors;
@@ -69,12 +70,7 @@ describe('inputSignature: incompatible calls throw a TypeError naming the signat
     const f = make();
     const arg = value();
     const before = mem();
-    let caught: unknown;
-    try {
-      f(arg as ef.Tensor);
-    } catch (e) {
-      caught = e;
-    }
+    const caught = thrown(() => f(arg as ef.Tensor));
     expect(caught).toBeInstanceOf(TypeError);
     const msg = (caught as Error).message;
     expect(msg).toMatch(message);

@@ -1,18 +1,13 @@
 // Issue 17: a seeded fuzz over traced programs whose callbacks return mis-shaped values: the right result or an ef.errors error, never a silently wrong value.
 import * as ef from 'eagerflow';
+import { Rng } from '../../../test/harness/rng';
 
 type T = ef.Tensor;
 
-/** mulberry32: a small seeded PRNG (the same programs every run). */
+/** A seeded uniform [0, 1) draw (the harness's mulberry32: the same programs every run). */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = new Rng(seed);
+  return () => r.next();
 }
 
 /** One elementwise step: the ef op and its float64 reference (`c` is a constant vector of length n). */

@@ -1,5 +1,6 @@
 // Variables and traced functions: captured by reference, assigned per call, created on the first trace only.
 import * as ef from 'eagerflow';
+import { thrown } from '../../../test/harness/thrown';
 
 describe('captured variables', () => {
   test('are read by reference: a later assign is seen by the next call (no retrace)', () => {
@@ -68,12 +69,7 @@ describe('creating variables inside a traced function', () => {
       const v = new ef.Variable(1);
       return ef.add(x, v);
     });
-    let caught: unknown;
-    try {
-      f(ef.constant(1));
-    } catch (e) {
-      caught = e;
-    }
+    const caught = thrown(() => f(ef.constant(1)));
     expect(caught).toBeInstanceOf(TypeError);
     expect((caught as Error).message).toMatch(
       /^ef\.trace\(traced\): tf\.function only supports singleton Variables created on the first call; creating variables on a non-first call to a traced function is not allowed \(got a new Variable on every call \(the second trace of the first call created one again\), expected variables only on the first trace\)\. Make sure the Variable is only created once/,

@@ -47,6 +47,7 @@ export type { BundleTensor, BundleIndex, BundleEntry } from './tensor_bundle';
 export { encodeRecord, encodeRecords, readRecords, RecordUnframer, RECORD_HEADER_BYTES, RECORD_FOOTER_BYTES } from './io/tfrecord_framing';
 export type { RecordUnframerOptions } from './io/tfrecord_framing';
 export { tfProto, tfProtoEnum, decodeTfProto, encodeTfProto } from './proto/tf_protos';
+export { tfValueAt } from './tf_dtypes';
 export { crc32c, maskCrc, unmaskCrc, maskedCrc32c } from './proto/crc32c';
 export { saveSavedModel } from './saved_model_writer';
 export type { SavedModelSaveOptions } from './saved_model_writer';

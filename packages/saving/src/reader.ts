@@ -2,7 +2,7 @@
 import { DType, ReadScope, Tensor, Variable, backend } from '@eagerflow/core';
 import { withSiteLabel } from '@eagerflow/function';
 import { HostFunction } from './host';
-import { InputRef, ParsedNode, array, cyclePath, loadError, own, record, show, text, withNode } from './validate';
+import { InputRef, ParsedNode, array, cyclePath, loadError, own, record, show, text, topoOrder, withNode } from './validate';
 import { ConstValue } from './weights';
 import { fromTfDType } from './format';
 import { inlineConst } from './graphdef_decode';
@@ -291,38 +291,21 @@ export class GraphScope {
    * edges: each node's dependency list is built once, when it is entered.
    */
   private order(): ParsedNode[] {
-    const state = new Map<string, number>();
-    const out: ParsedNode[] = [];
     const deps = (n: ParsedNode): string[] => {
       const d = new Array<string>(n.inputs.length + n.controls.length);
       for (let k = 0; k < n.inputs.length; k++) d[k] = n.inputs[k].node;
       for (let k = 0; k < n.controls.length; k++) d[n.inputs.length + k] = n.controls[k];
       return d;
     };
-    for (const root of this.nodes) {
-      if (state.has(root.name)) continue;
-      const stack: { node: ParsedNode; deps: string[]; next: number }[] = [{ node: root, deps: deps(root), next: 0 }];
-      state.set(root.name, 1);
-      while (stack.length) {
-        const top = stack[stack.length - 1];
-        if (top.next >= top.deps.length) {
-          stack.pop();
-          state.set(top.node.name, 2);
-          out.push(top.node);
-          continue;
-        }
-        const dep = top.deps[top.next++];
-        if (this.args.has(dep) || this.resources.has(dep) || this.outside(dep)) continue;
-        const st = state.get(dep);
-        if (st === 2) continue;
-        const slot = this.slots.get(dep);
-        if (slot === undefined) throw loadError(`${this.where}: node '${top.node.name}' reads a node that does not exist`, `input '${dep}'`, 'the name of a node in the same graph or function', 'Fix the dangling input');
-        if (st === 1) throw loadError(`${this.where} has a cycle`, cyclePath(stack.map((s) => s.node.name), dep), 'an acyclic graph', 'Remove the edge that closes the loop (use While for loops)');
-        state.set(dep, 1);
-        stack.push({ node: slot.node, deps: deps(slot.node), next: 0 });
-      }
-    }
-    return out;
+    const resolve = (dep: string, from: ParsedNode): ParsedNode | null => {
+      if (this.args.has(dep) || this.resources.has(dep) || this.outside(dep)) return null;
+      const slot = this.slots.get(dep);
+      if (slot === undefined) throw loadError(`${this.where}: node '${from.name}' reads a node that does not exist`, `input '${dep}'`, 'the name of a node in the same graph or function', 'Fix the dangling input');
+      return slot.node;
+    };
+    return topoOrder(this.nodes, deps, resolve, (path, dep) => {
+      throw loadError(`${this.where} has a cycle`, cyclePath(path, dep), 'an acyclic graph', 'Remove the edge that closes the loop (use While for loops)');
+    });
   }
 
   node(name: string): ParsedNode | undefined {

@@ -1,6 +1,6 @@
 // TF1 control flow (Switch/Merge/Enter/Exit/NextIteration/LoopCond): every node's frame and cond context, found by
 // propagation as TensorFlow's executor assigns them, and each top-level while frame or cond folded into one synthetic node.
-import { InputRef, ParsedNode, loadError } from './validate';
+import { InputRef, ParsedNode, loadError, topoOrder } from './validate';
 
 /** The TF1 dataflow control ops (their Ref* variants are TF1 reference types, which graph models never hold). */
 export const TF1_CONTROL_OPS: readonly string[] = ['Enter', 'Exit', 'LoopCond', 'Merge', 'NextIteration', 'Switch'];
@@ -89,33 +89,10 @@ class Contexts {
   }
 
   private order(): ParsedNode[] {
-    const state = new Map<string, number>();
-    const out: ParsedNode[] = [];
-    for (const root of this.nodes) {
-      if (state.has(root.name)) continue;
-      const stack = [{ n: root, deps: this.deps(root), k: 0 }];
-      state.set(root.name, 1);
-      while (stack.length) {
-        const top = stack[stack.length - 1];
-        if (top.k >= top.deps.length) {
-          stack.pop();
-          state.set(top.n.name, 2);
-          out.push(top.n);
-          continue;
-        }
-        const d = top.deps[top.k++];
-        const st = state.get(d);
-        if (st === 2) continue;
-        if (st === 1) {
-          const path = [...stack.map((s) => s.n.name).slice(stack.findIndex((s) => s.n.name === d)), d];
-          throw err(this.where, 'the graph has a cycle that is not a TF1 while loop', path.slice(0, 8).join(' -> '), 'cycles only through NextIteration -> Merge', 'Fix the edges of the loop');
-        }
-        state.set(d, 1);
-        const n = this.byName.get(d) as ParsedNode;
-        stack.push({ n, deps: this.deps(n), k: 0 });
-      }
-    }
-    return out;
+    return topoOrder(this.nodes, (n) => this.deps(n), (d) => this.byName.get(d) as ParsedNode, (stack, d) => {
+      const path = [...stack.slice(stack.indexOf(d)), d];
+      throw err(this.where, 'the graph has a cycle that is not a TF1 while loop', path.slice(0, 8).join(' -> '), 'cycles only through NextIteration -> Merge', 'Fix the edges of the loop');
+    });
   }
 
   private compute(n: ParsedNode): Ctx {

@@ -1,7 +1,7 @@
 // TF's dtypes <-> EagerFlow's, for tensors read from and written to TF's files (API.md section 16): dtypes tfjs lacks
 // load as the nearest one EagerFlow has when every value fits (int64, uint32, uint16, int16, int8, uint8 -> int32;
 // float64, float16, bfloat16 -> float32), else an InvalidArgumentError naming the variable or node.
-import { DType, HostData, NDArray, Tensor, UnimplementedError, argError, opError } from '@eagerflow/core';
+import { DType, HostData, NDArray, Tensor, UnimplementedError, argError, internalError, opError } from '@eagerflow/core';
 import { BundleTensor, DT } from './tensor_bundle';
 
 const utf8 = new TextDecoder();
@@ -43,6 +43,27 @@ function halfToFloat(h: number): number {
 }
 
 /**
+ * Element `i` of TF dtype `dtype` (a DataType number: the real fixed-width ones but bfloat16) in little-endian bytes:
+ * 64-bit integers as bigint, everything else as a number (float16 widened, bool 0/1).
+ */
+export function tfValueAt(view: DataView, dtype: number, i: number): number | bigint {
+  switch (dtype) {
+    case DT.FLOAT: return view.getFloat32(4 * i, true);
+    case DT.DOUBLE: return view.getFloat64(8 * i, true);
+    case DT.HALF: return halfToFloat(view.getUint16(2 * i, true));
+    case DT.INT32: return view.getInt32(4 * i, true);
+    case DT.UINT32: return view.getUint32(4 * i, true);
+    case DT.INT16: return view.getInt16(2 * i, true);
+    case DT.UINT16: return view.getUint16(2 * i, true);
+    case DT.INT8: return view.getInt8(i);
+    case DT.UINT8: case DT.BOOL: return view.getUint8(i);
+    case DT.INT64: return view.getBigInt64(8 * i, true);
+    case DT.UINT64: return view.getBigUint64(8 * i, true);
+    default: throw internalError('tfValueAt', `DataType ${dtype} (${tfDTypeName(dtype)}) is not read element by element`);
+  }
+}
+
+/**
  * The host values of a bundle tensor in EagerFlow's nearest dtype (`name` is the variable or node for errors).
  * @throws InvalidArgumentError when an integer does not fit int32 or a float64 overflows float32.
  */
@@ -67,14 +88,14 @@ export function hostValues(t: BundleTensor, name: string, api: string): NDArray 
     case DT.DOUBLE: {
       const f = new Float32Array(n);
       for (let i = 0; i < n; i++) {
-        const v = view.getFloat64(8 * i, true);
+        const v = tfValueAt(view, DT.DOUBLE, i) as number;
         if (Number.isFinite(v) && Math.abs(v) > 3.4028234663852886e38) tooBig(v, 'float32');
         f[i] = v;
       }
       data = f;
       break;
     }
-    case DT.HALF: data = Float32Array.from({ length: n }, (_, i) => halfToFloat(view.getUint16(2 * i, true))); break;
+    case DT.HALF: data = Float32Array.from({ length: n }, (_, i) => tfValueAt(view, DT.HALF, i) as number); break;
     case DT.BFLOAT16: {
       const f = new Float32Array(n);
       const u = new Uint32Array(f.buffer);
@@ -84,12 +105,8 @@ export function hostValues(t: BundleTensor, name: string, api: string): NDArray 
     }
     default: {
       const out = new Int32Array(n);
-      const width = { [DT.INT64]: 8, [DT.UINT64]: 8, [DT.UINT32]: 4, [DT.UINT16]: 2, [DT.INT16]: 2, [DT.INT8]: 1, [DT.UINT8]: 1 }[t.dtype]!;
       for (let i = 0; i < n; i++) {
-        const o = width * i;
-        const v = t.dtype === DT.INT64 ? view.getBigInt64(o, true) : t.dtype === DT.UINT64 ? view.getBigUint64(o, true)
-          : t.dtype === DT.UINT32 ? view.getUint32(o, true) : t.dtype === DT.UINT16 ? view.getUint16(o, true)
-            : t.dtype === DT.INT16 ? view.getInt16(o, true) : t.dtype === DT.INT8 ? view.getInt8(o) : view.getUint8(o);
+        const v = tfValueAt(view, t.dtype, i);
         if (v > 2147483647 || v < -2147483648) tooBig(v, 'int32');
         out[i] = Number(v);
       }

@@ -246,3 +246,42 @@ export function neededNodes(pool: readonly ParsedNode[], roots: readonly string[
   }
   return pool.filter((n) => seen.has(n.name));
 }
+
+/**
+ * A topological order of `nodes` (dependencies first) by iterative DFS, linear in nodes + edges: each node's
+ * dependency list is built once, when it is entered. `resolve(dep, from)` gives the node a dependency names, or null
+ * to pass it over (a function argument, a node outside the graph) and throws for a dangling one; `cycle(path, dep)`
+ * throws for a dependency that closes a loop (`path` is the names on the DFS stack, `dep` the one seen again).
+ */
+export function topoOrder(
+  nodes: readonly ParsedNode[],
+  deps: (n: ParsedNode) => string[],
+  resolve: (dep: string, from: ParsedNode) => ParsedNode | null,
+  cycle: (path: string[], dep: string) => never,
+): ParsedNode[] {
+  const state = new Map<string, 1 | 2>();
+  const out: ParsedNode[] = [];
+  for (const root of nodes) {
+    if (state.has(root.name)) continue;
+    const stack: { node: ParsedNode; deps: string[]; next: number }[] = [{ node: root, deps: deps(root), next: 0 }];
+    state.set(root.name, 1);
+    while (stack.length) {
+      const top = stack[stack.length - 1];
+      if (top.next >= top.deps.length) {
+        stack.pop();
+        state.set(top.node.name, 2);
+        out.push(top.node);
+        continue;
+      }
+      const dep = top.deps[top.next++];
+      const node = resolve(dep, top.node);
+      if (node === null) continue;
+      const st = state.get(dep);
+      if (st === 2) continue;
+      if (st === 1) cycle(stack.map((e) => e.node.name), dep);
+      state.set(dep, 1);
+      stack.push({ node, deps: deps(node), next: 0 });
+    }
+  }
+  return out;
+}

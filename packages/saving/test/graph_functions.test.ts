@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ef from 'eagerflow';
 import { decodeTfProto } from '../src/proto/tf_protos';
+import { thrown } from '../../../test/harness/thrown';
 
 type T = ef.Tensor;
 const DIR = path.join(__dirname, 'fixtures', 'tf_graphs');
@@ -160,12 +161,7 @@ describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
     const f = ef.internal.signatureFunction(g, { inputs: { x: { name: 'x:0' }, y: { name: 'y:0' } }, outputs: { out: { name: 'out:0' } } });
     const [x, y] = [ef.zeros([2, 3]), ef.zeros([4, 3])];
     const before = ef.memory().numTensors;
-    let caught: unknown;
-    try {
-      f({ x, y });
-    } catch (e) {
-      caught = e;
-    }
+    const caught = thrown(() => f({ x, y }));
     expect(caught).toBeInstanceOf(ef.errors.InvalidArgumentError);
     expect((caught as Error).message).toMatch(/read from the graph: node 'sum' \(AddV2\)/);
     expect(ef.memory().numTensors).toBe(before);

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as ef from 'eagerflow';
+import { thrown } from '../../../test/harness/thrown';
 
 type Json = Record<string, unknown>;
 type Node = { name: string; op: string; input?: string[]; attr?: Json };
@@ -23,12 +24,7 @@ const node = (a: { modelTopology: { node: Node[] } }, op: string): Node => a.mod
 /** Loads `a`, expecting a clean error matching `re`, with no tensors or buffers leaked. */
 function rejects(a: unknown, re: RegExp): void {
   const before = ef.memory();
-  let caught: unknown = null;
-  try {
-    ef.loadFunction(a as object);
-  } catch (e) {
-    caught = e;
-  }
+  const caught = thrown(() => ef.loadFunction(a as object));
   expect(caught).toBeInstanceOf(ef.errors.InvalidArgumentError);
   const msg = (caught as Error).message;
   expect(msg).toMatch(/^loadFunction: .*\(got .*, expected .*\)\. \S.*\.$/s);

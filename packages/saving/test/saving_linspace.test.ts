@@ -1,6 +1,7 @@
 // linspace through GraphDef: num = 0 (empty, like tf.linspace) saves as a Const, since TF's LinSpace op rejects
 // num = 0; a LinSpace node with num <= 0 in a loaded graph raises as TF's kernel does.
 import * as ef from 'eagerflow';
+import { thrown } from '../../../test/harness/thrown';
 
 /** Saves `fn` traced with folding off (so linspace stays a node). */
 function save(fn: () => ef.Tensor): ef.SavedFunctionArtifacts {
@@ -42,12 +43,7 @@ test('a loaded LinSpace node with num = 0 raises (TF: "Requires num > 0"), leaki
   const data = a.weightData.slice(0);
   new Int32Array(data, 8, 1)[0] = 0;
   const before = ef.memory().numTensors;
-  let caught: unknown = null;
-  try {
-    ef.loadFunction<ef.Tensor>({ ...a, weightData: data })();
-  } catch (e) {
-    caught = e;
-  }
+  const caught = thrown(() => ef.loadFunction<ef.Tensor>({ ...a, weightData: data })());
   expect(caught).toBeInstanceOf(ef.errors.InvalidArgumentError);
   expect((caught as Error).message).toMatch(/\(LinSpace\): LinSpace requires num > 0 \(got 0, expected num >= 1\)/);
   expect(ef.memory().numTensors).toBe(before);

@@ -4,7 +4,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import type { DType, HostData } from '../values/dtype';
 import { internalError, missingKernel } from '../errors/error_toolkit';
-import { fillKernelGaps, patchBackendInstance } from './kernel_gaps';
+import { fillKernelGaps, patchBackendInstance, splitComplex } from './kernel_gaps';
 
 export type TfTensor = tf.Tensor;
 
@@ -345,13 +345,7 @@ export function makeTf(values: HostData, shape: number[], dtype: DType): TfTenso
 
 /** A complex64 tensor from interleaved (real, imag) host values (tf.tensor refuses complex64 data). */
 function complexTf(values: Float32Array, shape: number[]): TfTensor {
-  const n = values.length >> 1;
-  const re = new Float32Array(n);
-  const im = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    re[i] = values[2 * i];
-    im[i] = values[2 * i + 1];
-  }
+  const [re, im] = splitComplex(values);
   return tf.tidy(() => tf.complex(tfTensor(re, shape, 'float32'), tfTensor(im, shape, 'float32')));
 }
 
@@ -416,11 +410,6 @@ export function reshapeTf(x: TfTensor, shape: number[]): TfTensor {
 /** A tracked tensor of `shape` filled with the one value of the one-element `x`. */
 export function fillFromTf(x: TfTensor, shape: number[]): TfTensor {
   return tf.tidy(() => tf.broadcastTo(tf.reshape(x, []), shape));
-}
-
-/** A tracked complex64 tensor from its real and imaginary parts. */
-export function makeComplexTf(re: Float32Array, im: Float32Array, shape: number[]): TfTensor {
-  return tf.tidy(() => tf.complex(tf.tensor(re, shape), tf.tensor(im, shape)));
 }
 
 export interface MemoryInfo {

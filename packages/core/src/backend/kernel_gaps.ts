@@ -148,6 +148,18 @@ export function resetHostFallbackCounts(): void {
   counts.clear();
 }
 
+/** The real and imaginary parts of interleaved (real, imag) complex64 host values. */
+export function splitComplex(values: Float32Array): [Float32Array, Float32Array] {
+  const n = values.length >> 1;
+  const re = new Float32Array(n);
+  const im = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    re[i] = values[2 * i];
+    im[i] = values[2 * i + 1];
+  }
+  return [re, im];
+}
+
 interface CpuSide {
   cpu: any;
   temps: object[];
@@ -162,13 +174,7 @@ function toCpu(x: any, from: any, side: CpuSide): any {
     temps.push(dataId);
     return { dataId, shape: x.shape, dtype: x.dtype };
   }
-  const n = vals.length / 2;
-  const re = new Float32Array(n);
-  const im = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    re[i] = vals[2 * i];
-    im[i] = vals[2 * i + 1];
-  }
+  const [re, im] = splitComplex(vals);
   const real = { dataId: cpu.write(re, x.shape, 'float32'), shape: x.shape, dtype: 'float32' };
   const imag = { dataId: cpu.write(im, x.shape, 'float32'), shape: x.shape, dtype: 'float32' };
   const z = (tf.getKernel('Complex', 'cpu') as tf.KernelConfig).kernelFunc({ inputs: { real, imag } as any, attrs: {}, backend: cpu }) as tf.TensorInfo;

@@ -3,7 +3,7 @@
 // TF dtypes EagerFlow lacks map by the dtype contract (int64/uint8/int16/int8/uint16 -> int32, float64 -> float32),
 // a value that does not fit being an InvalidArgumentError.
 import { DType, Tensor, TensorLike, argError, constant, describe, typeError } from '@eagerflow/core';
-import { decodeTfProto, encodeTfProto } from '@eagerflow/saving';
+import { decodeTfProto, encodeTfProto, tfValueAt } from '@eagerflow/saving';
 
 /** TF's DataType numbers (tensorflow/core/framework/types.proto) for the dtypes read and written here. */
 const DT: Record<string, number> = { float32: 1, float64: 2, int32: 3, uint8: 4, int16: 5, int8: 6, string: 7, int64: 9, bool: 10, uint16: 17 };
@@ -50,26 +50,11 @@ export function serializeTensor(t: TensorLike): Uint8Array {
 /** Values of `n` elements of TF dtype `name` from little-endian bytes, checked to fit EagerFlow's dtype. */
 function fromBytes(api: string, name: string, bytes: Uint8Array, n: number): number[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const size = BYTES[name];
   const out = new Array<number>(n);
   for (let i = 0; i < n; i++) {
-    const at = i * size;
-    let v: number;
-    switch (name) {
-      case 'float32': v = view.getFloat32(at, true); break;
-      case 'float64': v = view.getFloat64(at, true); break;
-      case 'int32': v = view.getInt32(at, true); break;
-      case 'uint8': case 'bool': v = view.getUint8(at); break;
-      case 'int8': v = view.getInt8(at); break;
-      case 'int16': v = view.getInt16(at, true); break;
-      case 'uint16': v = view.getUint16(at, true); break;
-      default: {
-        const big = view.getBigInt64(at, true);
-        if (big < BigInt(INT32_MIN) || big > BigInt(INT32_MAX)) throw argError(api, `int64 value ${big} at element ${i} does not fit int32, EagerFlow's int64 (values are never wrapped)`, String(big), `a value in [${INT32_MIN}, ${INT32_MAX}]`, "Keep int64 values within int32's range");
-        v = Number(big);
-      }
-    }
-    out[i] = v;
+    const v = tfValueAt(view, DT[name], i);
+    if (typeof v === 'bigint' && (v < BigInt(INT32_MIN) || v > BigInt(INT32_MAX))) throw argError(api, `int64 value ${v} at element ${i} does not fit int32, EagerFlow's int64 (values are never wrapped)`, String(v), `a value in [${INT32_MIN}, ${INT32_MAX}]`, "Keep int64 values within int32's range");
+    out[i] = Number(v);
   }
   return out;
 }

@@ -3,6 +3,7 @@
 // InvalidArgumentError for a shape TF rejects there; no path leaves tensors behind.
 import * as ef from 'eagerflow';
 import { unknownDims } from './paths';
+import { thrown } from '../../../../test/harness/thrown';
 
 type Fn = (...xs: ef.Tensor[]) => ef.Tensor;
 
@@ -79,12 +80,7 @@ describe.each(['unknown rank', 'unknown dims'] as const)('traced with %s', (mode
   test.each(bad)('%s raises an InvalidArgumentError', (_name, f, make, msg) => {
     const xs = make();
     const before = ef.memory().numTensors;
-    let caught: unknown = null;
-    try {
-      traced(f, xs, mode).dispose();
-    } catch (e) {
-      caught = e;
-    }
+    const caught = thrown(() => traced(f, xs, mode).dispose());
     expect(caught).toBeInstanceOf(ef.errors.InvalidArgumentError);
     expect(String((caught as Error).message)).toMatch(msg);
     expect(ef.memory().numTensors).toBe(before);

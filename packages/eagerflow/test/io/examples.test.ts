@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ef from 'eagerflow';
+import { thrown } from '../../../../test/harness/thrown';
 
 const FIX = path.join(__dirname, '..', '..', '..', 'saving', 'test', 'fixtures', 'tfrecord');
 type Content = Record<string, [string, (number | string)[]]>;
@@ -165,12 +166,7 @@ describe('bad input: InvalidArgumentErrors naming the record and the feature, no
   test.each(bad)('%s', (_what, records, spec, msg) => {
     const before = ef.memory().numTensors;
     const input = ef.constant(records);
-    let err: unknown = null;
-    try {
-      ef.io.parseExample(input, spec);
-    } catch (e) {
-      err = e;
-    }
+    const err = thrown(() => ef.io.parseExample(input, spec));
     input.dispose();
     expect(err).toBeInstanceOf(ef.errors.InvalidArgumentError);
     expect((err as Error).message).toMatch(msg);

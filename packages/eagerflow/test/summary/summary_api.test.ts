@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as ef from 'eagerflow';
 import { decodeTfProto } from '@eagerflow/saving';
 import { eventFile, readEvents, tempLogdir } from './helpers';
+import { thrown } from '../../../../test/harness/thrown';
 
 const scalarOf = (e: Record<string, any>): number => Buffer.from(e.summary.value[0].tensor.tensor_content).readFloatLE(0); // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -86,10 +87,9 @@ describe('inside ef.trace', () => {
     const bad = ef.constant([[[[256]]]], 'int32');
     writer.asDefault(() => f(ok).dispose());
     const before = ef.memory().numTensors;
-    let thrown: unknown;
-    try { f(bad); } catch (e) { thrown = e; }
-    expect(thrown).toBeInstanceOf(ef.errors.InvalidArgumentError);
-    expect(String((thrown as Error).message)).toMatch(/int32 image value 256/);
+    const caught = thrown(() => f(bad));
+    expect(caught).toBeInstanceOf(ef.errors.InvalidArgumentError);
+    expect(String((caught as Error).message)).toMatch(/int32 image value 256/);
     expect(ef.memory().numTensors).toBe(before);
     writer.close();
     expect(readEvents(dir)).toHaveLength(2);
@@ -203,10 +203,9 @@ describe('bad input: clear errors, nothing written, no tensor left', () => {
     const input = make();
     const before = ef.memory().numTensors;
     const size = fs.statSync(eventFile(dir)).size;
-    let thrown: unknown;
-    try { w.asDefault(() => call(input)); } catch (e) { thrown = e; }
-    expect(thrown).toBeInstanceOf(cls);
-    expect(String((thrown as Error).message)).toMatch(message);
+    const caught = thrown(() => w.asDefault(() => call(input)));
+    expect(caught).toBeInstanceOf(cls);
+    expect(String((caught as Error).message)).toMatch(message);
     expect(ef.memory().numTensors).toBe(before);
     expect(fs.statSync(eventFile(dir)).size).toBe(size);
     if (input instanceof ef.Tensor) input.dispose();
