@@ -1,12 +1,13 @@
-"""HARNESS_OPS: the ops whose TF call lives on their harness case rows (test/harness, ForwardCase.tfCall).
+"""The per-op table of the golden generator, read from the harness case rows (test/harness, ForwardCase.tfCall).
 
-export_rows.js exports the rows' calls as JSON ({api: {"fn": "tf.math.reduce_sum", "cases": "reduce", "params":
-["x", ["axis", null], ["keep", false]], "keywords": {"axis": "axis", "keepdims": "keep"}, "extra": [...]}}); each
-becomes an OPS entry: TF's function found by its module path, called with ef's positional arguments (or, with
-`params`, those named and defaulted and passed to TF by `keywords`), on the shared case set of table.py the row
-names plus the row's own cases (`extra`: tensors as {"tensor", "dtype", "shape"}, numbers JSON cannot hold as
-{"num": "nan" | "inf" | "-inf" | "-0"}). A row that carries its call is the op's only row: its entry must not
-also be in the Python tables (ops.py checks).
+Every op's TF call lives on its harness rows; there is no Python table of ops. export_rows.js exports the rows'
+calls as JSON ({api: {"fn": "tf.math.reduce_sum", "cases": "reduce", "params": ["x", ["axis", null], ["keep",
+false]], "keywords": {"axis": "axis", "keepdims": "keep"}, "extra": [...]}}); each becomes an entry of `harness_ops()`:
+TF's function found by its module path, called with ef's positional arguments (or, with `params`, those named and
+defaulted and passed to TF by `keywords`), or a row's `expr` (a Python lambda over `tf` and `opt`, where TF's form
+is a small expression; the row says why), on the shared case set of table.py the row names plus the row's own
+cases (`extra`: tensors as {"tensor", "dtype", "shape"}, lists of tensors as {"tensors": [...]}, numbers JSON
+cannot hold as {"num": "nan" | "inf" | "-inf" | "-0"}, integral floats as {"float": 1}, options objects as dicts).
 """
 import json
 import os
@@ -15,7 +16,7 @@ import tempfile
 
 import tensorflow as tf
 
-from table import C, T, binary_cases, reduce_cases, unary_cases
+from table import C, L, T, binary_cases, reduce_cases, unary_cases
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASE_SETS = {
@@ -41,18 +42,37 @@ def tf_function(path):
 
 
 def literal(v):
-    """A JSON literal with {"num": ...} for the numbers JSON cannot hold."""
+    """A JSON literal with {"num": ...} for the numbers JSON cannot hold and {"float": n} for an integral float."""
     if isinstance(v, dict) and set(v) == {"num"}:
         return NUMS[v["num"]]
+    if isinstance(v, dict) and set(v) == {"float"}:
+        return float(literal(v["float"]))
     if isinstance(v, list):
         return [literal(x) for x in v]
+    if isinstance(v, dict):
+        return {k: literal(x) for k, x in v.items()}
     return v
 
 
 def argument(a):
     if isinstance(a, dict) and "tensor" in a:
-        return T(literal(a["tensor"]), a.get("dtype", "float32"), a.get("shape"))
+        return T(literal(a["tensor"]), a.get("dtype") or "float32", a.get("shape"))
+    if isinstance(a, dict) and "tensors" in a:
+        return L(*[argument(t) for t in a["tensors"]])
     return literal(a)
+
+
+def opt(o, key, default):
+    """An ef options object's entry (TF's keyword argument), or its default."""
+    return o.get(key, default) if isinstance(o, dict) else default
+
+
+def expression(api, source):
+    """A row's `expr`: a Python lambda over tf and opt."""
+    fn = eval(source, {"tf": tf, "opt": opt, "__builtins__": __builtins__})  # noqa: S307 - the committed rows' own text
+    if not callable(fn):
+        raise ValueError(f"harness row {api}: expr {source!r} is not a lambda")
+    return fn
 
 
 def own_case(c):
@@ -90,7 +110,10 @@ def harness_ops(calls=None):
     for api, call in calls.items():
         if call["cases"] not in CASE_SETS:
             raise ValueError(f"harness row {api}: unknown case set {call['cases']!r} (one of {sorted(CASE_SETS)})")
-        fn = tf_function(call["fn"])
+        if "expr" in call:
+            fn = expression(api, call["expr"])
+        else:
+            fn = tf_function(call["fn"])
         if "params" in call:
             fn = caller(fn, call["params"], call.get("keywords", {}))
         ops[api] = (fn, CASE_SETS[call["cases"]]() + [own_case(c) for c in call.get("extra", [])])
