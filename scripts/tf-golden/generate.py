@@ -138,12 +138,13 @@ def main():
     total = 0
     ops = harness_ops()
     only = set(sys.argv[2:])
-    for op, (fn, cases) in ops.items():
+    for op, (fn, cases, call) in ops.items():
         if only and op not in only:
             continue
         rows = [run_case(fn, c) for c in cases]
         total += len(rows)
-        doc = {"op": op, "tf_version": tf.__version__, "cases": rows}
+        # The row's call as exported (golden_rows.test.ts checks each fixture against its rows' current call).
+        doc = {"op": op, "tf_version": tf.__version__, "call": call, "cases": rows}
         with open(os.path.join(out_dir, f"{op}.json"), "w") as f:
             json.dump(doc, f, indent=1, sort_keys=False, allow_nan=False)
             f.write("\n")

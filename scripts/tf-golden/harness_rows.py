@@ -105,6 +105,7 @@ def exported_calls():
 
 
 def harness_ops(calls=None):
+    """api -> (TF function, cases, the exported call it came from)."""
     calls = exported_calls() if calls is None else calls
     ops = {}
     for api, call in calls.items():
@@ -116,5 +117,5 @@ def harness_ops(calls=None):
             fn = tf_function(call["fn"])
         if "params" in call:
             fn = caller(fn, call["params"], call.get("keywords", {}))
-        ops[api] = (fn, CASE_SETS[call["cases"]]() + [own_case(c) for c in call.get("extra", [])])
+        ops[api] = (fn, CASE_SETS[call["cases"]]() + [own_case(c) for c in call.get("extra", [])], call)
     return ops
