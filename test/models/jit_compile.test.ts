@@ -6,6 +6,7 @@ import * as ef from 'eagerflow';
 import { runOnnxModels } from '../../packages/function/test/onnx_child';
 import * as tf from '@tensorflow/tfjs-core';
 import { A, Const, F, I, artifacts, asList, converterRun, inputFor, loadConverter, modelPath, node, relativeError, seeded } from './helpers';
+import { thrown } from '../harness/thrown';
 
 type T = ef.Tensor;
 type Feed = { type: string; dims: number[]; data: number[] };
@@ -229,12 +230,7 @@ describe('errors', () => {
     const a = fusedConv(false, 'Relu', 'SAME', 1);
     expect(() => ef.loadFunction(a, { jitCompile: 'yes' as unknown as boolean })).toThrow(/jitCompile must be true, false or 'strict'.*got "yes"|jitCompile must be true, false or 'strict'/);
     const divByVar = oneOp('FloorDiv', ['x', 'y'], { T: I }, {}, [ph('x', [2], I), ph('y', [2], I)]);
-    let err: unknown;
-    try {
-      ef.loadFunction(divByVar, { jitCompile: 'strict' });
-    } catch (e) {
-      err = e;
-    }
+    const err = thrown(() => ef.loadFunction(divByVar, { jitCompile: 'strict' }));
     expect(err).toBeInstanceOf(ef.errors.UnimplementedError);
     expect((err as Error).message).toMatch(/floordiv.*no ONNX lowering/);
     expect(ef.memory().numTensors).toBe(before);

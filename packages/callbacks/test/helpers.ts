@@ -1,5 +1,6 @@
 // Shared test helpers: run a case eagerly and traced, and check that nothing leaks.
 import * as ef from 'eagerflow';
+export { thrown } from '../../../test/harness/thrown';
 
 export type Mode = 'eager' | 'traced';
 export const MODES: Mode[] = ['eager', 'traced'];
@@ -25,16 +26,6 @@ export async function noLeak(body: () => void | Promise<void>): Promise<void> {
   await body();
   expect(mem()).toBe(t);
   expect(buffers()).toBe(b);
-}
-
-/** The error `fn` throws (fails when it does not throw). */
-export function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a throw');
 }
 
 /** The error a promise rejects with. */

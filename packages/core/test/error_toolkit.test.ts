@@ -1,6 +1,7 @@
 // The error toolkit: the house message format, the classes each builder throws, and a kernel missing on the backend as an UnimplementedError naming op, kernel, backend and the backends that have it.
 import * as ef from 'eagerflow';
 import * as tf from '@tensorflow/tfjs-core';
+import { thrown } from '../../../test/harness/thrown';
 
 describe('builders', () => {
   test('errorMessage is `<api>: <what> (got <got>, expected <expected>). <fix>.` with one final period', () => {
@@ -83,12 +84,7 @@ describe('a kernel missing on the active backend', () => {
     expect(ef.getBackend()).toBe('cpu');
     const x = ef.constant([1, 2]);
     const before = ef.memory().numTensors;
-    let err: unknown;
-    try {
-      ef.internal.bind(prim, [x], {});
-    } catch (e) {
-      err = e;
-    }
+    const err = thrown(() => ef.internal.bind(prim, [x], {}));
     expect(err).toBeInstanceOf(ef.errors.UnimplementedError);
     expect((err as ef.errors.OpError).message).toBe(expected('ef_test_missing'));
     expect((err as ef.errors.OpError).opName).toBe('ef_test_missing');
@@ -99,12 +95,7 @@ describe('a kernel missing on the active backend', () => {
   test('inside a traced function (direct kernels): the same error, with the graph node', () => {
     const f = ef.trace((x: ef.Tensor) => ef.internal.bind(prim, [ef.add(x, 1)], {})[0]);
     const x = ef.constant([1, 2]);
-    let err: unknown;
-    try {
-      f(x);
-    } catch (e) {
-      err = e;
-    }
+    const err = thrown(() => f(x));
     expect(err).toBeInstanceOf(ef.errors.UnimplementedError);
     const msg = (err as Error).message;
     expect(msg.startsWith(expected('ef_test_missing'))).toBe(true);

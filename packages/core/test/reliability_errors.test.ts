@@ -1,21 +1,13 @@
 // Issue 17 §6-§7: sizes checked before allocating, no leak on failure, graph constants counted, error classes and messages.
 import * as ef from 'eagerflow';
+import { thrownWithoutLeak } from '../../../test/harness/thrown';
 
 type T = ef.Tensor;
 const count = (): number => ef.memory().numTensors;
 
 /** Runs `call`, expecting an error of class `cls` matching `pattern`, with no tensor left behind. */
 function fails(call: () => unknown, cls: new (...a: never[]) => Error, pattern: RegExp): void {
-  const before = count();
-  let error: unknown = null;
-  try {
-    ef.dispose(call());
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(cls);
-  expect((error as Error).message).toMatch(pattern);
-  expect(count()).toBe(before);
+  expect(thrownWithoutLeak(call, cls).message).toMatch(pattern);
 }
 
 describe('huge shapes are refused before allocating', () => {

@@ -1,6 +1,7 @@
 // jacobian and batchJacobian ported from TensorFlow's backprop_test.py (JacobianTest, BatchJacobianTest).
 import * as ef from 'eagerflow';
 import { captureWarnings, noLeak, val } from './tape_helpers';
+import { recordFirstGradient } from '../../../test/harness/tapes';
 
 let warn: jest.SpyInstance;
 beforeEach(() => {
@@ -109,17 +110,10 @@ describe('jacobian', () => {
   test('hessian via a jacobian of a gradient: x^3 + xy at (1, 2)', () =>
     noLeak(() => {
       const x = ef.constant([1, 2]);
-      const outer = new ef.GradientTape();
-      const grad = outer.record(() => {
-        outer.watch(x);
-        const inner = new ef.GradientTape();
-        const f = inner.record(() => {
-          inner.watch(x);
-          const [a, b] = [ef.slice(x, [0], [1]), ef.slice(x, [1], [1])];
-          return ef.reduceSum(ef.add(ef.pow(a, 3), ef.multiply(a, b)));
-        });
-        return inner.gradient(f, x) as ef.Tensor; // [3a^2 + b, a]
-      });
+      const { outer, value: grad } = recordFirstGradient(x, (v) => {
+        const [a, b] = [ef.slice(v, [0], [1]), ef.slice(v, [1], [1])];
+        return ef.reduceSum(ef.add(ef.pow(a, 3), ef.multiply(a, b)));
+      }); // grad = [3a^2 + b, a]
       expect(val(grad)).toEqual([5, 1]);
       expect(val(outer.jacobian(grad, x))).toEqual([[6, 1], [1, 0]]);
     }));

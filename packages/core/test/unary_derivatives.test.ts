@@ -1,6 +1,7 @@
 // Higher derivatives of unary ops through nested tapes vs analytic float64 values (tfjs gets these wrong: tfjs#3252).
 import * as ef from 'eagerflow';
 import { Rng, SMOOTH_UNARY, expectClose } from '../../../test/harness';
+import { secondGradient } from '../../../test/harness/tapes';
 
 type Unary = (x: ef.TensorLike) => ef.Tensor;
 
@@ -94,19 +95,7 @@ describe('piecewise-linear ops: relu and abs', () => {
     const [g1, g2] = firstAndSecond(op, x);
     expect(g1).toEqual(xs.map(d1));
     expect(g2).toEqual([0, 0, 0, 0]);
-    const zero = ef.tidy(() => {
-      const outer = new ef.GradientTape();
-      const g = outer.record(() => {
-        outer.watch(x);
-        const inner = new ef.GradientTape();
-        const y = inner.record(() => {
-          inner.watch(x);
-          return op(x);
-        });
-        return inner.gradient(y, x) as ef.Tensor;
-      });
-      return outer.gradient(g, x);
-    });
+    const zero = ef.tidy(() => secondGradient(x, op, { then: (dx) => dx }));
     expect(zero).not.toBeNull();
     ef.dispose([x, zero]);
   });

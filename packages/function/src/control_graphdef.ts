@@ -41,12 +41,14 @@ export function writeCond(s: WriteScope, n: SpecNode<unknown>, ins: string[], op
   return n.outputs.map((_, k) => outputRef(name, k));
 }
 
-interface WhileParams {
+/** The `while` node's params (while_loop.ts builds them): its cond and body graphs, the split of their inputs, the limit. */
+export interface WhileParams {
   readonly condGraph: Graph;
   readonly bodyGraph: Graph;
   readonly nVars: number;
   readonly nCondCaps: number;
   readonly maximumIterations: number | null;
+  readonly outAvals: AVal[];
 }
 
 /**

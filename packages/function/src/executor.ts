@@ -152,12 +152,15 @@ function release(plan: Plan, sc: Scratch): void {
   if (plan.scratch.length < 2) plan.scratch.push(sc);
 }
 
-function finishOutputs(plan: Plan, slots: Info[], k: Kernels): Info[] {
+/** The run's outputs (owned by the caller); its arrays go back to the pool. */
+function finish(plan: Plan, sc: Scratch, k: Kernels): Info[] {
+  const slots = sc.slots;
   const outs = new Array<Info>(plan.outputs.length);
   for (let j = 0; j < outs.length; j++) {
     const v = slots[plan.outputs[j]];
     outs[j] = plan.copyOut[j] ? (k.run('Identity', { x: v }) as Info) : v;
   }
+  release(plan, sc);
   return outs;
 }
 
@@ -174,7 +177,8 @@ function runStep(step: Step, ins: Info[], slots: Info[], k: Kernels, plan: Plan)
   return res;
 }
 
-function store(step: Step, res: Info[], slots: Info[], k: Kernels): void {
+/** Stores a step's results, frees the values it was the last to read, and checks the run's element limit. */
+function store(plan: Plan, step: Step, res: Info[], slots: Info[], k: Kernels): void {
   for (let j = 0; j < step.outs.length; j++) slots[step.outs[j]] = res[j];
   if (step.moved !== undefined) slots[step.moved] = undefined as unknown as Info;
   for (let j = 0; j < step.free.length; j++) {
@@ -183,55 +187,68 @@ function store(step: Step, res: Info[], slots: Info[], k: Kernels): void {
     else k.free(slots[i]);
     slots[i] = undefined as unknown as Info;
   }
+  if (plan.limits !== null) checkElements(res, plan.limits);
+}
+
+/**
+ * The one step loop of run and runAsync: runs the plan's steps in order and returns the outputs. A step that returns a
+ * Promise (an async host callback) is yielded with its step; the driver resumes the loop with the resolved outputs
+ * (runAsync) or throws into it (run), and a failure anywhere frees the run's values and names the failing node.
+ */
+function* steps(plan: Plan, inputs: readonly Info[], k: Kernels): Generator<[Step, Promise<Info[]>], Info[], Info[]> {
+  const sc = prepare(plan, inputs);
+  const slots = sc.slots;
+  let s = 0;
+  try {
+    for (; s < plan.steps.length; s++) {
+      const step = plan.steps[s];
+      const res = runStep(step, sc.args[s], slots, k, plan);
+      const outs = isThenable(res) ? yield [step, res as Promise<Info[]>] : (res as Info[]);
+      store(plan, step, outs, slots, k);
+    }
+    return finish(plan, sc, k);
+  } catch (e) {
+    throw failed(e, plan, slots, k, s);
+  }
 }
 
 /** Runs the plan; returned infos are owned by the caller. `k` picks direct or engine kernels. */
 export function run(plan: Plan, inputs: readonly Info[], k: Kernels = backend.directKernels): Info[] {
-  const sc = prepare(plan, inputs);
-  const slots = sc.slots;
-  let s = 0;
-  try {
-    for (; s < plan.steps.length; s++) {
-      const step = plan.steps[s];
-      const res = runStep(step, sc.args[s], slots, k, plan);
-      if (isThenable(res)) {
-        // Nobody will await it: free whatever it eventually produces (no leak from an abandoned async step).
-        void (res as Promise<Info[]>).then((late) => late.forEach((x) => k.free(x)), () => undefined);
-        throw typeError('ef.trace', `'${step.prim.name}' returned a Promise in a synchronous call`, 'a Promise', 'values', 'Call the traced function with await f.callAsync(...) when a callback is async.');
-      }
-      store(step, res as Info[], slots, k);
-      if (plan.limits !== null) checkElements(res as Info[], plan.limits);
-    }
-    const outs = finishOutputs(plan, slots, k);
-    release(plan, sc);
-    return outs;
-  } catch (e) {
-    // The failed run's arrays are dropped, not pooled (an abandoned async step may still hold its arguments).
-    cleanup(plan, slots, k);
-    throw wrapError(e, plan.graph, plan.steps[s]?.node);
+  const it = steps(plan, inputs, k);
+  let r = it.next();
+  if (!r.done) {
+    const [step, res] = r.value;
+    // Nobody will await it: free whatever it eventually produces (no leak from an abandoned async step).
+    void res.then((late) => late.forEach((x) => k.free(x)), () => undefined);
+    r = it.throw(typeError('ef.trace', `'${step.prim.name}' returned a Promise in a synchronous call`, 'a Promise', 'values', 'Call the traced function with await f.callAsync(...) when a callback is async.'));
   }
+  return r.value as Info[];
 }
 
 /** Like run, awaiting steps that return Promises (async host callbacks). */
 export async function runAsync(plan: Plan, inputs: readonly Info[], k: Kernels = backend.directKernels): Promise<Info[]> {
-  const sc = prepare(plan, inputs);
-  const slots = sc.slots;
-  let s = 0;
-  try {
-    for (; s < plan.steps.length; s++) {
-      const step = plan.steps[s];
-      const res = runStep(step, sc.args[s], slots, k, plan);
-      const outs = isThenable(res) ? await res : (res as Info[]);
-      store(step, outs, slots, k);
-      if (plan.limits !== null) checkElements(outs, plan.limits);
+  const it = steps(plan, inputs, k);
+  let r = it.next();
+  while (!r.done) {
+    let outs: Info[];
+    try {
+      outs = await r.value[1];
+    } catch (e) {
+      r = it.throw(e);
+      continue;
     }
-    const outs = finishOutputs(plan, slots, k);
-    release(plan, sc);
-    return outs;
-  } catch (e) {
-    cleanup(plan, slots, k);
-    throw wrapError(e, plan.graph, plan.steps[s]?.node);
+    r = it.next(outs);
   }
+  return r.value;
+}
+
+/**
+ * After step `s` failed: frees the run's values and returns the error naming the failing node. The run's arrays are
+ * dropped, not pooled (an abandoned async step may still hold its arguments).
+ */
+function failed(e: unknown, plan: Plan, slots: Info[], k: Kernels, s: number): unknown {
+  cleanup(plan, slots, k);
+  return wrapError(e, plan.graph, plan.steps[s]?.node);
 }
 
 function isThenable(x: unknown): boolean {

@@ -5,7 +5,7 @@ import {
   registerPrimitive,
 } from '@eagerflow/core';
 import { traceSubgraph } from './builder';
-import { ControlOps, checkOut, writeWhile } from './control_graphdef';
+import { ControlOps, WhileParams, checkOut, writeWhile } from './control_graphdef';
 import { Graph } from './graph';
 import { planOf, run } from './executor';
 import { replay } from './replay';
@@ -15,15 +15,6 @@ import { checkIterations, runLimitsOf } from './run_limits';
 
 export interface WhileOptions {
   maximumIterations?: number | null;
-}
-
-interface WhileParams {
-  readonly condGraph: Graph;
-  readonly bodyGraph: Graph;
-  readonly nVars: number;
-  readonly nCondCaps: number;
-  readonly maximumIterations: number | null;
-  readonly outAvals: AVal[];
 }
 
 function truthy(api: string, x: unknown): boolean {

@@ -2,6 +2,7 @@
 // and after, results bit-equal to the unfused ops on cpu, gradients (first and second order) through fused nodes,
 // memory over 1,000 calls, the cases that must not fuse, a backend without the kernel, and exporters seeing unfused ops.
 import * as ef from 'eagerflow';
+import { secondGradient } from '../../../test/harness/tapes';
 
 type T = ef.Tensor;
 const I = ef.internal;
@@ -118,32 +119,24 @@ describe('results equal the unfused ops bit for bit on cpu', () => {
   }
 });
 
+/** sum(w · out) with a fixed w, so every output counts differently. */
+const weightedSum = (out: T): T => ef.reduceSum(ef.multiply(out, data(out.shape.dims as number[], 11)));
+
 /** Gradients of sum(w · block(x)) wrt x and every captured weight (a fixed w so every output counts differently). */
 function grads(run: (x: T) => T, x: T, weights: T[]): number[][] {
   const tape = new ef.GradientTape();
   const y = tape.record(() => {
     tape.watch(x);
     weights.forEach((w) => tape.watch(w));
-    const out = run(x);
-    return ef.reduceSum(ef.multiply(out, data(out.shape.dims as number[], 11)));
+    return weightedSum(run(x));
   });
   return (tape.gradient(y, [x, ...weights], { unconnectedGradients: 'zero' }) as T[]).map(bits);
 }
 
 /** d/dx of sum(d/dx sum(w · block(x))): second order through nested tapes. */
 function second(run: (x: T) => T, x: T): number[] {
-  const outer = new ef.GradientTape();
-  const g = outer.record(() => {
-    outer.watch(x);
-    const inner = new ef.GradientTape();
-    const y = inner.record(() => {
-      inner.watch(x);
-      const out = run(x);
-      return ef.reduceSum(ef.multiply(out, data(out.shape.dims as number[], 11)));
-    });
-    return ef.reduceSum(ef.square(inner.gradient(y, x, { unconnectedGradients: 'zero' }) as T));
-  });
-  return bits(outer.gradient(g, x, { unconnectedGradients: 'zero' }) as T);
+  const zero = { unconnectedGradients: 'zero' } as const;
+  return bits(secondGradient(x, (v) => weightedSum(run(v)), { then: (dx) => ef.reduceSum(ef.square(dx)), inner: zero, outer: zero }) as T);
 }
 
 const close = (a: number[], b: number[], tol: number): void => {

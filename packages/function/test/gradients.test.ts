@@ -1,5 +1,6 @@
 // Gradients and traced functions: tapes around traced calls (cond, whileLoop, higher order) and tapes inside traced bodies.
 import * as ef from 'eagerflow';
+import { secondGradient } from '../../../test/harness/tapes';
 
 type T = ef.Tensor;
 
@@ -24,18 +25,7 @@ function gradOf(f: (x: T) => T, xs: number[] | number): T | null {
 
 /** d2 sum(f(x)) / dx2 (the Hessian's row sums) with nested tapes around the call. */
 function secondOf(f: (x: T) => T, xs: number[] | number): T | null {
-  const x = ef.constant(xs);
-  const outer = new ef.GradientTape();
-  const g = outer.record(() => {
-    outer.watch(x);
-    const inner = new ef.GradientTape();
-    const y = inner.record(() => {
-      inner.watch(x);
-      return f(x);
-    });
-    return ef.reduceSum(inner.gradient(y, x) as T);
-  });
-  return outer.gradient(g, x);
+  return secondGradient(ef.constant(xs), f);
 }
 
 describe('a tape recording a call of a traced function', () => {

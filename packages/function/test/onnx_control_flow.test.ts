@@ -4,6 +4,7 @@
 // models with If/Loop run in onnxruntime-node; gradients through compiled cond/while equal uncompiled ones.
 import * as ef from 'eagerflow';
 import { runOnnxModels } from './onnx_child';
+import { thrown } from '../../../test/harness/thrown';
 
 const quiet = ef.retraceConfig.warn;
 beforeAll(() => (ef.retraceConfig.warn = () => undefined));
@@ -175,12 +176,7 @@ describe('cond and whileLoop compile to ONNX If and Loop', () => {
     expect(ir).not.toMatch(/onnx_segment\[[^\]]*while/);
     const strict = ef.trace(fn, { jitCompile: 'strict' });
     const before = ef.memory().numTensors;
-    let err: unknown;
-    try {
-      strict(x);
-    } catch (e) {
-      err = e;
-    }
+    const err = thrown(() => strict(x));
     expect(err).toBeInstanceOf(ef.errors.UnimplementedError);
     expect((err as Error).message).toMatch(/op 'reverse' \(inside 'while', which becomes ONNX Loop only when every op of its bodies lowers\) has no ONNX lowering/);
     expect(ef.memory().numTensors).toBe(before);

@@ -1,6 +1,7 @@
 // Gradients through jitCompile: a tape over a compiled call records one node whose vjp is the compiled
 // backward function; compiled gradients equal uncompiled ones (first and second order, a small conv net).
 import * as ef from 'eagerflow';
+import { recordFirstGradient } from '../../../test/harness/tapes';
 
 const quiet = ef.retraceConfig.warn;
 beforeAll(() => (ef.retraceConfig.warn = () => undefined));
@@ -65,17 +66,11 @@ test('second order through a compiled function equals uncompiled and a float64 h
   const x = ef.constant([0.3, -0.2, 0.1]);
   const names: string[][] = [];
   const second = (f: (x: ef.Tensor) => unknown): number[] => {
-    const outer = new ef.GradientTape();
-    const g = outer.record(() => {
-      outer.watch(x);
-      const inner = new ef.GradientTape();
-      const y = inner.record(() => {
-        inner.watch(x);
-        return f(x) as ef.Tensor;
-      });
-      const dx = inner.gradient(y, x) as ef.Tensor;
-      y.dispose();
-      return ef.reduceSum(dx);
+    const { outer, value: g } = recordFirstGradient(x, (v) => f(v) as ef.Tensor, {
+      then: (dx, y) => {
+        y.dispose();
+        return ef.reduceSum(dx);
+      },
     });
     names.push((outer as unknown as { entries: { name: string }[] }).entries.map((e) => e.name));
     const h = outer.gradient(g, x) as ef.Tensor;

@@ -1,6 +1,7 @@
 // jitCompile's failure paths, through the runtime seam (the onnxruntime-node binding is replaced by a
 // mock here): a missing runtime and a session that fails to build give clear errors and leak nothing.
 import * as ef from 'eagerflow';
+import { thrown } from '../../../test/harness/thrown';
 
 const fake = { mode: 'missing' as 'missing' | 'bad-session' };
 jest.mock('onnxruntime-node/dist/binding', () => {
@@ -21,20 +22,11 @@ const quiet = ef.retraceConfig.warn;
 beforeAll(() => (ef.retraceConfig.warn = () => undefined));
 afterAll(() => (ef.retraceConfig.warn = quiet));
 
-function errorOf(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a throw');
-}
-
 test('without onnxruntime-node, a jitCompile call throws an UnimplementedError saying how to get it', () => {
   const x = ef.constant([1, 2]);
   const before = ef.memory().numTensors;
   const f = ef.trace((t: ef.Tensor) => ef.exp(t), { jitCompile: true });
-  const err = errorOf(() => f(x));
+  const err = thrown(() => f(x));
   expect(err).toBeInstanceOf(ef.errors.UnimplementedError);
   expect(err.message).toMatch(/jitCompile 'traced'/);
   expect(err.message).toMatch(/onnxruntime-node/);
@@ -55,7 +47,7 @@ test('a session that fails to build throws an InternalError naming the function,
   const x = ef.constant([1, 2]);
   const before = ef.memory().numTensors;
   const f = ef.trace((t: ef.Tensor) => ef.relu(ef.multiply(t, 3)), { jitCompile: 'strict' });
-  const err = errorOf(() => f(x));
+  const err = thrown(() => f(x));
   expect(err).toBeInstanceOf(ef.errors.InternalError);
   expect(err.message).toMatch(/jitCompile 'traced'/);
   expect(err.message).toMatch(/INVALID_GRAPH/);

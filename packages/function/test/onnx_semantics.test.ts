@@ -1,6 +1,7 @@
 // jitCompile semantics: variables (reads in, assignments written back), host callbacks between compiled
 // segments (per call, in order), strict mode, and no leaks over many compiled calls.
 import * as ef from 'eagerflow';
+import { thrown } from '../../../test/harness/thrown';
 
 const quiet = ef.retraceConfig.warn;
 beforeAll(() => (ef.retraceConfig.warn = () => undefined));
@@ -100,12 +101,7 @@ describe('host callbacks between compiled segments', () => {
     const before = ef.memory().numTensors;
     const f = ef.trace((x: ef.Tensor) => ef.exp(ef.pyFunction((t: ef.Tensor) => t, [x], 'float32') as ef.Tensor), { jitCompile: 'strict' });
     const x = ef.constant([1, 2]);
-    let err: unknown;
-    try {
-      f(x);
-    } catch (e) {
-      err = e;
-    }
+    const err = thrown(() => f(x));
     expect(err).toBeInstanceOf(ef.errors.UnimplementedError);
     expect(String((err as Error).message)).toMatch(/host_callback/);
     expect(String((err as Error).message)).toMatch(/jitCompile: true/);

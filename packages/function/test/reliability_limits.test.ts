@@ -1,5 +1,6 @@
 // Issue 17 §5: run-time limits of loaded functions (largest tensor, while iterations), with safe defaults the caller can raise.
 import * as ef from 'eagerflow';
+import { thrownWithoutLeak } from '../../../test/harness/thrown';
 
 type T = ef.Tensor;
 const spec = (shape: (number | null)[] | null): ef.TensorSpec => new ef.TensorSpec(shape);
@@ -13,16 +14,7 @@ const spin = ef.trace((x: T) => ef.whileLoop((v) => ef.greater(v, -1), (v) => [e
 const upTo = ef.trace((x: T, n: T) => ef.whileLoop((v) => ef.less(v, n), (v) => [ef.add(v, 1)], [x])[0], { inputSignature: [spec([]), spec([])] });
 
 function failure(call: () => unknown): Error {
-  const before = count();
-  let error: unknown = null;
-  try {
-    ef.dispose(call());
-  } catch (e) {
-    error = e;
-  }
-  expect(count()).toBe(before);
-  expect(error).toBeInstanceOf(ef.errors.ResourceExhaustedError);
-  return error as Error;
+  return thrownWithoutLeak(call, ef.errors.ResourceExhaustedError);
 }
 
 describe('defaults', () => {

@@ -2,6 +2,7 @@
 import * as ef from 'eagerflow';
 import { compile, run } from '../src/executor';
 import { Graph } from '../src/graph';
+import { thrownWithoutLeak } from '../../../test/harness/thrown';
 
 type T = ef.Tensor;
 const spec = (shape: (number | null)[] | null): ef.TensorSpec => new ef.TensorSpec(shape);
@@ -9,17 +10,9 @@ const count = (): number => ef.memory().numTensors;
 
 /** Calls `f` expecting an InvalidArgumentError whose message has `parts`; checks nothing leaked. */
 function expectShapeError(call: () => unknown, ...parts: RegExp[]): ef.errors.InvalidArgumentError {
-  const before = count();
-  let error: unknown = null;
-  try {
-    ef.dispose(call());
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(ef.errors.InvalidArgumentError);
-  for (const p of parts) expect((error as Error).message).toMatch(p);
-  expect(count()).toBe(before);
-  return error as ef.errors.InvalidArgumentError;
+  const error = thrownWithoutLeak(call, ef.errors.InvalidArgumentError);
+  for (const p of parts) expect(error.message).toMatch(p);
+  return error;
 }
 
 describe('setShape inside a trace is checked at run time (the issue repro and variants)', () => {
@@ -237,17 +230,9 @@ describe('the fused cpu loop checks its input shapes', () => {
     expect(plan.steps.some((s) => s.prim.name === 'fused_elementwise')).toBe(true);
     for (const shape of [[2], [4], [3, 1], [1, 3], []]) {
       const x = ef.ones(shape);
-      const before = count();
-      let error: unknown = null;
-      try {
-        run(plan, [x.toTfjs()]);
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(ef.errors.InvalidArgumentError);
-      expect((error as Error).message).toMatch(new RegExp(`^mul: input has shape \\[${shape.join(',')}\\] at run time, but the graph was built for its static shape \\[3\\]`));
-      expect((error as Error).message).toContain('fused_elementwise[mul,add,relu]');
-      expect(count()).toBe(before);
+      const error = thrownWithoutLeak(() => run(plan, [x.toTfjs()]), ef.errors.InvalidArgumentError);
+      expect(error.message).toMatch(new RegExp(`^mul: input has shape \\[${shape.join(',')}\\] at run time, but the graph was built for its static shape \\[3\\]`));
+      expect(error.message).toContain('fused_elementwise[mul,add,relu]');
       x.dispose();
     }
     f.dispose();

@@ -1,6 +1,7 @@
 // Run-time shape checks: a graph traced with unknown dims re-checks each op on the real shapes and raises like eager code.
 import * as ef from 'eagerflow';
 import { checkOutputs } from '../src/runtime_checks';
+import { thrown } from '../../../test/harness/thrown';
 
 const spec = (rank: number, dtype: ef.DType = 'float32'): ef.TensorSpec => new ef.TensorSpec(new Array<null>(rank).fill(null), dtype);
 
@@ -33,15 +34,6 @@ const ROWS: Row[] = [
   { name: 'pad REFLECT too wide', op: 'pad', fn: (x) => ef.pad(x, [[3, 0]], 'REFLECT'), args: () => [c([1, 2, 3])], specs: [spec(1)] },
 ];
 
-function errorOf(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (e) {
-    return e;
-  }
-  return null;
-}
-
 describe('unknown dims: the real shapes are checked at run time', () => {
   beforeAll(() => {
     ef.retraceConfig.warn = () => undefined;
@@ -49,12 +41,12 @@ describe('unknown dims: the real shapes are checked at run time', () => {
 
   test.each(ROWS.map((r) => [r.name, r] as const))('%s raises InvalidArgumentError naming the op, like eager, and leaks nothing', (_n, r) => {
     const args = r.args();
-    const eager = errorOf(() => r.fn(...args));
+    const eager = thrown(() => r.fn(...args));
     expect(eager).toBeInstanceOf(ef.errors.InvalidArgumentError);
     const f = ef.trace(r.fn, { inputSignature: r.specs });
     f.getConcreteFunction(...r.specs); // traces fine: the dims are unknown
     const before = ef.memory().numTensors;
-    const traced = errorOf(() => f(...args));
+    const traced = thrown(() => f(...args));
     expect(ef.memory().numTensors).toBe(before);
     expect(traced).toBeInstanceOf(ef.errors.InvalidArgumentError);
     expect((traced as Error).message.startsWith(`${r.op}:`)).toBe(true);

@@ -154,3 +154,24 @@ export interface CompositeSpec<P extends readonly string[], F> {
 export function composite<const P extends readonly string[], F>(paths: P, fn: F): CompositeSpec<P, F> {
   return { api: { paths }, fn };
 }
+
+/** The paths {@link composites} gives a composite: `module.name` (`name` in the top-level module ''), then its aliases. */
+export type ModulePaths<M extends string, K extends string, A> = readonly [M extends '' ? K : `${M}.${K}`, ...(A extends readonly string[] ? A : [])];
+
+/**
+ * Declares the composites of one TF module at once: each is public as `module.name` (TF's `tf.<module>.<name>`; just
+ * `name` in the top-level module ''), plus the aliases listed for it. `composites('linalg', { eye, diag }, { eye: ['eye'] })`
+ * is `{ eye: composite(['linalg.eye', 'eye'], eye), diag: composite(['linalg.diag'], diag) }`.
+ */
+export function composites<const M extends string, T extends Record<string, unknown>, const A extends { readonly [K in keyof T]?: readonly string[] } = Record<never, never>>(
+  module: M,
+  fns: T,
+  aliases?: A,
+): { [K in keyof T & string]: CompositeSpec<ModulePaths<M, K, K extends keyof A ? A[K] : []>, T[K]> } {
+  const specs: Record<string, CompositeSpec<readonly string[], unknown>> = {};
+  for (const [name, fn] of Object.entries(fns)) {
+    const extra = (aliases as Record<string, readonly string[] | undefined> | undefined)?.[name] ?? [];
+    specs[name] = composite([module === '' ? name : `${module}.${name}`, ...extra], fn);
+  }
+  return specs as { [K in keyof T & string]: CompositeSpec<ModulePaths<M, K, K extends keyof A ? A[K] : []>, T[K]> };
+}

@@ -6,12 +6,17 @@ import {
   DatasetSpec, Element, ElementSpec, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, disposeElement, leaves, mapLeaves, pack, specLeaves, specString,
 } from './structure';
 
-/** Pulls up to n elements (fewer at the end); if a pull fails, the ones already pulled are freed. */
-async function pullMany(up: Iter, n: number): Promise<Element[]> {
+type Pulled = IteratorResult<Element, undefined>;
+
+/**
+ * The pull loop of pullMany and pullManySync: up to n elements (fewer at the end), each pull's result yielded to the
+ * driver, which resumes with the element (or throws the failure in); if a pull fails, the ones already pulled are freed.
+ */
+function* pullLoop<P>(pull: () => P, n: number): Generator<P, Element[], Pulled> {
   const got: Element[] = [];
   try {
     while (got.length < n) {
-      const r = await up.next();
+      const r = yield pull();
       if (r.done) break;
       got.push(r.value);
     }
@@ -22,20 +27,29 @@ async function pullMany(up: Iter, n: number): Promise<Element[]> {
   return got;
 }
 
-/** pullMany over a synchronous upstream (no Promise per element). */
-function pullManySync(pull: () => IteratorResult<Element, undefined>, n: number): Element[] {
-  const got: Element[] = [];
-  try {
-    while (got.length < n) {
-      const r = pull();
-      if (r.done) break;
-      got.push(r.value);
+/** Pulls up to n elements from an asynchronous upstream. */
+async function pullMany(up: Iter, n: number): Promise<Element[]> {
+  const loop = pullLoop(() => up.next(), n);
+  let step = loop.next();
+  while (!step.done) {
+    let r: Pulled;
+    try {
+      r = await step.value;
+    } catch (e) {
+      step = loop.throw(e);
+      continue;
     }
-  } catch (e) {
-    got.forEach(disposeElement);
-    throw e;
+    step = loop.next(r);
   }
-  return got;
+  return step.value;
+}
+
+/** pullMany over a synchronous upstream (no Promise per element). */
+function pullManySync(pull: () => Pulled, n: number): Element[] {
+  const loop = pullLoop(pull, n);
+  let step = loop.next();
+  while (!step.done) step = loop.next(step.value);
+  return step.value;
 }
 
 function batchCard(card: number, n: number, dropRemainder: boolean): number {

@@ -1,5 +1,6 @@
 // Gradients TensorFlow 2.21 cannot compute (dilated conv2d on CPU, softsign's and LRN's second order), checked against float64 finite differences.
 import * as ef from 'eagerflow';
+import { secondGradient } from '../../../../test/harness/tapes';
 
 /** Central differences of a float64 JS function at x, contracted with dy. */
 function numericGrad(f: (x: number[]) => number[], x: number[], dy: number[], h = 1e-5): number[] {
@@ -41,17 +42,8 @@ test('softsign: first and second order match finite differences', () => {
   const d1 = (x: number[]): number[] => x.map((v, i) => DY[i] / (1 + Math.abs(v)) ** 2);
   const second = ef.tidy(() => {
     const xt = ef.constant(X, 'float32', [6]);
-    const outer = new ef.GradientTape();
-    const s = outer.record(() => {
-      outer.watch(xt);
-      const inner = new ef.GradientTape();
-      const y = inner.record(() => {
-        inner.watch(xt);
-        return ef.nn.softsign(xt);
-      });
-      return ef.reduceSum(inner.gradient(y, xt, { outputGradients: ef.constant(DY, 'float32', [6]) }) as ef.Tensor);
-    });
-    return Array.from((outer.gradient(s, xt) as ef.Tensor).dataSync() as Float32Array);
+    const h = secondGradient(xt, (v) => ef.nn.softsign(v), { inner: { outputGradients: ef.constant(DY, 'float32', [6]) } });
+    return Array.from((h as ef.Tensor).dataSync() as Float32Array);
   });
   close(second.filter((_, i) => X[i] !== 0), numericGrad(d1, X, [1, 1, 1, 1, 1, 1]).filter((_, i) => X[i] !== 0));
   expect(ef.memory().numTensors).toBe(before);

@@ -5,7 +5,7 @@ import type { Primitive } from '../primitive';
 import { bind } from '../bind';
 import { TensorLike, convert } from '../../values/convert';
 import { releasing } from '../op_builder';
-import { composite } from '../api_spec';
+import { composites } from '../api_spec';
 import * as o from '../ops';
 import { argError, checkSize, normalizeAxes } from '../check';
 import * as E from '../math/unary';
@@ -358,18 +358,6 @@ function booleanMaskDyn(t: Tensor, m: Tensor, axis: number, tmp: (t: Tensor) => 
 }
 
 /** The composites of this file with their public paths. */
-export const MANIP2_COMPOSITES = {
-  sort: composite(['sort'], sort),
-  argsort: composite(['argsort'], argsort),
-  repeat: composite(['repeat'], repeat),
-  roll: composite(['roll'], roll),
-  meshgrid: composite(['meshgrid'], meshgrid),
-  sequenceMask: composite(['sequenceMask'], sequenceMask),
-  clipByNorm: composite(['clipByNorm'], clipByNorm),
-  clipByGlobalNorm: composite(['clipByGlobalNorm'], clipByGlobalNorm),
-  size: composite(['size'], size),
-  rank: composite(['rank'], rank),
-  tensorScatterNdAdd: composite(['tensorScatterNdAdd'], tensorScatterNdAdd),
-  unique: composite(['unique'], unique),
-  booleanMask: composite(['booleanMask'], booleanMask),
-};
+export const MANIP2_COMPOSITES = composites('', {
+  sort, argsort, repeat, roll, meshgrid, sequenceMask, clipByNorm, clipByGlobalNorm, size, rank, tensorScatterNdAdd, unique, booleanMask,
+});

@@ -1,6 +1,6 @@
 // tf.image composites built from existing ops: flips, rot90, transpose, grayscale conversions, brightness/contrast,
 // perImageStandardization, centralCrop, crop/padToBoundingBox.
-import { composite } from '../api_spec';
+import { composite, composites } from '../api_spec';
 import type { TensorLike } from '../../values/convert';
 import { convert } from '../../values/convert';
 import { tidy } from '../../backend/memory';
@@ -264,17 +264,9 @@ function convertImageDtype(image: TensorLike, dtype: (typeof IMAGE_DTYPES)[numbe
 }
 
 export const IMAGE_COMPOSITES = {
-  convertImageDtype: composite(['image.convertImageDtype'], convertImageDtype),
-  flipLeftRight: composite(['image.flipLeftRight'], flipLeftRight),
-  flipUpDown: composite(['image.flipUpDown'], flipUpDown),
+  ...composites('image', {
+    convertImageDtype, flipLeftRight, flipUpDown, rot90, rgbToGrayscale, grayscaleToRgb, adjustBrightness, adjustContrast, perImageStandardization,
+    cropToBoundingBox, padToBoundingBox, centralCrop,
+  }),
   transposeImage: composite(['image.transpose'], transposeImage),
-  rot90: composite(['image.rot90'], rot90),
-  rgbToGrayscale: composite(['image.rgbToGrayscale'], rgbToGrayscale),
-  grayscaleToRgb: composite(['image.grayscaleToRgb'], grayscaleToRgb),
-  adjustBrightness: composite(['image.adjustBrightness'], adjustBrightness),
-  adjustContrast: composite(['image.adjustContrast'], adjustContrast),
-  perImageStandardization: composite(['image.perImageStandardization'], perImageStandardization),
-  cropToBoundingBox: composite(['image.cropToBoundingBox'], cropToBoundingBox),
-  padToBoundingBox: composite(['image.padToBoundingBox'], padToBoundingBox),
-  centralCrop: composite(['image.centralCrop'], centralCrop),
 };

@@ -1,6 +1,6 @@
 // tf.image resampling composites built from gathers: cropAndResize (bilinear/nearest, differentiable in the image and the
 // boxes like TF's CropAndResizeGradImage/Boxes) and extractPatches (TF's ExtractImagePatches layout).
-import { composite } from '../api_spec';
+import { composites } from '../api_spec';
 import type { TensorLike } from '../../values/convert';
 import { convert } from '../../values/convert';
 import { tidy } from '../../backend/memory';
@@ -228,9 +228,4 @@ function nonMaxSuppressionPadded(boxes: TensorLike, scores: TensorLike, maxOutpu
   });
 }
 
-export const IMAGE2_COMPOSITES = {
-  nonMaxSuppressionWithScores: composite(['image.nonMaxSuppressionWithScores'], nonMaxSuppressionWithScores),
-  nonMaxSuppressionPadded: composite(['image.nonMaxSuppressionPadded'], nonMaxSuppressionPadded),
-  cropAndResize: composite(['image.cropAndResize'], cropAndResize),
-  extractPatches: composite(['image.extractPatches'], extractPatches),
-};
+export const IMAGE2_COMPOSITES = composites('image', { nonMaxSuppressionWithScores, nonMaxSuppressionPadded, cropAndResize, extractPatches });

@@ -1,5 +1,5 @@
 // tf.linalg decompositions with several results or built from the decomposition records: qr, slogdet, logdet, lstsq.
-import { composite } from '../api_spec';
+import { composites } from '../api_spec';
 import type { TensorLike } from '../../values/convert';
 import { convert } from '../../values/convert';
 import { bind } from '../bind';
@@ -113,10 +113,4 @@ function lstsqRunTime(a: Tensor, b: Tensor, l2: number): Tensor {
   return o.where(over, x1, x2);
 }
 
-export const LINALG2_COMPOSITES = {
-  qr: composite(['linalg.qr'], qr),
-  slogdet: composite(['linalg.slogdet'], slogdet),
-  logdet: composite(['linalg.logdet'], logdet),
-  choleskySolve: composite(['linalg.choleskySolve'], choleskySolve),
-  lstsq: composite(['linalg.lstsq'], lstsq),
-};
+export const LINALG2_COMPOSITES = composites('linalg', { qr, slogdet, logdet, choleskySolve, lstsq });

@@ -1,5 +1,5 @@
 // tf.linalg composites built from existing ops: eye, diag family, bandPart, trace, matvec, tensordot, norm, cross.
-import { composite } from '../api_spec';
+import { composites } from '../api_spec';
 import type { TensorLike } from '../../values/convert';
 import { convert } from '../../values/convert';
 import { tidy } from '../../backend/memory';
@@ -257,16 +257,6 @@ function norm(x: TensorLike, ordOrOptions: Ord | NormOptions = 'euclidean', axis
 }
 
 /** The linalg composites with their public paths (merged into COMPOSITES). */
-export const LINALG_COMPOSITES = {
-  eye: composite(['linalg.eye', 'eye'], eye),
-  diag: composite(['linalg.diag'], diag),
-  diagPart: composite(['linalg.diagPart'], diagPart),
-  setDiag: composite(['linalg.setDiag'], setDiag),
-  bandPart: composite(['linalg.bandPart'], bandPart),
-  trace: composite(['linalg.trace'], trace),
-  matvec: composite(['linalg.matvec'], matvec),
-  cross: composite(['linalg.cross'], cross),
-  tensordot: composite(['linalg.tensordot', 'tensordot'], tensordot),
-  norm: composite(['linalg.norm', 'norm'], norm),
-  einsum: composite(['linalg.einsum', 'einsum'], einsum),
-};
+export const LINALG_COMPOSITES = composites('linalg', {
+  eye, diag, diagPart, setDiag, bandPart, trace, matvec, cross, tensordot, norm, einsum,
+}, { eye: ['eye'], tensordot: ['tensordot'], norm: ['norm'], einsum: ['einsum'] });

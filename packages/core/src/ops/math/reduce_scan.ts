@@ -6,7 +6,7 @@ import type { DType } from '../../values/dtype';
 import type { Info } from '../../backend/backend';
 import { isHostBackend, readInfoSync } from '../../backend/backend';
 import { AVal, Primitive } from '../primitive';
-import { api, arg, composite } from '../api_spec';
+import { api, arg, composites } from '../api_spec';
 import { attr, outputRef, tfSpec } from '../graphdef_spec';
 import type { TfSpec } from '../graphdef_spec';
 import type { Tensor } from '../../values/tensor';
@@ -438,12 +438,6 @@ function bincount(arr: TensorLike, options: { weights?: TensorLike; minlength?: 
 }
 
 /** The composites of this file with their public paths (merged into COMPOSITES). */
-export const MATH_COMPOSITES = {
-  topK: composite(['math.topK', 'nn.topK'], topKOp),
-  reduceVariance: composite(['math.reduceVariance'], reduceVariance),
-  reduceStd: composite(['math.reduceStd'], reduceStd),
-  reduceLogsumexp: composite(['math.reduceLogsumexp', 'reduceLogsumexp'], reduceLogsumexp),
-  reduceEuclideanNorm: composite(['math.reduceEuclideanNorm'], reduceEuclideanNorm),
-  countNonzero: composite(['math.countNonzero'], countNonzero),
-  bincount: composite(['math.bincount'], bincount),
-};
+export const MATH_COMPOSITES = composites('math', {
+  topK: topKOp, reduceVariance, reduceStd, reduceLogsumexp, reduceEuclideanNorm, countNonzero, bincount,
+}, { topK: ['nn.topK'], reduceLogsumexp: ['reduceLogsumexp'] });

@@ -4,7 +4,7 @@
 import type { Tensor } from '../../values/tensor';
 import type { TensorLike } from '../../values/convert';
 import { convert } from '../../values/convert';
-import { composite } from '../api_spec';
+import { composites } from '../api_spec';
 import * as o from '../ops';
 import * as E from '../math/unary';
 import { argError } from '../check';
@@ -78,9 +78,6 @@ export function logSoftmax(logits: TensorLike, axis = -1): Tensor {
 }
 
 /** The activation composites with their public paths (merged into COMPOSITES). */
-export const NN_COMPOSITES = {
-  softsign: composite(['nn.softsign', 'math.softsign'], softsign),
-  silu: composite(['nn.silu', 'nn.swish'], silu),
-  gelu: composite(['nn.gelu'], gelu),
-  logSoftmax: composite(['nn.logSoftmax', 'math.logSoftmax'], logSoftmax),
-};
+export const NN_COMPOSITES = composites('nn', {
+  softsign, silu, gelu, logSoftmax,
+}, { softsign: ['math.softsign'], silu: ['nn.swish'], logSoftmax: ['math.logSoftmax'] });

@@ -3,7 +3,7 @@
 import { lower } from '../onnx_lowerings';
 import { gradLower } from '../onnx_grad_lowerings';
 import { withOnnx } from '../onnx_spec';
-import { api, arg, composite } from '../api_spec';
+import { api, arg, composites } from '../api_spec';
 import type { ApiSpec } from '../api_spec';
 import { attr } from '../graphdef_spec';
 import { argError } from '../check';
@@ -154,8 +154,4 @@ function separableConv2d(
 }
 
 /** The conv composites with their public paths (merged into COMPOSITES). */
-export const CONV_COMPOSITES = {
-  conv1d: composite(['nn.conv1d'], conv1d),
-  atrousConv2d: composite(['nn.atrousConv2d'], atrousConv2d),
-  separableConv2d: composite(['nn.separableConv2d'], separableConv2d),
-};
+export const CONV_COMPOSITES = composites('nn', { conv1d, atrousConv2d, separableConv2d });

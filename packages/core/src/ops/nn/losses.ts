@@ -1,5 +1,5 @@
 // tf.nn composites: the losses (l2Loss and the cross-entropies) and the classification helpers embeddingLookup and inTopK.
-import { composite } from '../api_spec';
+import { composites } from '../api_spec';
 import type { TensorLike } from '../../values/convert';
 import { convert } from '../../values/convert';
 import { tidy } from '../../backend/memory';
@@ -10,19 +10,11 @@ import * as BMM from '../math/unary_functions';
 import { argError } from '../check';
 import { describe } from '../../values/dtype';
 import { logSoftmax } from './activations_composites';
+import { f32 } from './normalization';
 import { anyAlong, lastDim, positionsAlong, sameShapeAtRunTime } from '../array/runtime_shape';
 
 const abs: (x: TensorLike) => Tensor = o.wrapperOf(UNA.abs);
 const log1p: (x: TensorLike) => Tensor = o.wrapperOf(BMM.log1p);
-/** An argument as a real tensor (JS values as float32); complex64 and string tensors are refused naming the op. */
-function f32(op: string, x: TensorLike): Tensor {
-  const t = convert(op, x, 'float32');
-  if (t.t.dtype === 'complex64' || t.t.dtype === 'string') {
-    if (t.temp) t.t.dispose();
-    throw argError(op, 'unsupported dtype', t.t.dtype, 'float32', "Cast it first, e.g. ef.cast(x, 'float32').");
-  }
-  return t.t;
-}
 /**
  * l2Loss(t) = sum(t²) / 2.
  * @example ef.nn.l2Loss([1, 2]).arraySync(); // 2.5
@@ -151,11 +143,6 @@ function inTopK(targets: TensorLike, predictions: TensorLike, k: number): Tensor
 /** The normalization and loss composites with their public paths (merged into COMPOSITES). */
 
 /** The loss and classification composites with their public paths (merged into COMPOSITES). */
-export const LOSS_COMPOSITES = {
-  l2Loss: composite(['nn.l2Loss'], l2Loss),
-  sigmoidCrossEntropyWithLogits: composite(['nn.sigmoidCrossEntropyWithLogits'], sigmoidCrossEntropyWithLogits),
-  softmaxCrossEntropyWithLogits: composite(['nn.softmaxCrossEntropyWithLogits'], softmaxCrossEntropyWithLogits),
-  sparseSoftmaxCrossEntropyWithLogits: composite(['nn.sparseSoftmaxCrossEntropyWithLogits'], sparseSoftmaxCrossEntropyWithLogits),
-  embeddingLookup: composite(['nn.embeddingLookup'], embeddingLookup),
-  inTopK: composite(['nn.inTopK', 'math.inTopK'], inTopK),
-};
+export const LOSS_COMPOSITES = composites('nn', {
+  l2Loss, sigmoidCrossEntropyWithLogits, softmaxCrossEntropyWithLogits, sparseSoftmaxCrossEntropyWithLogits, embeddingLookup, inTopK,
+}, { inTopK: ['math.inTopK'] });

@@ -4,7 +4,7 @@ import type { Info, Kernels } from '../../backend/backend';
 import type { AVal, Primitive } from '../primitive';
 import type { Tensor } from '../../values/tensor';
 import type { TensorLike } from '../../values/convert';
-import { api, arg, composite } from '../api_spec';
+import { api, arg, composite, composites } from '../api_spec';
 import { ReadScope, attr, tfSpec, typeAttrOf } from '../graphdef_spec';
 import { bind } from '../bind';
 import * as o from '../ops';
@@ -179,7 +179,7 @@ export const lrn = {
 } satisfies Primitive<LrnParams>;
 
 /** An argument as a real tensor (JS values as float32); complex64 and string tensors are refused naming the op. */
-function f32(op: string, x: TensorLike): Tensor {
+export function f32(op: string, x: TensorLike): Tensor {
   const t = convert(op, x, 'float32');
   if (t.t.dtype === 'complex64' || t.t.dtype === 'string') {
     if (t.temp) t.t.dispose();
@@ -268,8 +268,6 @@ function l2Normalize(x: TensorLike, axis: number | number[] | null = null, optio
 
 /** The normalization composites with their public paths (merged into COMPOSITES). */
 export const NORM_COMPOSITES = {
-  moments: composite(['nn.moments'], moments),
-  batchNormalization: composite(['nn.batchNormalization'], batchNormalization),
-  fusedBatchNorm: composite(['nn.fusedBatchNorm'], fusedBatchNormOp),
+  ...composites('nn', { moments, batchNormalization, fusedBatchNorm: fusedBatchNormOp }),
   l2Normalize: composite(['math.l2Normalize', 'nn.l2Normalize', 'linalg.l2Normalize'], l2Normalize),
 };

@@ -6,7 +6,7 @@ import { withOnnx } from '../onnx_spec';
 import type { Info } from '../../backend/backend';
 import type { AVal, Primitive } from '../primitive';
 import type { ApiSpec } from '../api_spec';
-import { api, arg, composite } from '../api_spec';
+import { api, arg, composites } from '../api_spec';
 import { attr, outputRef, typeAttrOf } from '../graphdef_spec';
 import { bind } from '../bind';
 import type { Tensor } from '../../values/tensor';
@@ -205,11 +205,4 @@ function maxPoolWithArgmaxOp(input: TensorLike, ksize: Ints, strides: Ints, padd
 }
 
 /** The pool composites with their public paths (merged into COMPOSITES). */
-export const POOL_COMPOSITES = {
-  avgPool: composite(['nn.avgPool'], avgPool),
-  maxPool: composite(['nn.maxPool'], maxPool),
-  avgPool1d: composite(['nn.avgPool1d'], avgPool1d),
-  maxPool1d: composite(['nn.maxPool1d'], maxPool1d),
-  pool: composite(['nn.pool'], pool),
-  maxPoolWithArgmax: composite(['nn.maxPoolWithArgmax'], maxPoolWithArgmaxOp),
-};
+export const POOL_COMPOSITES = composites('nn', { avgPool, maxPool, avgPool1d, maxPool1d, pool, maxPoolWithArgmax: maxPoolWithArgmaxOp });

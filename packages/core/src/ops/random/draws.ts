@@ -12,7 +12,7 @@ import { bind } from '../bind';
 import { tensorOfShapeNode, writeShapeOf } from '../array/reshape';
 import { PhiloxStream } from './philox';
 import { checkSeed, newGenerator, opSeeds, readSeedPair, statelessStream, streamFor } from './seeds';
-import { composite } from '../api_spec';
+import { composite, composites } from '../api_spec';
 import type { TensorLike } from '../../values/convert';
 import { convert } from '../../values/convert';
 import { releasing } from '../op_builder';
@@ -373,14 +373,9 @@ export class Generator {
 }
 
 export const RANDOM_COMPOSITES = {
-  normal: composite(['random.normal'], normal),
-  uniform: composite(['random.uniform'], uniform),
-  truncatedNormal: composite(['random.truncatedNormal'], truncatedNormalOp),
-  categorical: composite(['random.categorical'], categorical),
-  shuffle: composite(['random.shuffle'], shuffle),
-  statelessNormal: composite(['random.statelessNormal'], statelessNormal),
-  statelessUniform: composite(['random.statelessUniform'], statelessUniform),
-  statelessTruncatedNormal: composite(['random.statelessTruncatedNormal'], statelessTruncatedNormalOp),
-  statelessCategorical: composite(['random.statelessCategorical'], statelessCategorical),
+  ...composites('random', {
+    normal, uniform, truncatedNormal: truncatedNormalOp, categorical, shuffle, statelessNormal, statelessUniform,
+    statelessTruncatedNormal: statelessTruncatedNormalOp, statelessCategorical,
+  }),
   dropout: composite(['nn.dropout'], dropout),
 };

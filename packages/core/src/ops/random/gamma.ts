@@ -11,7 +11,7 @@ import { argError, checkArity, checkDTypes, checkDimsValid, checkSize, FLOAT } f
 import type { PhiloxStream } from './philox';
 import { streamFor, opSeeds } from './seeds';
 import { gammaVjp, logGamma } from './gamma_grad';
-import { composite } from '../api_spec';
+import { composites } from '../api_spec';
 import type { TensorLike } from '../../values/convert';
 import { convert } from '../../values/convert';
 import { tidy } from '../../backend/memory';
@@ -151,7 +151,4 @@ function poisson(shape: readonly number[], lam: TensorLike, options: PoissonOpti
   return tidy(() => bind(randomPoisson as unknown as Primitive, [convert('random.poisson', lam, 'float32').t], { shape, dtype: asDType(options.dtype ?? 'float32', 'random.poisson'), seed, seed2 } as Params)[0]);
 }
 
-export const RANDOM2_COMPOSITES = {
-  gamma: composite(['random.gamma'], gamma),
-  poisson: composite(['random.poisson'], poisson),
-};
+export const RANDOM2_COMPOSITES = composites('random', { gamma, poisson });

@@ -1,5 +1,5 @@
 // tf.signal: rfft/irfft with their default lengths, frame, the raised-cosine windows and stft, built on the spectral records.
-import { composite } from '../api_spec';
+import { composites } from '../api_spec';
 import type { TensorLike } from '../../values/convert';
 import { convert } from '../../values/convert';
 import { bind } from '../bind';
@@ -224,14 +224,6 @@ function inverseStftWindowFn(frameStep: number, forwardWindowFn: (frameLength: n
     });
 }
 
-export const SIGNAL_COMPOSITES = {
-  overlapAndAdd: composite(['signal.overlapAndAdd'], overlapAndAdd),
-  inverseStft: composite(['signal.inverseStft'], inverseStft),
-  inverseStftWindowFn: composite(['signal.inverseStftWindowFn'], inverseStftWindowFn),
-  rfft: composite(['signal.rfft'], rfft),
-  irfft: composite(['signal.irfft'], irfft),
-  hannWindow: composite(['signal.hannWindow'], hannWindow),
-  hammingWindow: composite(['signal.hammingWindow'], hammingWindow),
-  frame: composite(['signal.frame'], frame),
-  stft: composite(['signal.stft'], stft),
-};
+export const SIGNAL_COMPOSITES = composites('signal', {
+  overlapAndAdd, inverseStft, inverseStftWindowFn, rfft, irfft, hannWindow, hammingWindow, frame, stft,
+});
