@@ -153,6 +153,14 @@ describe('"A composite" followed end to end in a temporary copy (adds nn.logPois
     expect(named.map((f) => path.relative(copy, f)).sort()).toEqual(['packages/core/src/ops/nn/losses.ts', 'test/harness/cases_norm.ts']);
   });
 
+  test("the files the section's commands name exist (generator, suites, snapshots)", () => {
+    const named = [...new Set([...compositeSection.matchAll(/(?:packages|scripts|test|browser)\/[\w/.-]+\.(?:ts|py|json|js|md|txt)\b/g)].map((m) => m[0]))];
+    expect(named.length).toBeGreaterThanOrEqual(10);
+    // The op's own fixture is the one file the walkthrough creates.
+    const created = 'packages/eagerflow/test/conformance/fixtures/nn.logPoissonLoss.json';
+    expect(named.filter((f) => f !== created && !fs.existsSync(path.join(root, f)))).toEqual([]);
+  });
+
   test('its TF golden fixture was generated from the row the copy exports', () => {
     const out = path.join(copy, 'rows.json');
     execFileSync(process.execPath, [path.join(copy, 'scripts/tf-golden/export_rows.js'), out], { cwd: copy, stdio: 'pipe' });
