@@ -35,13 +35,13 @@ const TF_linalg_lstsq: TfCall = { fn: 'tf.linalg.lstsq', cases: 'none', params: 
     { name: 'deep', args: [IN.t3x2_3, T([1, 2, -1], undefined, [3, 1])] },
     { name: 'wide with l2 0.5', args: [IN.t2x3_2, T([1, 0, 2, -1], undefined, [2, 2]), 0.5] },
   ] };
-const TF_linalg_qr: TfCall = { expr: "lambda x, o={}: list(tf.linalg.qr(x, full_matrices=opt(o, 'fullMatrices', False)))", why: "TF returns a tuple: ef's outputs in order; ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_linalg_qr: TfCall = { expr: "lambda x, o={}: list(tf.linalg.qr(x, full_matrices=opt(o, 'fullMatrices', False)))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
     { name: 'deep 3x2', args: [IN.t3x2_3] },
     { name: 'wide 2x3', args: [IN.t2x3_2] },
     { name: 'full 3x2', args: [IN.t3x2_3, { fullMatrices: true }] },
     { name: 'square', args: [IN.t3x3_2] },
   ] };
-const TF_linalg_slogdet: TfCall = { expr: 'lambda x: list(tf.linalg.slogdet(x))', why: "TF returns a tuple: ef's outputs in order", cases: 'none', extra: [
+const TF_linalg_slogdet: TfCall = { fn: 'tf.linalg.slogdet', cases: 'none', extra: [
     { name: 'negative determinant', args: [T([1, 2, 3, 1], undefined, [2, 2])] },
     { name: 'batch', args: [IN.t2x2x2] },
   ] };

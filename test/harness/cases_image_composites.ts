@@ -48,10 +48,10 @@ const TF_image_nonMaxSuppression: TfCall = { expr: "lambda b, s, m, o={}: tf.ima
     { name: 'iou 0.5', args: [IN.t6x4, T([0.9, 0.75, 0.6, 0.95, 0.5, 0.3]), 4], grad: false },
     { name: 'iou 0.9 score 0.55', args: [IN.t6x4, T([0.9, 0.75, 0.6, 0.95, 0.5, 0.3]), 10, { iouThreshold: 0.9, scoreThreshold: 0.55 }], grad: false },
   ] };
-const TF_image_nonMaxSuppressionPadded: TfCall = { expr: "lambda b, s, m, o={}: list(tf.image.non_max_suppression_padded(b, s, m, pad_to_max_output_size=opt(o, 'padToMaxOutputSize', False), iou_threshold=opt(o, 'iouThreshold', 0.5), score_threshold=opt(o, 'scoreThreshold', float('-inf'))))", why: "TF returns a tuple: ef's outputs in order; ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_image_nonMaxSuppressionPadded: TfCall = { expr: "lambda b, s, m, o={}: list(tf.image.non_max_suppression_padded(b, s, m, pad_to_max_output_size=opt(o, 'padToMaxOutputSize', False), iou_threshold=opt(o, 'iouThreshold', 0.5), score_threshold=opt(o, 'scoreThreshold', float('-inf'))))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
     { name: 'padded', args: [IN.t6x4, T([0.9, 0.75, 0.6, 0.95, 0.5, 0.3]), 5, { scoreThreshold: 0.4, padToMaxOutputSize: true }], grad: false },
   ] };
-const TF_image_nonMaxSuppressionWithScores: TfCall = { expr: "lambda b, s, m, o={}: list(tf.image.non_max_suppression_with_scores(b, s, m, soft_nms_sigma=opt(o, 'softNmsSigma', 0.0), iou_threshold=opt(o, 'iouThreshold', 0.5), score_threshold=opt(o, 'scoreThreshold', float('-inf'))))", why: "TF returns a tuple: ef's outputs in order; ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_image_nonMaxSuppressionWithScores: TfCall = { expr: "lambda b, s, m, o={}: list(tf.image.non_max_suppression_with_scores(b, s, m, soft_nms_sigma=opt(o, 'softNmsSigma', 0.0), iou_threshold=opt(o, 'iouThreshold', 0.5), score_threshold=opt(o, 'scoreThreshold', float('-inf'))))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
     { name: 'hard', args: [IN.t6x4, T([0.9, 0.75, 0.6, 0.95, 0.5, 0.3]), 5], grad: false },
     { name: 'soft sigma 0.5', args: [IN.t6x4, T([0.9, 0.75, 0.6, 0.95, 0.5, 0.3]), 6, { iouThreshold: tfFloat(1), scoreThreshold: 0.1, softNmsSigma: 0.5 }], grad: false },
   ] };

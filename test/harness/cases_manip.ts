@@ -10,7 +10,7 @@ const TF_argsort: TfCall = { expr: "lambda x, axis=-1, o={}: tf.argsort(x, axis,
     { name: 'descending rows', args: [IN.t2x3, -1, { direction: 'DESCENDING' }], grad: false },
     { name: 'axis 0', args: [IN.t2x3, 0], grad: false },
   ] };
-const TF_clipByGlobalNorm: TfCall = { expr: 'lambda ts, c: list(tf.clip_by_global_norm(ts, c))', why: "TF returns a tuple: ef's outputs in order", cases: 'none', extra: [
+const TF_clipByGlobalNorm: TfCall = { fn: 'tf.clip_by_global_norm', cases: 'none', extra: [
     { name: 'clipped', args: [tfTensors(T([3, 4]), T([12])), 6.5], grad: false },
     { name: 'not clipped', args: [tfTensors(T([3, 4]), T([12])), tfFloat(20)], grad: false },
   ] };
@@ -44,7 +44,7 @@ const TF_sequenceMask: TfCall = { expr: "lambda l, m=None, d='bool': tf.sequence
     { name: 'maxlen 4', args: [T([2, 0], 'int32'), 4], grad: false },
     { name: 'float32', args: [T([1, 2], 'int32', [2, 1]), 3, 'float32'], grad: false },
   ] };
-const TF_size: TfCall = { expr: 'lambda x: tf.size(x, out_type=tf.int32)', why: 'ef returns int32 where TF defaults to int64', cases: 'none', extra: [
+const TF_size: TfCall = { fn: 'tf.size', cases: 'none', extra: [
     { name: 'matrix', args: [IN.t2x3], grad: false },
     { name: 'scalar', args: [T(1)], grad: false },
     { name: 'empty', args: [T([], undefined, [0, 3])], grad: false },

@@ -52,7 +52,7 @@ const TF_nn_maxPool3d: TfCall = { fn: 'tf.nn.max_pool3d', cases: 'none', extra: 
     { name: '3-D 3 SAME stride 2', args: [IN.t1x4x4x4x1, 3, 2, 'SAME'] },
     { name: 'distinct values SAME', args: [T([0, 37, 10, 47, 20, 57, 30, 3, 40, 13, 50, 23, 60, 33, 6, 43, 16, 53, 26, 63, 36, 9, 46, 19, 56, 29, 2, 39, 12, 49, 22, 59, 32, 5, 42, 15, 52, 25, 62, 35, 8, 45, 18, 55, 28, 1, 38, 11, 48, 21, 58, 31, 4, 41, 14, 51, 24, 61, 34, 7, 44, 17, 54, 27], undefined, [1, 4, 4, 4, 1]), 3, 1, 'SAME'] },
   ] };
-const TF_nn_maxPoolWithArgmax: TfCall = { expr: 'lambda x, k, s, p: list(tf.nn.max_pool_with_argmax(x, k, s, p))', why: "TF returns a tuple: ef's outputs in order", cases: 'none', extra: [
+const TF_nn_maxPoolWithArgmax: TfCall = { fn: 'tf.nn.max_pool_with_argmax', cases: 'none', extra: [
     { name: '2x2 VALID', args: [IN.t1x4x4x2, 2, 2, 'VALID'], grad: false },
     { name: '3x3 SAME stride 2', args: [IN.t1x5x5x2_2, 3, 2, 'SAME'], grad: false },
   ] };

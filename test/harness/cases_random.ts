@@ -20,16 +20,16 @@ const TF_random_normal: TfCall = { expr: "lambda s, o={}: tf.random.normal(s, se
 const TF_random_shuffle: TfCall = { expr: "lambda v, o={}: tf.random.shuffle(v, seed=opt(o, 'seed', None))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
     { name: 'vector', args: [T([1, 2, 3, 4]), { seed: 7 }], grad: false, tags: ['random'] },
   ] };
-const TF_random_statelessCategorical: TfCall = { expr: "lambda l, n, o: tf.random.stateless_categorical(l, n, o['seed'], dtype=tf.int32)", why: "ef's options object becomes TF's keyword arguments; ef returns int32 where TF defaults to int64", cases: 'none', extra: [
+const TF_random_statelessCategorical: TfCall = { expr: "lambda l, n, o: tf.random.stateless_categorical(l, n, o['seed'], dtype=tf.int32)", why: "ef's options object carries the seed, TF takes it positionally; ef returns int32 where TF defaults to int64", cases: 'none', extra: [
     { name: 'two rows', args: [T([0, 1, 2, -1], undefined, [2, 2]), 3, { seed: [1, 2] }], grad: false, tags: ['random'] },
   ] };
-const TF_random_statelessNormal: TfCall = { expr: "lambda s, o: tf.random.stateless_normal(s, o['seed'])", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_random_statelessNormal: TfCall = { expr: "lambda s, o: tf.random.stateless_normal(s, o['seed'])", why: "ef's options object carries the seed; TF takes it positionally", cases: 'none', extra: [
     { name: 'shape [3]', args: [[3], { seed: [1, 2] }], grad: false, tags: ['random'] },
   ] };
-const TF_random_statelessTruncatedNormal: TfCall = { expr: "lambda s, o: tf.random.stateless_truncated_normal(s, o['seed'])", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_random_statelessTruncatedNormal: TfCall = { expr: "lambda s, o: tf.random.stateless_truncated_normal(s, o['seed'])", why: "ef's options object carries the seed; TF takes it positionally", cases: 'none', extra: [
     { name: 'shape [3]', args: [[3], { seed: [1, 2] }], grad: false, tags: ['random'] },
   ] };
-const TF_random_statelessUniform: TfCall = { expr: "lambda s, o: tf.random.stateless_uniform(s, o['seed'])", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_random_statelessUniform: TfCall = { expr: "lambda s, o: tf.random.stateless_uniform(s, o['seed'])", why: "ef's options object carries the seed; TF takes it positionally", cases: 'none', extra: [
     { name: 'shape [3]', args: [[3], { seed: [1, 2] }], grad: false, tags: ['random'] },
   ] };
 const TF_random_truncatedNormal: TfCall = { expr: "lambda s, o={}: tf.random.truncated_normal(s, seed=opt(o, 'seed', None))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [

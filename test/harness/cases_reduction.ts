@@ -84,7 +84,7 @@ const TF_math_reduceVariance: TfCall = tfReduce('tf.math.reduce_variance', [
     { name: 'repeated axes', args: [IN.t2x3, [0, 0]], grad: false },
     { name: 'special values axis 1', args: [IN.t2x3_3, 1] },
   ]);
-const TF_math_topK: TfCall = { expr: "lambda x, k=1, o={}: list(tf.math.top_k(x, k, sorted=opt(o, 'sorted', True)))", why: "TF returns a tuple: ef's outputs in order; ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_math_topK: TfCall = { expr: "lambda x, k=1, o={}: list(tf.math.top_k(x, k, sorted=opt(o, 'sorted', True)))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
     { name: 'k 2', args: [T([1, 5, 3, 5]), 2], grad: false },
     { name: 'rows', args: [IN.t2x3, 3], grad: false },
     { name: 'k too large', args: [T([1]), 2], grad: false },

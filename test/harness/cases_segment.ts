@@ -49,7 +49,7 @@ const TF_math_unsortedSegmentProd: TfCall = { fn: 'tf.math.unsorted_segment_prod
     { name: 'int32', args: [T([3, -7, 2, 5], 'int32'), T([0, 1, 1, 0], 'int32'), 2], grad: false },
     { name: 'id out of range', args: [T([1, 2]), T([0, 2], 'int32'), 2], grad: false },
   ] };
-const TF_searchsorted: TfCall = { expr: "lambda s, v, o={}: tf.searchsorted(s, v, side=opt(o, 'side', 'LEFT').lower(), out_type=tf.int32)", why: "ef's options object becomes TF's keyword arguments; ef returns int32 where TF defaults to int64; ef's side is upper case", cases: 'none', extra: [
+const TF_searchsorted: TfCall = { expr: "lambda s, v, o={}: tf.searchsorted(s, v, side=opt(o, 'side', 'LEFT').lower(), out_type=tf.int32)", why: "ef's options object's side ('LEFT' or 'RIGHT') becomes TF's lower-case side keyword", cases: 'none', extra: [
     { name: 'left', args: [T([1, 2, 2, 5]), T([0, 2, 3, 9])], grad: false },
     { name: 'right', args: [T([1, 2, 2, 5]), T([0, 2, 3, 9]), { side: 'RIGHT' }], grad: false },
     { name: 'rows', args: [T([1, 3, 5, 0, 2, 4], undefined, [2, 3]), T([3, 6, 1, -1], undefined, [2, 2])], grad: false },
@@ -60,7 +60,7 @@ const TF_tensorScatterNdUpdate: TfCall = { fn: 'tf.tensor_scatter_nd_update', ca
     { name: 'rows', args: [IN.t2x3, T([1], 'int32', [1, 1]), T([7, 8, 9], undefined, [1, 3])] },
     { name: 'index out of range', args: [T([1, 2]), T([2], 'int32', [1, 1]), T([5])], grad: false },
   ] };
-const TF_unique: TfCall = { expr: 'lambda x: list(tf.unique(x, out_idx=tf.int32))', why: "TF returns a tuple: ef's outputs in order; ef returns int32 where TF defaults to int64", cases: 'none', extra: [
+const TF_unique: TfCall = { fn: 'tf.unique', cases: 'none', extra: [
     { name: 'floats', args: [T([3, 1, 3, 2, 1])], grad: false },
     { name: 'int32', args: [T([7, 7, -1], 'int32')], grad: false },
     { name: 'empty', args: [T([])], grad: false },
