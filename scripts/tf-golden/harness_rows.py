@@ -4,7 +4,7 @@ Every op's TF call lives on its harness rows; there is no Python table of ops. e
 calls as JSON ({api: {"fn": "tf.math.reduce_sum", "cases": "reduce", "params": ["x", ["axis", null], ["keep",
 false]], "keywords": {"axis": "axis", "keepdims": "keep"}, "extra": [...]}}); each becomes an entry of `harness_ops()`:
 TF's function found by its module path, called with ef's positional arguments (or, with `params`, those named and
-defaulted and passed to TF by `keywords`), or a row's `expr` (a Python lambda over `tf` and `opt`, where TF's form
+defaulted and passed to TF by `keywords`, and an options object's entries by `options`), or a row's `expr` (a Python lambda over `tf` and `opt`, where TF's form
 is a small expression; the row says why), on the shared case set of table.py the row names plus the row's own
 cases (`extra`: tensors as {"tensor", "dtype", "shape"}, lists of tensors as {"tensors": [...]}, numbers JSON
 cannot hold as {"num": "nan" | "inf" | "-inf" | "-0"}, integral floats as {"float": 1}, options objects as dicts).
@@ -79,18 +79,23 @@ def own_case(c):
     return C(c["name"], *[argument(a) for a in c["args"]], grad=c.get("grad", True), tags=tuple(c.get("tags", ())))
 
 
-def caller(fn, params, keywords):
-    """ef's positional arguments -> TF's call: named parameters with defaults; `keywords` maps TF keyword <- parameter."""
+def caller(fn, params, keywords, options=None):
+    """ef's positional arguments -> TF's call: named parameters with defaults; `keywords` maps TF keyword <- parameter;
+    `options` maps TF keyword <- [key, default] of ef's trailing options object (the argument after the parameters)."""
     names = [p if isinstance(p, str) else p[0] for p in params]
     defaults = {p[0]: literal(p[1]) for p in params if not isinstance(p, str)}
     by_keyword = set(keywords.values())
+    from_options = {k: (key, literal(d)) for k, (key, d) in (options or {}).items()}
 
     def call(*args):
-        if len(args) > len(names):
-            raise TypeError(f"{len(args)} arguments for parameters {names}")
+        if len(args) > len(names) + (1 if from_options else 0):
+            raise TypeError(f"{len(args)} arguments for parameters {names}" + (" and an options object" if from_options else ""))
         bound = {**defaults, **dict(zip(names, args))}
+        o = args[len(names)] if from_options and len(args) > len(names) else {}
         positional = [bound[n] for n in names if n not in by_keyword]
-        return fn(*positional, **{k: bound[p] for k, p in keywords.items()})
+        kw = {k: bound[p] for k, p in keywords.items()}
+        kw.update({k: opt(o, key, d) for k, (key, d) in from_options.items()})
+        return fn(*positional, **kw)
 
     return call
 
@@ -116,6 +121,6 @@ def harness_ops(calls=None):
         else:
             fn = tf_function(call["fn"])
         if "params" in call:
-            fn = caller(fn, call["params"], call.get("keywords", {}))
+            fn = caller(fn, call["params"], call.get("keywords", {}), call.get("options"))
         ops[api] = (fn, CASE_SETS[call["cases"]]() + [own_case(c) for c in call.get("extra", [])], call)
     return ops

@@ -96,8 +96,9 @@ export interface Tolerance {
 /**
  * TensorFlow's call for an op's golden fixtures: scripts/tf-golden/export_rows.js exports the rows' calls and
  * scripts/tf-golden/generate.py runs them through TensorFlow (packages/eagerflow/test/conformance/fixtures/<api>.json).
- * Either TF's function by module path (`fn`), or, where TF's form is a small expression (an options object
- * spread into keywords, a dtype name, int32 indices, a tuple result), that expression (`expr`) with `why`.
+ * Either TF's function by module path (`fn`, with ef's arguments mapped by `params`, `keywords` and `options`),
+ * or, where TF's form is a small expression (a dtype name, int32 indices, strides spelled out, a positional seed),
+ * that expression (`expr`, a Python lambda over `tf` and `opt`) with `why`.
  */
 export type TfCall = TfCallBase & ({ fn: string; expr?: undefined } | { expr: string; why: string; fn?: undefined });
 interface TfCallBase {
@@ -111,6 +112,11 @@ interface TfCallBase {
   params?: readonly (string | readonly [string, TfLiteral])[];
   /** With `fn`: TF's keyword arguments from ef's parameters (`{ keepdims: 'keep' }`); the other parameters go positionally. */
   keywords?: Readonly<Record<string, string>>;
+  /**
+   * With `fn` and `params`: ef's trailing options object (the argument after `params`), as TF keyword arguments:
+   * `{ approximate: ['approximate', false] }` passes TF's `approximate=` from `options.approximate`, else the default.
+   */
+  options?: Readonly<Record<string, readonly [string, TfLiteral]>>;
   /** The op's own cases, after the shared ones. */
   extra?: readonly TfCase[];
 }

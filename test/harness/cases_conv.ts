@@ -6,7 +6,7 @@ import { ConvSpec, convFilterRef, convInputRef, convRef, toFirst, toLast } from 
 import * as IN from './tf_inputs';
 
 // TensorFlow's calls for the golden fixtures of this file's ops (each op's rows carry its call: `tfCall`).
-const TF_nn_conv2d: TfCall = { expr: "lambda x, w, s, p, o={}: tf.nn.conv2d(x, w, s, p, dilations=opt(o, 'dilations', None))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_nn_conv2d: TfCall = { fn: 'tf.nn.conv2d', cases: 'none', params: ['x', 'w', 's', 'p'], options: { dilations: ['dilations', null] }, extra: [
     { name: 'VALID', args: [IN.t1x5x5x2_3, IN.t3x3x2x2, 1, 'VALID'] },
     { name: 'SAME', args: [IN.t1x5x5x2_3, IN.t3x3x2x2, 1, 'SAME'] },
     { name: 'SAME stride 2', args: [IN.t1x5x5x2_3, IN.t3x3x2x2, 2, 'SAME'] },

@@ -22,7 +22,7 @@ const TF_linalg_det: TfCall = { fn: 'tf.linalg.det', cases: 'none', extra: [
     { name: 'batch', args: [IN.t2x2x2] },
     { name: 'singular', args: [T([1, 2, 2, 4], undefined, [2, 2])], grad: false },
   ] };
-const TF_linalg_inv: TfCall = { expr: "lambda x, o={}: tf.linalg.inv(x, adjoint=opt(o, 'adjoint', False))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_linalg_inv: TfCall = { fn: 'tf.linalg.inv', cases: 'none', params: ['x'], options: { adjoint: ['adjoint', false] }, extra: [
     { name: '3x3', args: [IN.t3x3_2] },
     { name: 'adjoint batch', args: [IN.t2x2x2, { adjoint: true }] },
     { name: 'singular', args: [T([1, 2, 2, 4], undefined, [2, 2])], grad: false },
@@ -35,7 +35,7 @@ const TF_linalg_lstsq: TfCall = { fn: 'tf.linalg.lstsq', cases: 'none', params: 
     { name: 'deep', args: [IN.t3x2_3, T([1, 2, -1], undefined, [3, 1])] },
     { name: 'wide with l2 0.5', args: [IN.t2x3_2, T([1, 0, 2, -1], undefined, [2, 2]), 0.5] },
   ] };
-const TF_linalg_qr: TfCall = { expr: "lambda x, o={}: list(tf.linalg.qr(x, full_matrices=opt(o, 'fullMatrices', False)))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_linalg_qr: TfCall = { fn: 'tf.linalg.qr', cases: 'none', params: ['x'], options: { full_matrices: ['fullMatrices', false] }, extra: [
     { name: 'deep 3x2', args: [IN.t3x2_3] },
     { name: 'wide 2x3', args: [IN.t2x3_2] },
     { name: 'full 3x2', args: [IN.t3x2_3, { fullMatrices: true }] },
@@ -45,12 +45,12 @@ const TF_linalg_slogdet: TfCall = { fn: 'tf.linalg.slogdet', cases: 'none', extr
     { name: 'negative determinant', args: [T([1, 2, 3, 1], undefined, [2, 2])] },
     { name: 'batch', args: [IN.t2x2x2] },
   ] };
-const TF_linalg_solve: TfCall = { expr: "lambda a, b, o={}: tf.linalg.solve(a, b, adjoint=opt(o, 'adjoint', False))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_linalg_solve: TfCall = { fn: 'tf.linalg.solve', cases: 'none', params: ['a', 'b'], options: { adjoint: ['adjoint', false] }, extra: [
     { name: '3x3', args: [IN.t3x3_2, IN.t3x2_2] },
     { name: 'adjoint', args: [IN.t3x3_2, IN.t3x2_2, { adjoint: true }] },
     { name: 'singular', args: [T([1, 2, 2, 4], undefined, [2, 2]), T([1, 1], undefined, [2, 1])], grad: false },
   ] };
-const TF_linalg_triangularSolve: TfCall = { expr: "lambda a, b, o={}: tf.linalg.triangular_solve(a, b, lower=opt(o, 'lower', True), adjoint=opt(o, 'adjoint', False))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_linalg_triangularSolve: TfCall = { fn: 'tf.linalg.triangular_solve', cases: 'none', params: ['a', 'b'], options: { lower: ['lower', true], adjoint: ['adjoint', false] }, extra: [
     { name: 'lower', args: [IN.t3x3_3, IN.t3x2_2] },
     { name: 'upper adjoint', args: [T([2, 0.5, -1, 0, 1.5, 0.25, 0, 0, 3], undefined, [3, 3]), IN.t3x2_2, { lower: false, adjoint: true }] },
     { name: 'rhs rows differ', args: [IN.t3x3_3, IN.t2x3_2], grad: false },

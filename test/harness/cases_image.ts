@@ -5,7 +5,7 @@ import { Ref } from './ref';
 import * as IN from './tf_inputs';
 
 // TensorFlow's calls for the golden fixtures of this file's ops (each op's rows carry its call: `tfCall`).
-const TF_image_resize: TfCall = { expr: "lambda x, size, o={}: tf.image.resize(x, size, method=opt(o, 'method', 'bilinear'))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_image_resize: TfCall = { fn: 'tf.image.resize', cases: 'none', params: ['x', 'size'], options: { method: ['method', 'bilinear'] }, extra: [
     { name: 'bilinear up', args: [IN.t2x4x5x2, [6, 7]] },
     { name: 'bilinear down', args: [IN.t2x4x5x2, [3, 2]] },
     { name: 'nearest up', args: [IN.t2x4x5x2, [7, 9], { method: 'nearest' }] },

@@ -22,7 +22,7 @@ const TF_image_convertImageDtype: TfCall = { expr: 'lambda x, d, s=False: tf.ima
     { name: 'float32 -> int32 unsaturated (out of range wraps to INT_MIN)', args: [T([0, 0.25, 1, -1, 2]), 'int32'], grad: false },
     { name: 'float32 -> float32', args: [T([0.5, 0.25, -1, 2], undefined, [2, 2, 1]), 'float32'] },
   ] };
-const TF_image_cropAndResize: TfCall = { expr: "lambda x, b, i, s, o={}: tf.image.crop_and_resize(x, b, i, s, method=opt(o, 'method', 'bilinear'), extrapolation_value=opt(o, 'extrapolationValue', 0.0))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_image_cropAndResize: TfCall = { fn: 'tf.image.crop_and_resize', cases: 'none', params: ['x', 'b', 'i', 's'], options: { method: ['method', 'bilinear'], extrapolation_value: ['extrapolationValue', tfFloat(0)] }, extra: [
     { name: 'bilinear', args: [IN.t1x3x4x2, IN.t3x4, T([0, 0, 0], 'int32'), [3, 2]] },
     { name: 'nearest, extrapolation 2', args: [IN.t1x3x4x2, IN.t3x4, T([0, 0, 0], 'int32'), [2, 3], { method: 'nearest', extrapolationValue: tfFloat(2) }] },
   ] };
@@ -44,14 +44,14 @@ const TF_image_flipUpDown: TfCall = { fn: 'tf.image.flip_up_down', cases: 'none'
 const TF_image_grayscaleToRgb: TfCall = { fn: 'tf.image.grayscale_to_rgb', cases: 'none', extra: [
     { name: '3x4', args: [IN.t3x4x1] },
   ] };
-const TF_image_nonMaxSuppression: TfCall = { expr: "lambda b, s, m, o={}: tf.image.non_max_suppression(b, s, m, iou_threshold=opt(o, 'iouThreshold', 0.5), score_threshold=opt(o, 'scoreThreshold', float('-inf')))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_image_nonMaxSuppression: TfCall = { fn: 'tf.image.non_max_suppression', cases: 'none', params: ['b', 's', 'm'], options: { iou_threshold: ['iouThreshold', 0.5], score_threshold: ['scoreThreshold', -Infinity] }, extra: [
     { name: 'iou 0.5', args: [IN.t6x4, T([0.9, 0.75, 0.6, 0.95, 0.5, 0.3]), 4], grad: false },
     { name: 'iou 0.9 score 0.55', args: [IN.t6x4, T([0.9, 0.75, 0.6, 0.95, 0.5, 0.3]), 10, { iouThreshold: 0.9, scoreThreshold: 0.55 }], grad: false },
   ] };
-const TF_image_nonMaxSuppressionPadded: TfCall = { expr: "lambda b, s, m, o={}: list(tf.image.non_max_suppression_padded(b, s, m, pad_to_max_output_size=opt(o, 'padToMaxOutputSize', False), iou_threshold=opt(o, 'iouThreshold', 0.5), score_threshold=opt(o, 'scoreThreshold', float('-inf'))))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_image_nonMaxSuppressionPadded: TfCall = { fn: 'tf.image.non_max_suppression_padded', cases: 'none', params: ['b', 's', 'm'], options: { pad_to_max_output_size: ['padToMaxOutputSize', false], iou_threshold: ['iouThreshold', 0.5], score_threshold: ['scoreThreshold', -Infinity] }, extra: [
     { name: 'padded', args: [IN.t6x4, T([0.9, 0.75, 0.6, 0.95, 0.5, 0.3]), 5, { scoreThreshold: 0.4, padToMaxOutputSize: true }], grad: false },
   ] };
-const TF_image_nonMaxSuppressionWithScores: TfCall = { expr: "lambda b, s, m, o={}: list(tf.image.non_max_suppression_with_scores(b, s, m, soft_nms_sigma=opt(o, 'softNmsSigma', 0.0), iou_threshold=opt(o, 'iouThreshold', 0.5), score_threshold=opt(o, 'scoreThreshold', float('-inf'))))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_image_nonMaxSuppressionWithScores: TfCall = { fn: 'tf.image.non_max_suppression_with_scores', cases: 'none', params: ['b', 's', 'm'], options: { soft_nms_sigma: ['softNmsSigma', tfFloat(0)], iou_threshold: ['iouThreshold', 0.5], score_threshold: ['scoreThreshold', -Infinity] }, extra: [
     { name: 'hard', args: [IN.t6x4, T([0.9, 0.75, 0.6, 0.95, 0.5, 0.3]), 5], grad: false },
     { name: 'soft sigma 0.5', args: [IN.t6x4, T([0.9, 0.75, 0.6, 0.95, 0.5, 0.3]), 6, { iouThreshold: tfFloat(1), scoreThreshold: 0.1, softNmsSigma: 0.5 }], grad: false },
   ] };

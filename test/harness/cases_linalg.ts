@@ -46,7 +46,7 @@ const TF_linalg_diagPart: TfCall = { fn: 'tf.linalg.diag_part', cases: 'none', e
     { name: 'batch', args: [IN.t2x3x3] },
     { name: 'rank 1', args: [T([1, 2])], grad: false },
   ] };
-const TF_linalg_matvec: TfCall = { expr: "lambda a, b, o={}: tf.linalg.matvec(a, b, transpose_a=opt(o, 'transposeA', False))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_linalg_matvec: TfCall = { fn: 'tf.linalg.matvec', cases: 'none', params: ['a', 'b'], options: { transpose_a: ['transposeA', false] }, extra: [
     { name: 'basic', args: [IN.t2x3, T([1, -2, 0.5])] },
     { name: 'transposeA', args: [IN.t2x3, T([2, -1]), { transposeA: true }] },
     { name: 'batch', args: [IN.t2x3x3, T([1, 0, 2, -1, 0.5, 0.25], undefined, [2, 3])] },

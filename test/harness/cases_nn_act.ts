@@ -12,7 +12,7 @@ const TF_nn_atrousConv2d: TfCall = { fn: 'tf.nn.atrous_conv2d', cases: 'none', e
     { name: 'rate 2 VALID', args: [IN.t1x5x5x2_2, IN.t2x2x2x1, 2, 'VALID'] },
     { name: 'rate 2 SAME', args: [IN.t1x5x5x2_2, IN.t3x3x2x2, 2, 'SAME'] },
   ] };
-const TF_nn_biasAdd: TfCall = { expr: "lambda v, b, o={}: tf.nn.bias_add(v, b, data_format=opt(o, 'dataFormat', 'NHWC'))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_nn_biasAdd: TfCall = { fn: 'tf.nn.bias_add', cases: 'none', params: ['v', 'b'], options: { data_format: ['dataFormat', 'NHWC'] }, extra: [
     { name: 'matrix', args: [IN.t2x3, T([0.5, -1, 2])] },
     { name: 'rank 4 NCHW', args: [T([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], undefined, [1, 2, 3, 2]), T([1, -1]), { dataFormat: 'NCHW' }] },
     { name: 'bias size mismatch', args: [IN.t2x3, T([1, 2])], grad: false },
@@ -23,7 +23,7 @@ const TF_nn_conv1d: TfCall = { fn: 'tf.nn.conv1d', cases: 'none', extra: [
     { name: 'SAME stride 2', args: [IN.t1x7x2, IN.t3x2x2, 2, 'SAME'] },
   ] };
 const TF_nn_elu: TfCall = { fn: 'tf.nn.elu', cases: 'unary' };
-const TF_nn_gelu: TfCall = { expr: "lambda x, o={}: tf.nn.gelu(x, approximate=opt(o, 'approximate', False))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_nn_gelu: TfCall = { fn: 'tf.nn.gelu', cases: 'none', params: ['x'], options: { approximate: ['approximate', false] }, extra: [
     { name: 'exact', args: [T([-3, -1, -0.5, 0, 0.5, 1, 3])] },
     { name: 'approximate', args: [IN.t2x3, { approximate: true }] },
   ] };

@@ -30,7 +30,7 @@ const TF_nn_embeddingLookup: TfCall = { fn: 'tf.nn.embedding_lookup', cases: 'no
     { name: '2-D ids', args: [IN.t2x3, T([0, 1], 'int32', [2, 1])] },
     { name: 'id out of range', args: [IN.t2x3, T([2], 'int32')], grad: false },
   ] };
-const TF_nn_fusedBatchNorm: TfCall = { expr: "lambda x, s, b, o={}: list(tf.compat.v1.nn.fused_batch_norm(x, s, b, epsilon=opt(o, 'epsilon', 0.001)))", why: "TF 2 has it only as tf.compat.v1.nn.fused_batch_norm; ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_nn_fusedBatchNorm: TfCall = { fn: 'tf.compat.v1.nn.fused_batch_norm', cases: 'none', params: ['x', 's', 'b'], options: { epsilon: ['epsilon', 0.001] }, extra: [
     { name: 'training', args: [IN.t1x4x4x2, T([1, 0.5]), T([0, -1])], grad: false },
   ] };
 const TF_nn_inTopK: TfCall = { fn: 'tf.math.in_top_k', cases: 'none', extra: [
@@ -49,7 +49,7 @@ const TF_nn_localResponseNormalization: TfCall = { expr: "lambda x, o={}: tf.nn.
     { name: 'defaults', args: [IN.t1x4x4x2] },
     { name: 'radius 1', args: [IN.t1x4x4x2, { depthRadius: 1, bias: tfFloat(2), alpha: 0.5, beta: 0.75 }] },
   ] };
-const TF_nn_moments: TfCall = { expr: "lambda x, axes, o={}: list(tf.nn.moments(x, axes, keepdims=opt(o, 'keepDims', False)))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_nn_moments: TfCall = { fn: 'tf.nn.moments', cases: 'none', params: ['x', 'axes'], options: { keepdims: ['keepDims', false] }, extra: [
     { name: 'axis 0', args: [IN.t2x3, [0]], grad: false },
     { name: 'all', args: [IN.t2x3, [0, 1]], grad: false },
     { name: 'keepDims', args: [IN.t2x3, [1], { keepDims: true }], grad: false },

@@ -13,11 +13,11 @@ const TF_nn_dropout: TfCall = { expr: "lambda x, o: tf.nn.dropout(x, rate=o['rat
 const TF_random_categorical: TfCall = { expr: "lambda l, n, o={}: tf.random.categorical(l, n, dtype=tf.int32, seed=opt(o, 'seed', None))", why: "ef's options object becomes TF's keyword arguments; ef returns int32 where TF defaults to int64", cases: 'none', extra: [
     { name: 'two rows', args: [T([0, 1, 2, -1], undefined, [2, 2]), 3, { seed: 7 }], grad: false, tags: ['random'] },
   ] };
-const TF_random_normal: TfCall = { expr: "lambda s, o={}: tf.random.normal(s, seed=opt(o, 'seed', None))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_random_normal: TfCall = { fn: 'tf.random.normal', cases: 'none', params: ['s'], options: { seed: ['seed', null] }, extra: [
     { name: 'shape [2, 3]', args: [[2, 3], { seed: 7 }], grad: false, tags: ['random'] },
     { name: 'scalar', args: [[], { seed: 7 }], grad: false, tags: ['random'] },
   ] };
-const TF_random_shuffle: TfCall = { expr: "lambda v, o={}: tf.random.shuffle(v, seed=opt(o, 'seed', None))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_random_shuffle: TfCall = { fn: 'tf.random.shuffle', cases: 'none', params: ['v'], options: { seed: ['seed', null] }, extra: [
     { name: 'vector', args: [T([1, 2, 3, 4]), { seed: 7 }], grad: false, tags: ['random'] },
   ] };
 const TF_random_statelessCategorical: TfCall = { expr: "lambda l, n, o: tf.random.stateless_categorical(l, n, o['seed'], dtype=tf.int32)", why: "ef's options object carries the seed, TF takes it positionally; ef returns int32 where TF defaults to int64", cases: 'none', extra: [
@@ -32,7 +32,7 @@ const TF_random_statelessTruncatedNormal: TfCall = { expr: "lambda s, o: tf.rand
 const TF_random_statelessUniform: TfCall = { expr: "lambda s, o: tf.random.stateless_uniform(s, o['seed'])", why: "ef's options object carries the seed; TF takes it positionally", cases: 'none', extra: [
     { name: 'shape [3]', args: [[3], { seed: [1, 2] }], grad: false, tags: ['random'] },
   ] };
-const TF_random_truncatedNormal: TfCall = { expr: "lambda s, o={}: tf.random.truncated_normal(s, seed=opt(o, 'seed', None))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_random_truncatedNormal: TfCall = { fn: 'tf.random.truncated_normal', cases: 'none', params: ['s'], options: { seed: ['seed', null] }, extra: [
     { name: 'shape [5]', args: [[5], { seed: 7 }], grad: false, tags: ['random'] },
   ] };
 const TF_random_uniform: TfCall = { expr: "lambda s, o={}: tf.random.uniform(s, opt(o, 'minval', 0), opt(o, 'maxval', 1), dtype=tf.as_dtype(opt(o, 'dtype', 'float32')), seed=opt(o, 'seed', None))", why: "ef's options object becomes TF's keyword arguments; ef's dtype string becomes a tf.DType", cases: 'none', extra: [

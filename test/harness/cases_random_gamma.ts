@@ -4,10 +4,10 @@ import { ErrorCase, ForwardCase, TfCall, tfTensor as T, tfNone } from './case';
 import { Ref } from './ref';
 
 // TensorFlow's calls for the golden fixtures of this file's ops (each op's rows carry its call: `tfCall`).
-const TF_random_gamma: TfCall = { expr: "lambda s, a, o={}: tf.random.gamma(s, a, seed=opt(o, 'seed', None))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_random_gamma: TfCall = { fn: 'tf.random.gamma', cases: 'none', params: ['s', 'a'], options: { seed: ['seed', null] }, extra: [
     { name: 'alpha [2]', args: [[3], T([0.5, 2]), { seed: 7 }], grad: false, tags: ['random'] },
   ] };
-const TF_random_poisson: TfCall = { expr: "lambda s, lam, o={}: tf.random.poisson(s, lam, seed=opt(o, 'seed', None))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_random_poisson: TfCall = { fn: 'tf.random.poisson', cases: 'none', params: ['s', 'lam'], options: { seed: ['seed', null] }, extra: [
     { name: 'lam [2]', args: [[3], T([1, 4]), { seed: 7 }], grad: false, tags: ['random'] },
   ] };
 

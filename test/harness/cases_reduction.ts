@@ -19,7 +19,7 @@ const TF_argMin: TfCall = { expr: 'lambda x, axis=0: tf.math.argmin(x, axis=axis
     { name: 'int32', args: [IN.t9i, 0], grad: false },
     { name: 'empty axis', args: [T([], undefined, [0, 3]), 0], grad: false },
   ] };
-const TF_cumsum: TfCall = { expr: "lambda x, axis=0, o={}: tf.math.cumsum(x, axis=axis, exclusive=opt(o, 'exclusive', False), reverse=opt(o, 'reverse', False))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_cumsum: TfCall = { fn: 'tf.math.cumsum', cases: 'none', params: ['x', ['axis', 0]], keywords: { axis: 'axis' }, options: { exclusive: ['exclusive', false], reverse: ['reverse', false] }, extra: [
     { name: 'vector', args: [T([1, -2, 3, 0.5])] },
     { name: 'axis 1', args: [IN.t2x3, 1] },
     { name: 'axis -1 exclusive', args: [IN.t2x3, -1, { exclusive: true }] },
@@ -38,7 +38,7 @@ const TF_math_countNonzero: TfCall = tfReduce('tf.math.count_nonzero', [
     { name: 'int32 keepDims', args: [T([0, 1, 2, 0], 'int32', [2, 2]), 0, true], grad: false },
     { name: 'bool', args: [T([true, false, true], 'bool')], grad: false },
   ]);
-const TF_math_cumprod: TfCall = { expr: "lambda x, axis=0, o={}: tf.math.cumprod(x, axis=axis, exclusive=opt(o, 'exclusive', False), reverse=opt(o, 'reverse', False))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_math_cumprod: TfCall = { fn: 'tf.math.cumprod', cases: 'none', params: ['x', ['axis', 0]], keywords: { axis: 'axis' }, options: { exclusive: ['exclusive', false], reverse: ['reverse', false] }, extra: [
     { name: 'vector', args: [T([1, -2, 3, 0.5])] },
     { name: 'axis 1', args: [IN.t2x3, 1] },
     { name: 'axis -1 exclusive', args: [IN.t2x3, -1, { exclusive: true }] },
@@ -84,7 +84,7 @@ const TF_math_reduceVariance: TfCall = tfReduce('tf.math.reduce_variance', [
     { name: 'repeated axes', args: [IN.t2x3, [0, 0]], grad: false },
     { name: 'special values axis 1', args: [IN.t2x3_3, 1] },
   ]);
-const TF_math_topK: TfCall = { expr: "lambda x, k=1, o={}: list(tf.math.top_k(x, k, sorted=opt(o, 'sorted', True)))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_math_topK: TfCall = { fn: 'tf.math.top_k', cases: 'none', params: ['x', ['k', 1]], options: { sorted: ['sorted', true] }, extra: [
     { name: 'k 2', args: [T([1, 5, 3, 5]), 2], grad: false },
     { name: 'rows', args: [IN.t2x3, 3], grad: false },
     { name: 'k too large', args: [T([1]), 2], grad: false },

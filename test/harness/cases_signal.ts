@@ -6,16 +6,16 @@ import { Ref, sizeOf, unravel } from './ref';
 import * as IN from './tf_inputs';
 
 // TensorFlow's calls for the golden fixtures of this file's ops (each op's rows carry its call: `tfCall`).
-const TF_signal_frame: TfCall = { expr: "lambda x, n, s, o={}: tf.signal.frame(x, n, s, pad_end=opt(o, 'padEnd', False), pad_value=opt(o, 'padValue', 0.0), axis=opt(o, 'axis', -1))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_signal_frame: TfCall = { fn: 'tf.signal.frame', cases: 'none', params: ['x', 'n', 's'], options: { pad_end: ['padEnd', false], pad_value: ['padValue', tfFloat(0)], axis: ['axis', -1] }, extra: [
     { name: '3 step 2', args: [IN.t2x3_2, 2, 1] },
     { name: 'padEnd padValue 7', args: [T([1, 2, 3, 4, 5]), 2, 2, { padEnd: true, padValue: tfFloat(7) }] },
     { name: 'axis 0', args: [IN.t3x2_3, 2, 1, { axis: 0 }] },
   ] };
-const TF_signal_hammingWindow: TfCall = { expr: "lambda n, o={}: tf.signal.hamming_window(n, periodic=opt(o, 'periodic', True))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_signal_hammingWindow: TfCall = { fn: 'tf.signal.hamming_window', cases: 'none', params: ['n'], options: { periodic: ['periodic', true] }, extra: [
     { name: '6 symmetric', args: [6, { periodic: false }], grad: false },
     { name: '5 periodic', args: [5], grad: false },
   ] };
-const TF_signal_hannWindow: TfCall = { expr: "lambda n, o={}: tf.signal.hann_window(n, periodic=opt(o, 'periodic', True))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_signal_hannWindow: TfCall = { fn: 'tf.signal.hann_window', cases: 'none', params: ['n'], options: { periodic: ['periodic', true] }, extra: [
     { name: '8 periodic', args: [8], grad: false },
     { name: '7 symmetric', args: [7, { periodic: false }], grad: false },
     { name: '1', args: [1], grad: false },

@@ -5,7 +5,7 @@ import { Ref, ravel, sizeOf } from './ref';
 import * as IN from './tf_inputs';
 
 // TensorFlow's calls for the golden fixtures of this file's ops (each op's rows carry its call: `tfCall`).
-const TF_stridedSlice: TfCall = { expr: "lambda x, b, e, s=None, o={}: tf.strided_slice(x, b, e, s, begin_mask=opt(o, 'beginMask', 0), end_mask=opt(o, 'endMask', 0), ellipsis_mask=opt(o, 'ellipsisMask', 0), new_axis_mask=opt(o, 'newAxisMask', 0), shrink_axis_mask=opt(o, 'shrinkAxisMask', 0))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_stridedSlice: TfCall = { fn: 'tf.strided_slice', cases: 'none', params: ['x', 'b', 'e', ['s', null]], options: { begin_mask: ['beginMask', 0], end_mask: ['endMask', 0], ellipsis_mask: ['ellipsisMask', 0], new_axis_mask: ['newAxisMask', 0], shrink_axis_mask: ['shrinkAxisMask', 0] }, extra: [
     { name: 'basic', args: [IN.t2x3x4, [0, 1, 0], [2, 3, 4], [1, 1, 2]] },
     { name: 'negative stride', args: [IN.t2x3x4, [1, 2, 3], [0, 0, 0], [-1, -1, -2]] },
     { name: 'begin/end masks', args: [IN.t2x3x4, [1, 1, 1], [2, 2, 2], [1, 1, 1], { beginMask: 5, endMask: 2 }] },

@@ -16,7 +16,7 @@ const TF_linspace: TfCall = { fn: 'tf.linspace', cases: 'none', extra: [
     { name: 'one', args: [tfFloat(3), tfFloat(7), 1], grad: false },
     { name: 'zero', args: [tfFloat(0), tfFloat(1), 0], grad: false },
   ] };
-const TF_oneHot: TfCall = { expr: "lambda i, d, o={}: tf.one_hot(i, d, on_value=opt(o, 'onValue', 1.0), off_value=opt(o, 'offValue', 0.0), axis=opt(o, 'axis', -1))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+const TF_oneHot: TfCall = { fn: 'tf.one_hot', cases: 'none', params: ['i', 'd'], options: { on_value: ['onValue', tfFloat(1)], off_value: ['offValue', tfFloat(0)], axis: ['axis', -1] }, extra: [
     { name: 'basic', args: [T([0, 2, -1, 3], 'int32'), 3] },
     { name: 'on off', args: [T([1, 0], 'int32'), 2, { onValue: tfFloat(5), offValue: tfFloat(-1) }] },
     { name: 'axis 0', args: [T([0, 1, 2, 0], 'int32', [2, 2]), 3, { axis: 0 }] },
