@@ -17,17 +17,40 @@ Module._resolveFilename = function resolveWorkspace(request, ...rest) {
   return m ? path.join(root, 'packages', m[1] ?? 'eagerflow', 'src/index.ts') : resolveFilename.call(this, request, ...rest);
 };
 
-/** api -> TfCall over the rows; throws when two rows of one op disagree. */
-function tfCalls(rows) {
+/**
+ * The public op a row covers by its canonical name (the fixture's name: its top-level name, else its first TF
+ * path, as packages/eagerflow/test/conformance/public_ops.ts names it); `canon` maps every public path to it.
+ */
+function canonicalNames() {
+  const ef = require(path.join(root, 'packages/eagerflow/src/index.ts'));
+  const byFn = new Map();
+  for (const [p, fn] of ef.internal.opEntries()) byFn.set(fn, [...(byFn.get(fn) ?? []), p]);
+  const canon = new Map();
+  for (const paths of byFn.values()) {
+    const name = paths.find((p) => !p.includes('.')) ?? paths[0];
+    for (const p of paths) canon.set(p, name);
+  }
+  return canon;
+}
+
+/**
+ * api -> TfCall over the rows (by canonical op name); throws when two rows of one op disagree, when a row
+ * carries no call, or when a call is malformed. Rows with `{ none: why }` export nothing.
+ */
+function tfCalls(rows, canon = canonicalNames()) {
   const calls = new Map();
   for (const row of rows) {
-    if (row.tfCall === undefined) continue;
-    const api = row.api ?? row.prim;
+    const api = canon.get(row.api ?? row.prim) ?? row.api ?? row.prim;
+    const call = row.tfCall;
+    if (call === undefined) throw new Error(`export_rows: row '${row.name}' (${api}) carries no tfCall; give TF's call, or tfNone(why) when TF has no fixture for it`);
+    if (typeof call.none === 'string') continue;
+    if ((call.fn === undefined) === (call.expr === undefined)) throw new Error(`export_rows: row '${row.name}' (${api}): a TF call has either fn (a path under tf) or expr (a Python lambda) and why`);
+    if (call.expr !== undefined && !(typeof call.why === 'string' && call.why.length > 0)) throw new Error(`export_rows: row '${row.name}' (${api}): expr needs why (what TF's expression adapts)`);
     const seen = calls.get(api);
-    if (seen !== undefined && JSON.stringify(seen, lossless) !== JSON.stringify(row.tfCall, lossless)) {
-      throw new Error(`export_rows: the rows of ${api} carry different TF calls (${JSON.stringify(seen)} and ${JSON.stringify(row.tfCall)} on '${row.name}'); one op has one call`);
+    if (seen !== undefined && JSON.stringify(seen, lossless) !== JSON.stringify(call, lossless)) {
+      throw new Error(`export_rows: the rows of ${api} carry different TF calls (${JSON.stringify(seen)} and ${JSON.stringify(call)} on '${row.name}'); one op has one call`);
     }
-    calls.set(api, row.tfCall);
+    calls.set(api, call);
   }
   return Object.fromEntries([...calls].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
@@ -41,7 +64,7 @@ function lossless(_key, v) {
   return Object.is(v, -0) ? { num: '-0' } : v;
 }
 
-module.exports = { tfCalls, lossless };
+module.exports = { tfCalls, lossless, canonicalNames };
 
 if (require.main === module) {
   const { forwardCases } = require(path.join(root, 'test/harness/rows.ts'));

@@ -1,6 +1,6 @@
-"""Runs every case of ops.OPS through TensorFlow 2.21 (CPU, eager) and writes the JSON fixtures.
+"""Runs every case of the harness rows' TF calls through TensorFlow 2.21 (CPU, eager) and writes the JSON fixtures.
 
-Usage: .venv-tf/bin/python scripts/tf-golden/generate.py [out_dir]
+Usage: .venv-tf/bin/python scripts/tf-golden/generate.py [out_dir [op ...]]
 (default out_dir: packages/eagerflow/test/conformance/fixtures). One file per op, stable order,
 so a regenerated fixture diffs cleanly. The TypeScript suite reads only these files.
 """
@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from encode import enc_array, enc_num  # noqa: E402
 
 INF = float("inf")
-from ops import OPS  # noqa: E402
+from harness_rows import harness_ops  # noqa: E402
 
 DY = [1.0, -0.5, 2.0, 0.25]
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -136,14 +136,19 @@ def main():
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "packages/eagerflow/test/conformance/fixtures")
     os.makedirs(out_dir, exist_ok=True)
     total = 0
-    for op, (fn, cases) in OPS.items():
+    ops = harness_ops()
+    only = set(sys.argv[2:])
+    for op, (fn, cases, call) in ops.items():
+        if only and op not in only:
+            continue
         rows = [run_case(fn, c) for c in cases]
         total += len(rows)
-        doc = {"op": op, "tf_version": tf.__version__, "cases": rows}
+        # The row's call as exported (golden_rows.test.ts checks each fixture against its rows' current call).
+        doc = {"op": op, "tf_version": tf.__version__, "call": call, "cases": rows}
         with open(os.path.join(out_dir, f"{op}.json"), "w") as f:
             json.dump(doc, f, indent=1, sort_keys=False, allow_nan=False)
             f.write("\n")
-    print(f"{len(OPS)} ops, {total} cases -> {out_dir}")
+    print(f"{len(ops)} ops, {total} cases -> {out_dir}")
 
 
 if __name__ == "__main__":

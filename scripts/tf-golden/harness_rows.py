@@ -1,12 +1,13 @@
-"""HARNESS_OPS: the ops whose TF call lives on their harness case rows (test/harness, ForwardCase.tfCall).
+"""The per-op table of the golden generator, read from the harness case rows (test/harness, ForwardCase.tfCall).
 
-export_rows.js exports the rows' calls as JSON ({api: {"fn": "tf.math.reduce_sum", "cases": "reduce", "params":
-["x", ["axis", null], ["keep", false]], "keywords": {"axis": "axis", "keepdims": "keep"}, "extra": [...]}}); each
-becomes an OPS entry: TF's function found by its module path, called with ef's positional arguments (or, with
-`params`, those named and defaulted and passed to TF by `keywords`), on the shared case set of table.py the row
-names plus the row's own cases (`extra`: tensors as {"tensor", "dtype", "shape"}, numbers JSON cannot hold as
-{"num": "nan" | "inf" | "-inf" | "-0"}). A row that carries its call is the op's only row: its entry must not
-also be in the Python tables (ops.py checks).
+Every op's TF call lives on its harness rows; there is no Python table of ops. export_rows.js exports the rows'
+calls as JSON ({api: {"fn": "tf.math.reduce_sum", "cases": "reduce", "params": ["x", ["axis", null], ["keep",
+false]], "keywords": {"axis": "axis", "keepdims": "keep"}, "extra": [...]}}); each becomes an entry of `harness_ops()`:
+TF's function found by its module path, called with ef's positional arguments (or, with `params`, those named and
+defaulted and passed to TF by `keywords`, and an options object's entries by `options`), or a row's `expr` (a Python lambda over `tf` and `opt`, where TF's form
+is a small expression; the row says why), on the shared case set of table.py the row names plus the row's own
+cases (`extra`: tensors as {"tensor", "dtype", "shape"}, lists of tensors as {"tensors": [...]}, numbers JSON
+cannot hold as {"num": "nan" | "inf" | "-inf" | "-0"}, integral floats as {"float": 1}, options objects as dicts).
 """
 import json
 import os
@@ -15,7 +16,7 @@ import tempfile
 
 import tensorflow as tf
 
-from table import C, T, binary_cases, reduce_cases, unary_cases
+from table import C, L, T, binary_cases, reduce_cases, unary_cases
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASE_SETS = {
@@ -41,36 +42,60 @@ def tf_function(path):
 
 
 def literal(v):
-    """A JSON literal with {"num": ...} for the numbers JSON cannot hold."""
+    """A JSON literal with {"num": ...} for the numbers JSON cannot hold and {"float": n} for an integral float."""
     if isinstance(v, dict) and set(v) == {"num"}:
         return NUMS[v["num"]]
+    if isinstance(v, dict) and set(v) == {"float"}:
+        return float(literal(v["float"]))
     if isinstance(v, list):
         return [literal(x) for x in v]
+    if isinstance(v, dict):
+        return {k: literal(x) for k, x in v.items()}
     return v
 
 
 def argument(a):
     if isinstance(a, dict) and "tensor" in a:
-        return T(literal(a["tensor"]), a.get("dtype", "float32"), a.get("shape"))
+        return T(literal(a["tensor"]), a.get("dtype") or "float32", a.get("shape"))
+    if isinstance(a, dict) and "tensors" in a:
+        return L(*[argument(t) for t in a["tensors"]])
     return literal(a)
+
+
+def opt(o, key, default):
+    """An ef options object's entry (TF's keyword argument), or its default."""
+    return o.get(key, default) if isinstance(o, dict) else default
+
+
+def expression(api, source):
+    """A row's `expr`: a Python lambda over tf and opt."""
+    fn = eval(source, {"tf": tf, "opt": opt, "__builtins__": __builtins__})  # noqa: S307 - the committed rows' own text
+    if not callable(fn):
+        raise ValueError(f"harness row {api}: expr {source!r} is not a lambda")
+    return fn
 
 
 def own_case(c):
     return C(c["name"], *[argument(a) for a in c["args"]], grad=c.get("grad", True), tags=tuple(c.get("tags", ())))
 
 
-def caller(fn, params, keywords):
-    """ef's positional arguments -> TF's call: named parameters with defaults; `keywords` maps TF keyword <- parameter."""
+def caller(fn, params, keywords, options=None):
+    """ef's positional arguments -> TF's call: named parameters with defaults; `keywords` maps TF keyword <- parameter;
+    `options` maps TF keyword <- [key, default] of ef's trailing options object (the argument after the parameters)."""
     names = [p if isinstance(p, str) else p[0] for p in params]
     defaults = {p[0]: literal(p[1]) for p in params if not isinstance(p, str)}
     by_keyword = set(keywords.values())
+    from_options = {k: (key, literal(d)) for k, (key, d) in (options or {}).items()}
 
     def call(*args):
-        if len(args) > len(names):
-            raise TypeError(f"{len(args)} arguments for parameters {names}")
+        if len(args) > len(names) + (1 if from_options else 0):
+            raise TypeError(f"{len(args)} arguments for parameters {names}" + (" and an options object" if from_options else ""))
         bound = {**defaults, **dict(zip(names, args))}
+        o = args[len(names)] if from_options and len(args) > len(names) else {}
         positional = [bound[n] for n in names if n not in by_keyword]
-        return fn(*positional, **{k: bound[p] for k, p in keywords.items()})
+        kw = {k: bound[p] for k, p in keywords.items()}
+        kw.update({k: opt(o, key, d) for k, (key, d) in from_options.items()})
+        return fn(*positional, **kw)
 
     return call
 
@@ -85,13 +110,17 @@ def exported_calls():
 
 
 def harness_ops(calls=None):
+    """api -> (TF function, cases, the exported call it came from)."""
     calls = exported_calls() if calls is None else calls
     ops = {}
     for api, call in calls.items():
         if call["cases"] not in CASE_SETS:
             raise ValueError(f"harness row {api}: unknown case set {call['cases']!r} (one of {sorted(CASE_SETS)})")
-        fn = tf_function(call["fn"])
+        if "expr" in call:
+            fn = expression(api, call["expr"])
+        else:
+            fn = tf_function(call["fn"])
         if "params" in call:
-            fn = caller(fn, call["params"], call.get("keywords", {}))
-        ops[api] = (fn, CASE_SETS[call["cases"]]() + [own_case(c) for c in call.get("extra", [])])
+            fn = caller(fn, call["params"], call.get("keywords", {}), call.get("options"))
+        ops[api] = (fn, CASE_SETS[call["cases"]]() + [own_case(c) for c in call.get("extra", [])], call)
     return ops

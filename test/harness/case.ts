@@ -96,26 +96,43 @@ export interface Tolerance {
 /**
  * TensorFlow's call for an op's golden fixtures: scripts/tf-golden/export_rows.js exports the rows' calls and
  * scripts/tf-golden/generate.py runs them through TensorFlow (packages/eagerflow/test/conformance/fixtures/<api>.json).
+ * Either TF's function by module path (`fn`, with ef's arguments mapped by `params`, `keywords` and `options`),
+ * or, where TF's form is a small expression (a dtype name, int32 indices, strides spelled out, a positional seed),
+ * that expression (`expr`, a Python lambda over `tf` and `opt`) with `why`.
  */
-export interface TfCall {
-  /** TF's function by its module path, called with ef's positional arguments: 'tf.math.exp'. */
-  fn: string;
+export type TfCall = TfCallBase & ({ fn: string; expr?: undefined } | { expr: string; why: string; fn?: undefined });
+interface TfCallBase {
   /**
    * The shared case set (scripts/tf-golden/table.py) the fixtures run: `unary` (edge values, denormals, a matrix,
    * scalar, empty, int32 and bool), a broadcasting binary op's `arith`, `compare` or `logic` grid, or `reduce`
    * (a tensor, axes and keepDims: ranks 0-3, special values, empty, int32, bool, bad axes), or `none` (`extra` only).
    */
   cases: 'unary' | 'arith' | 'compare' | 'logic' | 'reduce' | 'none';
-  /** ef's positional parameters by name, optional ones with their default, when TF takes some by keyword. */
+  /** With `fn`: ef's positional parameters by name, optional ones with their default, when TF takes some by keyword. */
   params?: readonly (string | readonly [string, TfLiteral])[];
-  /** TF's keyword arguments from ef's parameters (`{ keepdims: 'keep' }`); the other parameters go positionally. */
+  /** With `fn`: TF's keyword arguments from ef's parameters (`{ keepdims: 'keep' }`); the other parameters go positionally. */
   keywords?: Readonly<Record<string, string>>;
+  /**
+   * With `fn` and `params`: ef's trailing options object (the argument after `params`), as TF keyword arguments:
+   * `{ approximate: ['approximate', false] }` passes TF's `approximate=` from `options.approximate`, else the default.
+   */
+  options?: Readonly<Record<string, readonly [string, TfLiteral]>>;
   /** The op's own cases, after the shared ones. */
   extra?: readonly TfCase[];
 }
+/**
+ * A row whose op has no TensorFlow fixture, with the reason (an EagerFlow-only helper primitive, complex64
+ * values this suite does not encode, a side effect): the row says so instead of leaving `tfCall` out.
+ */
+export interface TfNone {
+  none: string;
+}
 
-/** A literal argument of a TF fixture case (NaN, infinities and -0 are exported losslessly). */
-export type TfLiteral = number | boolean | string | null | readonly TfLiteral[];
+/**
+ * A literal argument of a TF fixture case (NaN, infinities and -0 are exported losslessly; an options object
+ * passes through as a dict; `tfFloat(1)` is Python's 1.0 where TF's result dtype depends on it).
+ */
+export type TfLiteral = number | boolean | string | null | readonly TfLiteral[] | { readonly [key: string]: TfLiteral | undefined };
 /** A tensor argument of a TF fixture case: row-major (or nested) data, dtype (default float32), optional shape. */
 export interface TfTensor {
   tensor: TfLiteral;
@@ -141,10 +158,19 @@ export const tfReduce = (fn: string, own?: readonly TfCase[]): TfCall => ({
 });
 /** A tensor argument (scripts/tf-golden/table.py's T). */
 export const tfTensor = (tensor: TfLiteral, dtype?: DType | 'string', shape?: readonly number[]): TfTensor => ({ tensor, dtype, shape });
+/** A list-of-tensors argument (table.py's L: concat, stack, addN). */
+export const tfTensors = (...tensors: TfTensor[]): TfLiteral => ({ tensors: tensors as unknown as TfLiteral });
+/** A float literal whose value is integral (JS has one number type; TF's `fill(dims, 1.0)` is float32, `fill(dims, 1)` int32). */
+export const tfFloat = (value: number): TfLiteral => ({ float: value });
+/** The row of an op without a TF fixture, and why (TfNone). */
+export const tfNone = (why: string): TfNone => ({ none: why });
 
 export interface ForwardCase extends Tolerance {
-  /** TensorFlow's call for the fixtures of the row's public op (`api`); the rows of one op that carry it carry the same. */
-  tfCall?: TfCall;
+  /**
+   * TensorFlow's call for the fixtures of the row's public op (`api`), the same on every row of the op; or
+   * `tfNone(why)` for an op without TF fixtures. Every row carries one (golden_rows.test.ts).
+   */
+  tfCall: TfCall | TfNone;
   /** The primitive this case exercises (checked: the op must bind it). */
   prim: PrimitiveName;
   /**

@@ -3,6 +3,7 @@ import * as ef from 'eagerflow';
 import type { ErrorCase, ForwardCase, InputSpec } from './case';
 import * as R from './ref';
 import type { Ref } from './ref';
+import { tfNone } from './case';
 
 const F = (shape: number[]): InputSpec => ({ shape });
 const I = (shape: number[]): InputSpec => ({ shape, dtype: 'int32', gen: 'int' });
@@ -14,20 +15,20 @@ const bindDyn = (name: 'slice_dyn' | 'pad_dyn' | 'reshape_dyn' | 'unsorted_segme
 const NO_SEGMENT_SUM = 'the converter has no UnsortedSegmentSum mapping (tf.registerOp can add one)';
 
 export const dynamicCases: ForwardCase[] = [
-  { prim: 'slice_dyn', tfOps: ['Slice'], name: 'slice_dyn rows 1.. and all columns', inputs: [F([3, 4]), idx([1, 0]), idx([2, -1])], op: bindDyn('slice_dyn'), ref: (x, b, s) => R.slice(x, ints(b), ints(s)) },
-  { prim: 'slice_dyn', tfOps: ['Slice'], name: 'slice_dyn inner block of a rank-3 tensor', inputs: [F([2, 3, 4]), idx([0, 1, 1]), idx([2, 2, 2])], op: bindDyn('slice_dyn'), ref: (x, b, s) => R.slice(x, ints(b), ints(s)) },
-  { prim: 'slice_dyn', tfOps: ['Slice'], name: 'slice_dyn empty', inputs: [F([3, 2]), idx([3, 0]), idx([0, 2])], op: bindDyn('slice_dyn'), ref: (x, b, s) => R.slice(x, ints(b), ints(s)) },
-  { prim: 'slice_dyn', tfOps: ['Slice'], name: 'slice_dyn int32', inputs: [I([4]), idx([1]), idx([2])], op: bindDyn('slice_dyn'), ref: (x, b, s) => R.slice(x, ints(b), ints(s)) },
-  { prim: 'pad_dyn', tfOps: ['Pad'], name: 'pad_dyn of a matrix', inputs: [F([2, 3]), idx([1, 0, 2, 1], [2, 2])], op: bindDyn('pad_dyn'), ref: (x, p) => R.pad(x, [[p.num(0), p.num(1)], [p.num(2), p.num(3)]]) },
-  { prim: 'pad_dyn', tfOps: ['Pad'], name: 'pad_dyn zero pads', inputs: [F([3]), idx([0, 0], [1, 2])], op: bindDyn('pad_dyn'), ref: (x) => x },
-  { prim: 'reshape_dyn', tfOps: ['Reshape'], name: 'reshape_dyn to [3, -1]', inputs: [F([2, 3]), idx([3, -1])], op: bindDyn('reshape_dyn'), ref: (x) => R.reshape(x, [3, 2]) },
-  { prim: 'reshape_dyn', tfOps: ['Reshape'], name: 'reshape_dyn to rank 3', inputs: [F([4, 3]), idx([2, 2, 3])], op: bindDyn('reshape_dyn'), ref: (x) => R.reshape(x, [2, 2, 3]) },
+  { prim: 'slice_dyn', tfCall: tfNone('an EagerFlow-only helper primitive (no public op): slice with run-time begin/size (traced with unknown dims); its values are slice.json'), tfOps: ['Slice'], name: 'slice_dyn rows 1.. and all columns', inputs: [F([3, 4]), idx([1, 0]), idx([2, -1])], op: bindDyn('slice_dyn'), ref: (x, b, s) => R.slice(x, ints(b), ints(s)) },
+  { prim: 'slice_dyn', tfCall: tfNone('an EagerFlow-only helper primitive (no public op): slice with run-time begin/size (traced with unknown dims); its values are slice.json'), tfOps: ['Slice'], name: 'slice_dyn inner block of a rank-3 tensor', inputs: [F([2, 3, 4]), idx([0, 1, 1]), idx([2, 2, 2])], op: bindDyn('slice_dyn'), ref: (x, b, s) => R.slice(x, ints(b), ints(s)) },
+  { prim: 'slice_dyn', tfCall: tfNone('an EagerFlow-only helper primitive (no public op): slice with run-time begin/size (traced with unknown dims); its values are slice.json'), tfOps: ['Slice'], name: 'slice_dyn empty', inputs: [F([3, 2]), idx([3, 0]), idx([0, 2])], op: bindDyn('slice_dyn'), ref: (x, b, s) => R.slice(x, ints(b), ints(s)) },
+  { prim: 'slice_dyn', tfCall: tfNone('an EagerFlow-only helper primitive (no public op): slice with run-time begin/size (traced with unknown dims); its values are slice.json'), tfOps: ['Slice'], name: 'slice_dyn int32', inputs: [I([4]), idx([1]), idx([2])], op: bindDyn('slice_dyn'), ref: (x, b, s) => R.slice(x, ints(b), ints(s)) },
+  { prim: 'pad_dyn', tfCall: tfNone('an EagerFlow-only helper primitive (no public op): pad with run-time paddings (traced with unknown dims); its values are pad.json'), tfOps: ['Pad'], name: 'pad_dyn of a matrix', inputs: [F([2, 3]), idx([1, 0, 2, 1], [2, 2])], op: bindDyn('pad_dyn'), ref: (x, p) => R.pad(x, [[p.num(0), p.num(1)], [p.num(2), p.num(3)]]) },
+  { prim: 'pad_dyn', tfCall: tfNone('an EagerFlow-only helper primitive (no public op): pad with run-time paddings (traced with unknown dims); its values are pad.json'), tfOps: ['Pad'], name: 'pad_dyn zero pads', inputs: [F([3]), idx([0, 0], [1, 2])], op: bindDyn('pad_dyn'), ref: (x) => x },
+  { prim: 'reshape_dyn', tfCall: tfNone('an EagerFlow-only helper primitive (no public op): reshape to a run-time shape (traced with unknown dims); its values are reshape.json'), tfOps: ['Reshape'], name: 'reshape_dyn to [3, -1]', inputs: [F([2, 3]), idx([3, -1])], op: bindDyn('reshape_dyn'), ref: (x) => R.reshape(x, [3, 2]) },
+  { prim: 'reshape_dyn', tfCall: tfNone('an EagerFlow-only helper primitive (no public op): reshape to a run-time shape (traced with unknown dims); its values are reshape.json'), tfOps: ['Reshape'], name: 'reshape_dyn to rank 3', inputs: [F([4, 3]), idx([2, 2, 3])], op: bindDyn('reshape_dyn'), ref: (x) => R.reshape(x, [2, 2, 3]) },
   {
-    prim: 'unsorted_segment_sum_dyn', tfOps: ['UnsortedSegmentSum'], noConverter: NO_SEGMENT_SUM, name: 'unsorted_segment_sum_dyn rows with an empty segment', inputs: [F([3, 2]), idx([3, 0, 3]), idx([4], [])],
+    prim: 'unsorted_segment_sum_dyn', tfCall: tfNone('an EagerFlow-only helper primitive (no public op): unsortedSegmentSum with a run-time segment count (traced with unknown dims); its values are unsortedSegmentSum.json'), tfOps: ['UnsortedSegmentSum'], noConverter: NO_SEGMENT_SUM, name: 'unsorted_segment_sum_dyn rows with an empty segment', inputs: [F([3, 2]), idx([3, 0, 3]), idx([4], [])],
     op: bindDyn('unsorted_segment_sum_dyn'), ref: (x, i) => R.segmentSum(x, i, 4),
   },
   {
-    prim: 'unsorted_segment_sum_dyn', tfOps: ['UnsortedSegmentSum'], noConverter: NO_SEGMENT_SUM, name: 'unsorted_segment_sum_dyn drops negative ids', inputs: [F([4]), idx([0, -1, 1, 0]), idx([2], [])],
+    prim: 'unsorted_segment_sum_dyn', tfCall: tfNone('an EagerFlow-only helper primitive (no public op): unsortedSegmentSum with a run-time segment count (traced with unknown dims); its values are unsortedSegmentSum.json'), tfOps: ['UnsortedSegmentSum'], noConverter: NO_SEGMENT_SUM, name: 'unsorted_segment_sum_dyn drops negative ids', inputs: [F([4]), idx([0, -1, 1, 0]), idx([2], [])],
     op: bindDyn('unsorted_segment_sum_dyn'), ref: (x) => segmentRef(x, [0, -1, 1, 0], 2),
   },
 ];

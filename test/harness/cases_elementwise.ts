@@ -4,6 +4,7 @@ import type * as efTypes from 'eagerflow';
 type PrimitiveName = efTypes.internal.PrimitiveName;
 import { ErrorCase, ForwardCase, Gen, InputSpec, TfCall, TfCase, tfTensor } from './case';
 import { Ref, Value, map, ref, sigmoid, zip, zipN } from './ref';
+import * as IN from './tf_inputs';
 
 const F = (shape: number[], gen?: Gen): InputSpec => ({ shape, gen });
 const I = (shape: number[], gen: Gen = 'int'): InputSpec => ({ shape, dtype: 'int32', gen });
@@ -88,11 +89,38 @@ interface BinarySpec {
   /** Accepted dtypes listed in the dtype error. */
   dtypes?: string;
   /** TensorFlow's call for the golden fixtures (rows' `tfCall`): the shared grid and the op's own cases. */
-  tfCall?: TfCall;
+  tfCall: TfCall;
 }
 
 // The TF fixtures' own cases of some binary ops (scripts/tf-golden: after the shared grid).
 const T = tfTensor;
+
+// TensorFlow's calls for the golden fixtures of this file's ops (each op's rows carry its call: `tfCall`).
+const TF_logicalAnd: TfCall = { fn: 'tf.logical_and', cases: 'logic' };
+const TF_logicalNot: TfCall = { fn: 'tf.logical_not', cases: 'none', extra: [
+    { name: 'bools', args: [T([true, false], 'bool')] },
+    { name: 'float', args: [T([1])], grad: false },
+  ] };
+const TF_logicalOr: TfCall = { fn: 'tf.logical_or', cases: 'logic' };
+const TF_math_logicalXor: TfCall = { fn: 'tf.math.logical_xor', cases: 'none', extra: [
+    { name: 'same shape', args: [T([true, true, false, false], 'bool'), T([true, false, true, false], 'bool')] },
+    { name: 'broadcast', args: [T([true, false], 'bool', [2, 1]), T([true, false, true], 'bool')] },
+    { name: 'scalar', args: [T(true, 'bool'), T([false, true], 'bool')] },
+  ] };
+export const TF_where: TfCall = { fn: 'tf.where', cases: 'none', extra: [
+    { name: 'select', args: [T([true, false, true], 'bool'), T([1, 2, 3]), T([4, 5, 6])] },
+    { name: 'broadcast condition', args: [T([true, false], 'bool', [2, 1]), IN.t2x3, T([0.5, -1, 2])] },
+    { name: 'special values', args: [T([true, false, true, false], 'bool'), T([NaN, Infinity, -0, 1]), T([1, NaN, 0, -Infinity])] },
+    { name: 'broadcast all three', args: [T([true, false], 'bool'), T([1, 2, 3], undefined, [3, 1]), T(0.5)] },
+    { name: 'scalar condition', args: [T(true, 'bool'), T([1, 2]), T([3, 4])] },
+    { name: 'mismatched shapes', args: [T([true, false], 'bool'), T([1, 2, 3]), T([4, 5, 6])], grad: false },
+    { name: 'float condition', args: [T([1, 0]), T([1, 2]), T([3, 4])], grad: false },
+    { name: 'int32 values', args: [T([true, false], 'bool'), T([1, 2], 'int32'), T([3, 4], 'int32')], grad: false },
+    { name: 'dtype mismatch', args: [T([true, false], 'bool'), T([1, 2]), T([3, 4], 'int32')], grad: false },
+    { name: 'numeric JS condition', args: [[1, 0], T([1, 2]), T([3, 4])], grad: false },
+    { name: 'strings', args: [T([true, false, false, true], 'bool'), T(['a', 'bc', '', 'd'], 'string'), T(['w', 'x', 'y', 'z'], 'string')], grad: false },
+    { name: 'strings broadcast', args: [T([true, false], 'bool', [2, 1]), T(['a', 'b'], 'string'), T(['c', 'd'], 'string')], grad: false },
+  ] };
 const STR = T(['a', 'bc', '', 'd'], 'string');
 const strings = (b: ReturnType<typeof T>): TfCase => ({ name: 'strings', args: [STR, b], grad: false });
 const DIVIDE_CASES: TfCase[] = [
@@ -107,6 +135,9 @@ const POW_CASES: TfCase[] = [
   { name: 'negative base', args: [T([-2.0, -2.0, -8.0]), T([2.0, 3.0, 1.0 / 3.0])] },
 ];
 
+const TF_equal: TfCall = { fn: 'tf.math.equal', cases: 'compare', extra: [strings(T(['a', 'b', '', 'e'], 'string'))] };
+const TF_notEqual: TfCall = { fn: 'tf.math.not_equal', cases: 'compare', extra: [strings(T(['a', 'b', '', 'e'], 'string'))] };
+
 const BINARY: BinarySpec[] = [
   { prim: 'add', api: 'add', tf: 'AddV2', tfCall: { fn: 'tf.math.add', cases: 'arith' }, op: ef.add, f: (a, b) => a + b },
   { prim: 'sub', api: 'subtract', tf: 'Sub', tfCall: { fn: 'tf.math.subtract', cases: 'arith' }, op: ef.subtract, f: (a, b) => a - b },
@@ -120,8 +151,8 @@ const BINARY: BinarySpec[] = [
   { prim: 'less_equal', api: 'lessEqual', tf: 'LessEqual', tfCall: { fn: 'tf.math.less_equal', cases: 'compare' }, op: ef.lessEqual, f: (a, b) => a <= b, out: 'bool' },
   { prim: 'greater', api: 'greater', tf: 'Greater', tfCall: { fn: 'tf.math.greater', cases: 'compare' }, op: ef.greater, f: (a, b) => a > b, out: 'bool' },
   { prim: 'greater_equal', api: 'greaterEqual', tf: 'GreaterEqual', tfCall: { fn: 'tf.math.greater_equal', cases: 'compare' }, op: ef.greaterEqual, f: (a, b) => a >= b, out: 'bool' },
-  { prim: 'equal', api: 'equal', tf: 'Equal', tfCall: { fn: 'tf.math.equal', cases: 'compare', extra: [strings(T(['a', 'b', '', 'e'], 'string'))] }, op: ef.equal, f: (a, b) => a === b, out: 'bool', dtypes: 'float32 or int32 or bool or string or complex64' },
-  { prim: 'not_equal', api: 'notEqual', tf: 'NotEqual', tfCall: { fn: 'tf.math.not_equal', cases: 'compare', extra: [strings(T(['a', 'b', '', 'e'], 'string'))] }, op: ef.notEqual, f: (a, b) => a !== b, out: 'bool', dtypes: 'float32 or int32 or bool or string or complex64' },
+  { prim: 'equal', api: 'equal', tf: 'Equal', tfCall: TF_equal, op: ef.equal, f: (a, b) => a === b, out: 'bool', dtypes: 'float32 or int32 or bool or string or complex64' },
+  { prim: 'not_equal', api: 'notEqual', tf: 'NotEqual', tfCall: TF_notEqual, op: ef.notEqual, f: (a, b) => a !== b, out: 'bool', dtypes: 'float32 or int32 or bool or string or complex64' },
 ];
 
 /** Maps -0 to 0: int32 tensors have no negative zero. */
@@ -131,7 +162,7 @@ function binaryCases(s: BinarySpec): ForwardCase[] {
   const [ga, gb] = s.gens ?? ['normal', 'normal'];
   const dt = s.out ?? 'float32';
   const r = (a: Ref, b: Ref): Ref => zip(a, b, s.f, dt);
-  const c = (name: string, a: InputSpec, b: InputSpec): ForwardCase => ({ prim: s.prim, api: s.api, tfOps: [s.tf], name: `${s.prim} ${name}`, inputs: [a, b], op: (x, y) => s.op(x, y), ref: r });
+  const c = (name: string, a: InputSpec, b: InputSpec): ForwardCase => ({ prim: s.prim, api: s.api, tfOps: [s.tf], tfCall: s.tfCall, name: `${s.prim} ${name}`, inputs: [a, b], op: (x, y) => s.op(x, y), ref: r });
   const cases: ForwardCase[] = [
     c('same shape', F([2, 3], ga), F([2, 3], gb)),
     c('broadcast row', F([2, 3], ga), F([3], gb)),
@@ -141,7 +172,7 @@ function binaryCases(s: BinarySpec): ForwardCase[] {
     c('empty', F([0, 3], ga), F([3], gb)),
     {
       prim: s.prim,
-      api: s.api, tfOps: [s.tf],
+      api: s.api, tfOps: [s.tf], tfCall: s.tfCall,
       name: `${s.prim} with a JS scalar (takes the tensor's dtype)`,
       inputs: [F([3], ga)],
       op: (x: ef.Tensor) => s.op(x, 1.5),
@@ -152,10 +183,10 @@ function binaryCases(s: BinarySpec): ForwardCase[] {
     const fi = s.int ?? s.f;
     const [ia, ib] = s.intGens ?? ['int', 'int'];
     const ri = (a: Ref, b: Ref): Ref => zip(a, b, (x, y) => plusZero(fi(x, y)), s.out ?? s.intOut ?? 'int32');
-    cases.push({ prim: s.prim, api: s.api, tfOps: [s.tf], name: `${s.prim} int32 broadcast`, inputs: [I([2, 3], ia), I([3], ib)], op: (x, y) => s.op(x, y), ref: ri });
-    cases.push({ prim: s.prim, api: s.api, tfOps: [s.tf], name: `${s.prim} int32 with a JS number`, inputs: [I([3], ia)], op: (x) => s.op(x, 2), ref: (x) => ri(x, ref(2, 'int32')) });
+    cases.push({ prim: s.prim, api: s.api, tfOps: [s.tf], tfCall: s.tfCall, name: `${s.prim} int32 broadcast`, inputs: [I([2, 3], ia), I([3], ib)], op: (x, y) => s.op(x, y), ref: ri });
+    cases.push({ prim: s.prim, api: s.api, tfOps: [s.tf], tfCall: s.tfCall, name: `${s.prim} int32 with a JS number`, inputs: [I([3], ia)], op: (x) => s.op(x, 2), ref: (x) => ri(x, ref(2, 'int32')) });
   }
-  return s.tfCall === undefined ? cases : cases.map((row) => ({ ...row, tfCall: s.tfCall }));
+  return cases;
 }
 
 function binaryErrors(s: BinarySpec): ErrorCase[] {
@@ -174,6 +205,7 @@ function binaryErrors(s: BinarySpec): ErrorCase[] {
 const stringCases: ForwardCase[] = [
   {
     prim: 'equal',
+    tfCall: TF_equal,
     tfOps: ['Equal'],
     name: 'equal on strings',
     inputs: [{ shape: [3], dtype: 'string', values: ['a', 'b', ''] }, { shape: [], dtype: 'string', values: ['b'] }],
@@ -182,6 +214,8 @@ const stringCases: ForwardCase[] = [
   },
   {
     prim: 'not_equal',
+    api: 'notEqual',
+    tfCall: TF_notEqual,
     tfOps: ['NotEqual'],
     name: 'notEqual on bools',
     inputs: [B([2, 2]), B([2])],
@@ -190,6 +224,7 @@ const stringCases: ForwardCase[] = [
   },
   {
     prim: 'equal',
+    tfCall: TF_equal,
     tfOps: ['Equal'],
     name: 'equal on int32 with ties',
     inputs: [I([6], 'index'), I([6], 'index')],
@@ -201,12 +236,12 @@ const stringCases: ForwardCase[] = [
 const bool2 = (f: (a: boolean, b: boolean) => boolean) => (a: Ref, b: Ref): Ref => zipN([a, b], ([x, y]) => f(x as boolean, y as boolean), 'bool');
 
 const logicCases: ForwardCase[] = [
-  { prim: 'logical_and', api: 'logicalAnd', tfOps: ['LogicalAnd'], name: 'logicalAnd broadcast', inputs: [B([2, 3]), B([3])], op: (a, b) => ef.logicalAnd(a, b), ref: bool2((a, b) => a && b) },
-  { prim: 'logical_or', api: 'logicalOr', tfOps: ['LogicalOr'], name: 'logicalOr broadcast', inputs: [B([2, 1]), B([1, 3])], op: (a, b) => ef.logicalOr(a, b), ref: bool2((a, b) => a || b) },
-  { prim: 'logical_and', api: 'logicalAnd', tfOps: ['LogicalAnd'], name: 'logicalAnd with a JS boolean', inputs: [B([4])], op: (a) => ef.logicalAnd(a, true), ref: (a) => a },
-  { prim: 'logical_and', api: 'math.logicalXor', tfOps: ['LogicalAnd', 'LogicalOr', 'LogicalNot'], name: 'logicalXor broadcast (TF composes it)', inputs: [B([2, 3]), B([3])], op: (a, b) => ef.math.logicalXor(a, b), ref: bool2((a, b) => a !== b) },
-  { prim: 'logical_not', api: 'logicalNot', tfOps: ['LogicalNot'], name: 'logicalNot', inputs: [B([2, 3])], op: (a) => ef.logicalNot(a), ref: (a) => new Ref(a.shape, a.data.map((v) => !v), 'bool') },
-  { prim: 'logical_not', api: 'logicalNot', tfOps: ['LogicalNot'], name: 'logicalNot scalar', inputs: [B([])], op: (a) => ef.logicalNot(a), ref: (a) => new Ref(a.shape, a.data.map((v) => !v), 'bool') },
+  { prim: 'logical_and', api: 'logicalAnd', tfCall: TF_logicalAnd, tfOps: ['LogicalAnd'], name: 'logicalAnd broadcast', inputs: [B([2, 3]), B([3])], op: (a, b) => ef.logicalAnd(a, b), ref: bool2((a, b) => a && b) },
+  { prim: 'logical_or', api: 'logicalOr', tfCall: TF_logicalOr, tfOps: ['LogicalOr'], name: 'logicalOr broadcast', inputs: [B([2, 1]), B([1, 3])], op: (a, b) => ef.logicalOr(a, b), ref: bool2((a, b) => a || b) },
+  { prim: 'logical_and', api: 'logicalAnd', tfCall: TF_logicalAnd, tfOps: ['LogicalAnd'], name: 'logicalAnd with a JS boolean', inputs: [B([4])], op: (a) => ef.logicalAnd(a, true), ref: (a) => a },
+  { prim: 'logical_and', api: 'math.logicalXor', tfCall: TF_math_logicalXor, tfOps: ['LogicalAnd', 'LogicalOr', 'LogicalNot'], name: 'logicalXor broadcast (TF composes it)', inputs: [B([2, 3]), B([3])], op: (a, b) => ef.math.logicalXor(a, b), ref: bool2((a, b) => a !== b) },
+  { prim: 'logical_not', api: 'logicalNot', tfCall: TF_logicalNot, tfOps: ['LogicalNot'], name: 'logicalNot', inputs: [B([2, 3])], op: (a) => ef.logicalNot(a), ref: (a) => new Ref(a.shape, a.data.map((v) => !v), 'bool') },
+  { prim: 'logical_not', api: 'logicalNot', tfCall: TF_logicalNot, tfOps: ['LogicalNot'], name: 'logicalNot scalar', inputs: [B([])], op: (a) => ef.logicalNot(a), ref: (a) => new Ref(a.shape, a.data.map((v) => !v), 'bool') },
 ];
 
 const logicErrors: ErrorCase[] = [
@@ -218,11 +253,11 @@ const logicErrors: ErrorCase[] = [
 const pick = ([c, a, b]: Value[]): Value => (c ? a : b);
 
 const selectCases: ForwardCase[] = [
-  { prim: 'select', api: 'where', tfOps: ['SelectV2'], name: 'where same shapes', inputs: [B([2, 3]), F([2, 3]), F([2, 3])], op: (c, a, b) => ef.where(c, a, b), ref: (c, a, b) => zipN([c, a, b], pick, 'float32') },
-  { prim: 'select', api: 'where', tfOps: ['SelectV2'], name: 'where broadcasts condition and branches', inputs: [B([3]), F([2, 1]), F([])], op: (c, a, b) => ef.where(c, a, b), ref: (c, a, b) => zipN([c, a, b], pick, 'float32') },
-  { prim: 'select', api: 'where', tfOps: ['SelectV2'], name: 'where with JS branches', inputs: [B([4])], op: (c) => ef.where(c, 1, [5, 6, 7, 8]), ref: (c) => zipN([c, ref(1), ref([5, 6, 7, 8])], pick, 'float32') },
-  { prim: 'select', api: 'where', tfOps: ['SelectV2'], name: 'where on int32', inputs: [B([2, 2]), I([2, 2]), I([2])], op: (c, a, b) => ef.where(c, a, b), ref: (c, a, b) => zipN([c, a, b], pick, 'int32') },
-  { prim: 'select', api: 'where', tfOps: ['SelectV2'], name: 'where on strings', noConverter: "the converter's SelectV2 takes numeric tensors only", inputs: [B([3]), { shape: [3], dtype: 'string' }, { shape: [], dtype: 'string', values: ['z'] }], op: (c, a, b) => ef.where(c, a, b), ref: (c, a, b) => zipN([c, a, b], pick, 'string') },
+  { prim: 'select', api: 'where', tfCall: TF_where, tfOps: ['SelectV2'], name: 'where same shapes', inputs: [B([2, 3]), F([2, 3]), F([2, 3])], op: (c, a, b) => ef.where(c, a, b), ref: (c, a, b) => zipN([c, a, b], pick, 'float32') },
+  { prim: 'select', api: 'where', tfCall: TF_where, tfOps: ['SelectV2'], name: 'where broadcasts condition and branches', inputs: [B([3]), F([2, 1]), F([])], op: (c, a, b) => ef.where(c, a, b), ref: (c, a, b) => zipN([c, a, b], pick, 'float32') },
+  { prim: 'select', api: 'where', tfCall: TF_where, tfOps: ['SelectV2'], name: 'where with JS branches', inputs: [B([4])], op: (c) => ef.where(c, 1, [5, 6, 7, 8]), ref: (c) => zipN([c, ref(1), ref([5, 6, 7, 8])], pick, 'float32') },
+  { prim: 'select', api: 'where', tfCall: TF_where, tfOps: ['SelectV2'], name: 'where on int32', inputs: [B([2, 2]), I([2, 2]), I([2])], op: (c, a, b) => ef.where(c, a, b), ref: (c, a, b) => zipN([c, a, b], pick, 'int32') },
+  { prim: 'select', api: 'where', tfCall: TF_where, tfOps: ['SelectV2'], name: 'where on strings', noConverter: "the converter's SelectV2 takes numeric tensors only", inputs: [B([3]), { shape: [3], dtype: 'string' }, { shape: [], dtype: 'string', values: ['z'] }], op: (c, a, b) => ef.where(c, a, b), ref: (c, a, b) => zipN([c, a, b], pick, 'string') },
 ];
 
 const selectErrors: ErrorCase[] = [

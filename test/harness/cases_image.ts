@@ -1,7 +1,17 @@
 // Harness cases for the image resize primitives and their gradient primitives (TF2 half-pixel semantics).
 import * as ef from 'eagerflow';
-import { ErrorCase, ForwardCase, InputSpec } from './case';
+import { ErrorCase, ForwardCase, InputSpec, TfCall, tfTensor as T } from './case';
 import { Ref } from './ref';
+import * as IN from './tf_inputs';
+
+// TensorFlow's calls for the golden fixtures of this file's ops (each op's rows carry its call: `tfCall`).
+const TF_image_resize: TfCall = { fn: 'tf.image.resize', cases: 'none', params: ['x', 'size'], options: { method: ['method', 'bilinear'] }, extra: [
+    { name: 'bilinear up', args: [IN.t2x4x5x2, [6, 7]] },
+    { name: 'bilinear down', args: [IN.t2x4x5x2, [3, 2]] },
+    { name: 'nearest up', args: [IN.t2x4x5x2, [7, 9], { method: 'nearest' }] },
+    { name: 'nearest down', args: [IN.t2x4x5x2, [2, 3], { method: 'nearest' }] },
+    { name: 'rank 3', args: [T([-1.5, -0.25, 0.75, 2, 0.3, -3, -1.5, -0.25, 0.75, 2, 0.3, -3], undefined, [2, 3, 2]), [4, 4]] },
+  ] };
 
 const F = (shape: number[]): InputSpec => ({ shape, gen: 'normal' });
 const I = (shape: number[]): InputSpec => ({ shape, dtype: 'int32', gen: 'int' });
@@ -49,14 +59,14 @@ const P = ef.internal.PRIMITIVES;
 const grad = (prim: ef.internal.Primitive, size: [number, number]) => (dy: ef.Tensor, x: ef.Tensor) => ef.internal.bind(prim, [dy, x], { size })[0];
 
 export const imageCases: ForwardCase[] = [
-  { prim: 'resize_bilinear', api: 'image.resize', tfOps: ['ResizeBilinear'], name: 'resize bilinear upsample', inputs: [F([2, 3, 4, 2])], op: (x) => ef.image.resize(x, [5, 7]), ref: resizeRef('bilinear', [5, 7]) },
-  { prim: 'resize_bilinear', api: 'image.resize', tfOps: ['ResizeBilinear'], name: 'resize bilinear downsample, one image', inputs: [F([6, 5, 1])], op: (x) => ef.image.resize(x, [3, 2]), ref: resizeRef('bilinear', [3, 2]) },
-  { prim: 'resize_bilinear', api: 'image.resize', tfOps: ['ResizeBilinear'], name: 'resize bilinear of int32 gives float32', inputs: [I([1, 2, 3, 1])], op: (x) => ef.image.resize(x, [3, 4]), ref: resizeRef('bilinear', [3, 4]) },
-  { prim: 'resize_bilinear', api: 'image.resize', tfOps: ['ResizeBilinear'], name: 'resize bilinear preserveAspectRatio fits inside the size', noUnknownDims: 'preserveAspectRatio computes the size from the static height and width', inputs: [F([1, 4, 8, 1])], op: (x) => ef.image.resize(x, [4, 4], { preserveAspectRatio: true }), ref: resizeRef('bilinear', [2, 4]) },
-  { prim: 'resize_nearest', api: 'image.resize', tfOps: ['ResizeNearestNeighbor'], name: 'resize nearest upsample', inputs: [F([1, 3, 2, 2])], op: (x) => ef.image.resize(x, [4, 5], { method: 'nearest' }), ref: resizeRef('nearest', [4, 5]) },
-  { prim: 'resize_nearest', api: 'image.resize', tfOps: ['ResizeNearestNeighbor'], name: 'resize nearest downsample int32 keeps dtype', inputs: [I([2, 5, 4, 1])], op: (x) => ef.image.resize(x, [2, 3], { method: 'nearest' }), ref: resizeRef('nearest', [2, 3]) },
-  { prim: 'resize_bilinear_grad', api: 'image.resize', tfOps: ['ResizeBilinearGrad'], noConverter: 'tfjs-converter has no ResizeBilinearGrad', name: 'resize bilinear grad (adjoint)', inputs: [F([2, 5, 3, 2]), F([2, 3, 4, 2])], op: grad(P.resize_bilinear_grad, [5, 3]), ref: gradRef('bilinear'), grad: [0] },
-  { prim: 'resize_nearest_grad', api: 'image.resize', tfOps: ['ResizeNearestNeighborGrad'], noConverter: 'tfjs-converter has no ResizeNearestNeighborGrad', name: 'resize nearest grad (adjoint)', inputs: [F([1, 2, 5, 1]), F([1, 4, 3, 1])], op: grad(P.resize_nearest_grad, [2, 5]), ref: gradRef('nearest'), grad: [0] },
+  { prim: 'resize_bilinear', api: 'image.resize', tfCall: TF_image_resize, tfOps: ['ResizeBilinear'], name: 'resize bilinear upsample', inputs: [F([2, 3, 4, 2])], op: (x) => ef.image.resize(x, [5, 7]), ref: resizeRef('bilinear', [5, 7]) },
+  { prim: 'resize_bilinear', api: 'image.resize', tfCall: TF_image_resize, tfOps: ['ResizeBilinear'], name: 'resize bilinear downsample, one image', inputs: [F([6, 5, 1])], op: (x) => ef.image.resize(x, [3, 2]), ref: resizeRef('bilinear', [3, 2]) },
+  { prim: 'resize_bilinear', api: 'image.resize', tfCall: TF_image_resize, tfOps: ['ResizeBilinear'], name: 'resize bilinear of int32 gives float32', inputs: [I([1, 2, 3, 1])], op: (x) => ef.image.resize(x, [3, 4]), ref: resizeRef('bilinear', [3, 4]) },
+  { prim: 'resize_bilinear', api: 'image.resize', tfCall: TF_image_resize, tfOps: ['ResizeBilinear'], name: 'resize bilinear preserveAspectRatio fits inside the size', noUnknownDims: 'preserveAspectRatio computes the size from the static height and width', inputs: [F([1, 4, 8, 1])], op: (x) => ef.image.resize(x, [4, 4], { preserveAspectRatio: true }), ref: resizeRef('bilinear', [2, 4]) },
+  { prim: 'resize_nearest', api: 'image.resize', tfCall: TF_image_resize, tfOps: ['ResizeNearestNeighbor'], name: 'resize nearest upsample', inputs: [F([1, 3, 2, 2])], op: (x) => ef.image.resize(x, [4, 5], { method: 'nearest' }), ref: resizeRef('nearest', [4, 5]) },
+  { prim: 'resize_nearest', api: 'image.resize', tfCall: TF_image_resize, tfOps: ['ResizeNearestNeighbor'], name: 'resize nearest downsample int32 keeps dtype', inputs: [I([2, 5, 4, 1])], op: (x) => ef.image.resize(x, [2, 3], { method: 'nearest' }), ref: resizeRef('nearest', [2, 3]) },
+  { prim: 'resize_bilinear_grad', api: 'image.resize', tfCall: TF_image_resize, tfOps: ['ResizeBilinearGrad'], noConverter: 'tfjs-converter has no ResizeBilinearGrad', name: 'resize bilinear grad (adjoint)', inputs: [F([2, 5, 3, 2]), F([2, 3, 4, 2])], op: grad(P.resize_bilinear_grad, [5, 3]), ref: gradRef('bilinear'), grad: [0] },
+  { prim: 'resize_nearest_grad', api: 'image.resize', tfCall: TF_image_resize, tfOps: ['ResizeNearestNeighborGrad'], noConverter: 'tfjs-converter has no ResizeNearestNeighborGrad', name: 'resize nearest grad (adjoint)', inputs: [F([1, 2, 5, 1]), F([1, 4, 3, 1])], op: grad(P.resize_nearest_grad, [2, 5]), ref: gradRef('nearest'), grad: [0] },
 ];
 
 export const imageErrors: ErrorCase[] = [

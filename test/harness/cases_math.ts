@@ -4,6 +4,7 @@ import type * as efTypes from 'eagerflow';
 type PrimitiveName = efTypes.internal.PrimitiveName;
 import { ErrorCase, ForwardCase, Gen, InputSpec, TfCall, TfCase, tfTensor } from './case';
 import { Ref, Value, map, ref, zip } from './ref';
+import * as IN from './tf_inputs';
 
 const F = (shape: number[], gen?: Gen): InputSpec => ({ shape, gen });
 const V = (values: number[], dtype?: 'int32'): InputSpec => ({ shape: [values.length], values, ...(dtype ? { dtype } : {}) });
@@ -50,7 +51,7 @@ interface MathSpec {
   /** Also takes int32 (TF's round: identity on integers): no int32 error row, an int32 forward row. */
   int?: boolean;
   /** TensorFlow's call for the golden fixtures (rows' `tfCall`). */
-  tfCall?: TfCall;
+  tfCall: TfCall;
 }
 
 const m = ef.math;
@@ -58,12 +59,41 @@ const SOFTPLUS = (x: number): number => (x > 0 ? x + Math.log1p(Math.exp(-x)) : 
 
 // The TF fixtures' inputs and own cases (scripts/tf-golden: after the shared `unary` cases).
 const T = tfTensor;
+
+// TensorFlow's calls for the golden fixtures of this file's ops (each op's rows carry its call: `tfCall`).
+const TF_math_divNoNan: TfCall = { fn: 'tf.math.divide_no_nan', cases: 'none', extra: [
+    { name: 'zero denominators', args: [T([1, 0, NaN, Infinity, 3]), T([0, 0, 0, 0, 2])] },
+    { name: 'broadcast', args: [IN.t2x3, T([0.5, 0, 1.5])] },
+  ] };
+const TF_math_floordiv: TfCall = { fn: 'tf.math.floordiv', cases: 'none', extra: [
+    { name: 'float signs', args: [T([7, -7, 7, -7, 0, 1, -1]), T([2, 2, -2, -2, 3, 0, 0])], grad: false },
+    { name: 'int32 signs', args: [T([7, -7, 7, -7, 0, 6, -6], 'int32'), T([2, 2, -2, -2, 3, 3, -3], 'int32')], grad: false },
+    { name: 'int32 divide by zero', args: [T([1], 'int32'), T([0], 'int32')], grad: false },
+    { name: 'broadcast', args: [IN.t2x3, T([0.5, -2, 1.5])], grad: false },
+  ] };
+const TF_math_floormod: TfCall = { fn: 'tf.math.floormod', cases: 'none', extra: [
+    { name: 'float signs', args: [T([7, -7, 7, -7, 0, 5.5, -5.5]), T([2, 2, -2, -2, 3, 2, 2])] },
+    { name: 'int32 signs', args: [T([7, -7, 7, -7, 0, 6, -6], 'int32'), T([2, 2, -2, -2, 3, 4, 4], 'int32')], grad: false },
+    { name: 'broadcast', args: [IN.t2x3, T([0.5, -2, 1.5])] },
+  ] };
+const TF_math_squaredDifference: TfCall = { fn: 'tf.math.squared_difference', cases: 'arith' };
+const TF_math_xlogy: TfCall = { fn: 'tf.math.xlogy', cases: 'none', extra: [
+    { name: 'zeros', args: [T([0, 0, 0, 1, 2, -1]), T([0, -1, NaN, 0, 3, 2])] },
+    { name: 'broadcast', args: [IN.t2x3, T([0.5, 2, 1.5])] },
+  ] };
+export const TF_nn_relu6: TfCall = { fn: 'tf.nn.relu6', cases: 'unary', extra: [
+    { name: 'at the kinks', args: [T([0, 6, -0, 5.999, 6.001])] },
+  ] };
 const UNIT = T([-1.0, -0.5, 0.0, -0, 0.25, 0.999, 1.0, 1.5, NaN, Infinity]);
 const HALVES = T([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.5, -0, 0.49999997, 2.4, -2.6, 1e8 + 0.5, Infinity, NaN]);
 const SPECIALS = T([0.0, Infinity, -Infinity, NaN, 3e38]);
 const tfUnary = (fn: string, ...extra: TfCase[]): TfCall => ({ fn, cases: 'unary', ...(extra.length ? { extra } : {}) });
 const tfOwn = (fn: string, ...extra: TfCase[]): TfCall => ({ fn, cases: 'none', extra });
 const domain = (x: ReturnType<typeof T>): TfCase => ({ name: 'domain', args: [x] });
+
+const TF_round: TfCall = tfUnary('tf.math.round', { name: 'half to even', args: [HALVES], grad: false });
+const TF_erf: TfCall = tfUnary('tf.math.erf');
+const TF_atan2: TfCall = { fn: 'tf.math.atan2', cases: 'arith' };
 
 const UNARY: MathSpec[] = [
   { prim: 'acos', api: 'acos', tf: ['Acos'], tfCall: tfUnary('tf.math.acos', domain(UNIT)), op: m.acos, f: Math.acos, gen: 'unit' },
@@ -75,12 +105,12 @@ const UNARY: MathSpec[] = [
   { prim: 'tan', api: 'tan', tf: ['Tan'], tfCall: tfUnary('tf.math.tan'), op: m.tan, f: Math.tan, gen: 'unit' },
   { prim: 'ceil', api: 'math.ceil', tf: ['Ceil'], tfCall: tfUnary('tf.math.ceil'), op: m.ceil, f: Math.ceil, grad: false },
   { prim: 'floor', api: 'floor', tf: ['Floor'], tfCall: tfUnary('tf.math.floor'), op: m.floor, f: Math.floor, grad: false },
-  { prim: 'round', api: 'round', tf: ['Round'], tfCall: tfUnary('tf.math.round', { name: 'half to even', args: [HALVES], grad: false }), op: m.round, f: rint, grad: false, int: true },
+  { prim: 'round', api: 'round', tf: ['Round'], tfCall: TF_round, op: m.round, f: rint, grad: false, int: true },
   { prim: 'expm1', api: 'math.expm1', tf: ['Expm1'], tfCall: tfUnary('tf.math.expm1'), op: m.expm1, f: Math.expm1 },
   { prim: 'log1p', api: 'math.log1p', tf: ['Log1p'], tfCall: tfUnary('tf.math.log1p', domain(T([-1.0, -0.5, -2.0, 1e-8, -1e-8]))), op: m.log1p, f: Math.log1p, gen: 'unit' },
   { prim: 'reciprocal', api: 'math.reciprocal', tf: ['Reciprocal'], tfCall: tfUnary('tf.math.reciprocal'), op: m.reciprocal, f: (v) => 1 / v, gen: 'away' },
   { prim: 'rsqrt', api: 'math.rsqrt', tf: ['Rsqrt'], tfCall: tfUnary('tf.math.rsqrt'), op: m.rsqrt, f: (v) => 1 / Math.sqrt(v), gen: 'positive' },
-  { prim: 'erf', api: 'math.erf', tf: ['Erf'], tfCall: tfUnary('tf.math.erf'), op: m.erf, f: erf64 },
+  { prim: 'erf', api: 'math.erf', tf: ['Erf'], tfCall: TF_erf, op: m.erf, f: erf64 },
   { prim: 'log_sigmoid', api: 'math.logSigmoid', tf: ['Neg', 'Softplus'], tfCall: tfUnary('tf.math.log_sigmoid', { name: 'large magnitudes', args: [T([-100.0, -20.0, 20.0, 100.0])] }), op: m.logSigmoid, f: (v) => -SOFTPLUS(-v) },
   { prim: 'is_finite', api: 'math.isFinite', tf: ['IsFinite'], tfCall: tfOwn('tf.math.is_finite', { name: 'special values', args: [SPECIALS], grad: false }, { name: 'int32', args: [T([1], 'int32')], grad: false }), op: m.isFinite, f: Number.isFinite, out: 'bool' },
   { prim: 'is_inf', api: 'math.isInf', tf: ['IsInf'], tfCall: tfOwn('tf.math.is_inf', { name: 'special values', args: [SPECIALS], grad: false }), op: m.isInf, f: (v) => Math.abs(v) === Infinity, out: 'bool' },
@@ -89,7 +119,7 @@ const UNARY: MathSpec[] = [
 
 function unaryRows(u: MathSpec): ForwardCase[] {
   const r = (x: Ref): Ref => map(x, u.f, u.out ?? 'float32');
-  const base = { prim: u.prim, api: u.api, tfOps: u.tf, ref: r, ...(u.grad === false ? { grad: false as const } : {}), ...(u.tfCall ? { tfCall: u.tfCall } : {}) };
+  const base = { prim: u.prim, api: u.api, tfOps: u.tf, ref: r, ...(u.grad === false ? { grad: false as const } : {}), tfCall: u.tfCall };
   const one = (x: ef.Tensor): ef.Tensor => u.op(x);
   const main: InputSpec = u.values ? V(u.values) : F([5], u.gen);
   const rows: ForwardCase[] = [
@@ -108,43 +138,43 @@ function unaryRows(u: MathSpec): ForwardCase[] {
 // Ported from TensorFlow's cwise_ops_unary_test (testRound: np.rint semantics) and math_ops_test.
 const TF_PORTS: ForwardCase[] = [
   {
-    prim: 'round', api: 'round', tfOps: ['Round'], grad: false, name: 'round: half to even (TF cwise_ops test values)',
+    prim: 'round', api: 'round', tfCall: TF_round, tfOps: ['Round'], grad: false, name: 'round: half to even (TF cwise_ops test values)',
     inputs: [V([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.5, 0.4, -0.6, 3.7, -4.51, 1e7 + 0.5])],
     op: (x) => m.round(x), ref: (x) => map(x, rint),
   },
   {
-    prim: 'floormod', api: 'math.floormod', tfOps: ['FloorMod'], name: 'floormod int32 signs follow the divisor (TF math_ops_test)',
+    prim: 'floormod', api: 'math.floormod', tfCall: TF_math_floormod, tfOps: ['FloorMod'], name: 'floormod int32 signs follow the divisor (TF math_ops_test)',
     inputs: [{ shape: [8], dtype: 'int32', values: [7, -7, 7, -7, 6, -6, 0, 1] }, { shape: [8], dtype: 'int32', values: [3, 3, -3, -3, 3, -3, 5, -5] }],
     op: (x, y) => m.floormod(x, y), ref: (x, y) => zip(x, y, (a, b) => pyMod(a, b) + 0, 'int32'),
   },
   {
-    prim: 'floormod', api: 'math.floormod', tfOps: ['FloorMod'], name: 'floormod float signs (Python semantics)',
+    prim: 'floormod', api: 'math.floormod', tfCall: TF_math_floormod, tfOps: ['FloorMod'], name: 'floormod float signs (Python semantics)',
     inputs: [V([5.5, -5.5, 5.5, -5.5, 0.75, -0.25]), V([2, 2, -2, -2, 0.5, 0.5])],
     op: (x, y) => m.mod(x, y), ref: (x, y) => zip(x, y, pyMod), grad: [0],
   },
   {
-    prim: 'floordiv', api: 'math.floordiv', tfOps: ['FloorDiv'], name: 'floordiv int32 rounds toward -inf (TF math_ops_test)',
+    prim: 'floordiv', api: 'math.floordiv', tfCall: TF_math_floordiv, tfOps: ['FloorDiv'], name: 'floordiv int32 rounds toward -inf (TF math_ops_test)',
     inputs: [{ shape: [6], dtype: 'int32', values: [7, -7, 7, -7, 0, -1] }, { shape: [6], dtype: 'int32', values: [3, 3, -3, -3, 2, 2] }],
     op: (x, y) => m.floordiv(x, y), ref: (x, y) => zip(x, y, (a, b) => Math.floor(a / b) + 0, 'int32'),
   },
   {
-    prim: 'div_no_nan', api: 'math.divNoNan', tfOps: ['DivNoNan'], name: 'divNoNan is 0 where y == 0 (TF math_ops_test)',
+    prim: 'div_no_nan', api: 'math.divNoNan', tfCall: TF_math_divNoNan, tfOps: ['DivNoNan'], name: 'divNoNan is 0 where y == 0 (TF math_ops_test)',
     inputs: [V([1, -2, 0, 3.5, 4]), V([0, 2, 0, -0, 0.5])],
     op: (x, y) => m.divNoNan(x, y), ref: (x, y) => zip(x, y, (a, b) => (b === 0 ? 0 : a / b)), grad: [0],
   },
   {
     // The internal record behind xlogy's gradient (TF's Xdivy): 0 where x == 0, even at y == 0; its own gradient by TF's _XDivyGrad.
-    prim: 'xdivy', api: 'math.xlogy', tfOps: ['Xdivy'], noConverter: 'tfjs-converter has no Xdivy op', name: 'xdivy (xlogy gradient record) is 0 where x == 0',
+    prim: 'xdivy', api: 'math.xlogy', tfCall: TF_math_xlogy, tfOps: ['Xdivy'], noConverter: 'tfjs-converter has no Xdivy op', name: 'xdivy (xlogy gradient record) is 0 where x == 0',
     inputs: [V([0, 0, 1.5, 2, -1]), V([0, 2, 0.5, 3, 1.25])],
     op: (x, y) => ef.internal.bind(ef.internal.PRIMITIVES.xdivy, [x, y], {})[0], ref: (x, y) => zip(x, y, (a, b) => (a === 0 ? 0 : a / b)), grad: false,
   },
   {
-    prim: 'xdivy', api: 'math.xlogy', tfOps: ['Xdivy'], noConverter: 'tfjs-converter has no Xdivy op', name: 'xdivy (xlogy gradient record) away from zero, with gradients',
+    prim: 'xdivy', api: 'math.xlogy', tfCall: TF_math_xlogy, tfOps: ['Xdivy'], noConverter: 'tfjs-converter has no Xdivy op', name: 'xdivy (xlogy gradient record) away from zero, with gradients',
     inputs: [V([0.5, -1.5, 2, 3]), V([1.25, 2, -0.75, 4])],
     op: (x, y) => ef.internal.bind(ef.internal.PRIMITIVES.xdivy, [x, y], {})[0], ref: (x, y) => zip(x, y, (a, b) => a / b),
   },
   {
-    prim: 'xlogy', api: 'math.xlogy', tfOps: ['Xlogy'], noConverter: 'tfjs-converter has no Xlogy op', name: 'xlogy is 0 where x == 0, even at y == 0',
+    prim: 'xlogy', api: 'math.xlogy', tfCall: TF_math_xlogy, tfOps: ['Xlogy'], noConverter: 'tfjs-converter has no Xlogy op', name: 'xlogy is 0 where x == 0, even at y == 0',
     inputs: [V([0, 0, 1.5, 2, -1]), V([0, 2, 0.5, 3, 1.25])],
     op: (x, y) => m.xlogy(x, y), ref: (x, y) => zip(x, y, (a, b) => (a === 0 ? 0 : a * Math.log(b))), grad: false,
   },
@@ -164,22 +194,22 @@ interface BinSpec {
   /** Why the converter cannot run the float32 rows (int32 rows must run). */
   floatNoConverter?: string;
   /** TensorFlow's call for the golden fixtures (rows' `tfCall`). */
-  tfCall?: TfCall;
+  tfCall: TfCall;
 }
 
 const BINARY: BinSpec[] = [
-  { prim: 'atan2', api: 'atan2', tf: 'Atan2', tfCall: { fn: 'tf.math.atan2', cases: 'arith' }, op: m.atan2, f: Math.atan2, gens: ['away', 'away'] },
+  { prim: 'atan2', api: 'atan2', tf: 'Atan2', tfCall: TF_atan2, op: m.atan2, f: Math.atan2, gens: ['away', 'away'] },
   // Quotients stay away from integers in the random rows (floor is flat there: no gradient anyway).
-  { prim: 'floordiv', api: 'math.floordiv', tf: 'FloorDiv', op: m.floordiv, f: (a, b) => Math.floor(a / b), gens: ['normal', 'away'], int: (a, b) => Math.floor(a / b), intGens: ['int', 'count'], grad: false, floatNoConverter: "tfjs's cpu FloorDiv kernel returns int32 for float32 inputs (so the converter's floorDiv does)" },
-  { prim: 'floormod', api: 'math.floormod', tf: 'FloorMod', op: m.floormod, f: pyMod, gens: ['normal', 'positive'], int: pyMod, intGens: ['int', 'count'] },
-  { prim: 'squared_difference', api: 'math.squaredDifference', tf: 'SquaredDifference', op: m.squaredDifference, f: (a, b) => (a - b) * (a - b), gens: ['normal', 'normal'], int: (a, b) => (a - b) * (a - b), intGens: ['int', 'int'] },
-  { prim: 'div_no_nan', api: 'math.divNoNan', tf: 'DivNoNan', op: m.divNoNan, f: (a, b) => (b === 0 ? 0 : a / b), gens: ['normal', 'away'] },
-  { prim: 'xlogy', api: 'math.xlogy', tf: 'Xlogy', op: m.xlogy, f: (a, b) => (a === 0 ? 0 : a * Math.log(b)), gens: ['normal', 'positive'], noConverter: 'tfjs-converter has no Xlogy op' },
+  { prim: 'floordiv', api: 'math.floordiv', tfCall: TF_math_floordiv, tf: 'FloorDiv', op: m.floordiv, f: (a, b) => Math.floor(a / b), gens: ['normal', 'away'], int: (a, b) => Math.floor(a / b), intGens: ['int', 'count'], grad: false, floatNoConverter: "tfjs's cpu FloorDiv kernel returns int32 for float32 inputs (so the converter's floorDiv does)" },
+  { prim: 'floormod', api: 'math.floormod', tfCall: TF_math_floormod, tf: 'FloorMod', op: m.floormod, f: pyMod, gens: ['normal', 'positive'], int: pyMod, intGens: ['int', 'count'] },
+  { prim: 'squared_difference', api: 'math.squaredDifference', tfCall: TF_math_squaredDifference, tf: 'SquaredDifference', op: m.squaredDifference, f: (a, b) => (a - b) * (a - b), gens: ['normal', 'normal'], int: (a, b) => (a - b) * (a - b), intGens: ['int', 'int'] },
+  { prim: 'div_no_nan', api: 'math.divNoNan', tfCall: TF_math_divNoNan, tf: 'DivNoNan', op: m.divNoNan, f: (a, b) => (b === 0 ? 0 : a / b), gens: ['normal', 'away'] },
+  { prim: 'xlogy', api: 'math.xlogy', tfCall: TF_math_xlogy, tf: 'Xlogy', op: m.xlogy, f: (a, b) => (a === 0 ? 0 : a * Math.log(b)), gens: ['normal', 'positive'], noConverter: 'tfjs-converter has no Xlogy op' },
 ];
 
 function binaryRows(s: BinSpec): ForwardCase[] {
   const r = (a: Ref, b: Ref): Ref => zip(a, b, s.f);
-  const base = { prim: s.prim, api: s.api, tfOps: [s.tf], ...(s.grad !== undefined ? { grad: s.grad } : {}), ...(s.noConverter ? { noConverter: s.noConverter } : {}), ...(s.tfCall ? { tfCall: s.tfCall } : {}) };
+  const base = { prim: s.prim, api: s.api, tfOps: [s.tf], ...(s.grad !== undefined ? { grad: s.grad } : {}), ...(s.noConverter ? { noConverter: s.noConverter } : {}), tfCall: s.tfCall };
   const two = (x: ef.Tensor, y: ef.Tensor): ef.Tensor => s.op(x, y);
   const [ga, gb] = s.gens;
   const fl = { ...base, ...(s.floatNoConverter ? { noConverter: s.floatNoConverter } : {}) };
@@ -198,13 +228,13 @@ function binaryRows(s: BinSpec): ForwardCase[] {
 }
 
 const JS_ROWS: ForwardCase[] = [
-  { prim: 'atan2', api: 'atan2', tfOps: ['Atan2'], name: 'atan2 of a JS scalar and a tensor (all four quadrants)', inputs: [V([1, 1, -1, -1])], op: (x) => m.atan2(x, -0.5), ref: (x) => zip(x, ref(-0.5), Math.atan2) },
-  { prim: 'erf', api: 'math.erf', tfOps: ['Erf'], name: 'erf of a JS array', inputs: [], op: () => m.erf([[-3, -0.5, 0, 0.25, 2.5]]), ref: () => map(ref([[-3, -0.5, 0, 0.25, 2.5]]), erf64) },
+  { prim: 'atan2', api: 'atan2', tfCall: TF_atan2, tfOps: ['Atan2'], name: 'atan2 of a JS scalar and a tensor (all four quadrants)', inputs: [V([1, 1, -1, -1])], op: (x) => m.atan2(x, -0.5), ref: (x) => zip(x, ref(-0.5), Math.atan2) },
+  { prim: 'erf', api: 'math.erf', tfCall: TF_erf, tfOps: ['Erf'], name: 'erf of a JS array', inputs: [], op: () => m.erf([[-3, -0.5, 0, 0.25, 2.5]]), ref: () => map(ref([[-3, -0.5, 0, 0.25, 2.5]]), erf64) },
 ];
 
 const INT_ROWS: ForwardCase[] = [
-  { prim: 'round', api: 'round', tfOps: ['Round'], grad: false, name: 'round of int32 is the identity (TF)', inputs: [V([-7, 0, 3, 2147483647], 'int32')], op: (x) => m.round(x), ref: (x) => x },
-  { prim: 'relu6', api: 'nn.relu6', tfOps: ['Relu6'], grad: false, name: 'relu6 of int32 clips in int32 (TF)', inputs: [V([-7, 0, 3, 6, 9], 'int32')], op: (x) => ef.nn.relu6(x), ref: (x) => map(x, (v) => Math.min(Math.max(v, 0), 6)) },
+  { prim: 'round', api: 'round', tfCall: TF_round, tfOps: ['Round'], grad: false, name: 'round of int32 is the identity (TF)', inputs: [V([-7, 0, 3, 2147483647], 'int32')], op: (x) => m.round(x), ref: (x) => x },
+  { prim: 'relu6', api: 'nn.relu6', tfCall: TF_nn_relu6, tfOps: ['Relu6'], grad: false, name: 'relu6 of int32 clips in int32 (TF)', inputs: [V([-7, 0, 3, 6, 9], 'int32')], op: (x) => ef.nn.relu6(x), ref: (x) => map(x, (v) => Math.min(Math.max(v, 0), 6)) },
 ];
 
 export const mathCases: ForwardCase[] = [...INT_ROWS, ...UNARY.flatMap(unaryRows), ...BINARY.flatMap(binaryRows), ...TF_PORTS, ...JS_ROWS];

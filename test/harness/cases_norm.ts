@@ -1,8 +1,81 @@
 // Harness cases for normalization, losses and layout ops: batch norms, moments, LRN, l2, cross-entropies, embeddingLookup, inTopK, depth/space/batch moves.
 import * as ef from 'eagerflow';
-import { ErrorCase, ForwardCase, Gen, InputSpec } from './case';
+import { ErrorCase, ForwardCase, Gen, InputSpec, TfCall, tfFloat, tfTensor as T } from './case';
 import { Ref, map, reduce, sizeOf, unravel, zip } from './ref';
 import * as R from './ref';
+import * as IN from './tf_inputs';
+
+// TensorFlow's calls for the golden fixtures of this file's ops (each op's rows carry its call: `tfCall`).
+const TF_batchToSpaceNd: TfCall = { fn: 'tf.batch_to_space', cases: 'none', extra: [
+    { name: '2x2 blocks', args: [T([0, 1, 2, 3, 4, 5, 6, 7], undefined, [4, 1, 1, 2]), [2, 2], [[0, 0], [0, 0]]] },
+    { name: 'crops', args: [T([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], undefined, [4, 2, 2, 1]), [2, 2], [[0, 1], [1, 0]]] },
+    { name: 'batch not divisible', args: [T([0, 1, 2, 3, 4, 5], undefined, [3, 1, 1, 2]), [2, 2], [[0, 0], [0, 0]]], grad: false },
+  ] };
+const TF_math_l2Normalize: TfCall = { fn: 'tf.math.l2_normalize', cases: 'none', params: ['x', ['axis', null]], extra: [
+    { name: 'all', args: [IN.t2x3] },
+    { name: 'axis 1', args: [IN.t2x3, 1] },
+    { name: 'zeros', args: [T([0, 0]), 0] },
+  ] };
+const TF_nn_batchNormalization: TfCall = { fn: 'tf.nn.batch_normalization', cases: 'none', extra: [
+    { name: 'full', args: [IN.t2x3, T([0.5, -1, 0]), T([1, 4, 0.25]), T([0, 1, -1]), T([2, 0.5, 1]), 0.001] },
+    { name: 'no offset no scale', args: [IN.t2x3, T([0.5, -1, 0]), T([1, 4, 0.25]), null, null, 0.001] },
+  ] };
+const TF_nn_depthToSpace: TfCall = { fn: 'tf.nn.depth_to_space', cases: 'none', params: ['x', 'b', ['f', 'NHWC']], keywords: { data_format: 'f' }, extra: [
+    { name: 'block 2', args: [T([0, 1, 2, 3, 4, 5, 6, 7], undefined, [1, 1, 2, 4]), 2] },
+    { name: '2x2 block 2', args: [T([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31], undefined, [1, 2, 2, 8]), 2] },
+    { name: 'depth not divisible', args: [T([0, 1, 2, 3, 4, 5], undefined, [1, 1, 2, 3]), 2], grad: false },
+  ] };
+const TF_nn_embeddingLookup: TfCall = { fn: 'tf.nn.embedding_lookup', cases: 'none', extra: [
+    { name: 'rows', args: [IN.t2x3, T([1, 0, 1], 'int32')] },
+    { name: '2-D ids', args: [IN.t2x3, T([0, 1], 'int32', [2, 1])] },
+    { name: 'id out of range', args: [IN.t2x3, T([2], 'int32')], grad: false },
+  ] };
+const TF_nn_fusedBatchNorm: TfCall = { fn: 'tf.compat.v1.nn.fused_batch_norm', cases: 'none', params: ['x', 's', 'b'], options: { epsilon: ['epsilon', 0.001] }, extra: [
+    { name: 'training', args: [IN.t1x4x4x2, T([1, 0.5]), T([0, -1])], grad: false },
+  ] };
+const TF_nn_inTopK: TfCall = { fn: 'tf.math.in_top_k', cases: 'none', extra: [
+    { name: 'k 1', args: [T([0, 1], 'int32'), T([0.9, 0.1, 0.8, 0.2], undefined, [2, 2]), 1], grad: false },
+    { name: 'ties count in', args: [T([1, 2], 'int32'), T([1, 1, 0, 0.5, 0.5, 0.5], undefined, [2, 3]), 1], grad: false },
+    { name: 'k 2', args: [T([2], 'int32'), T([0.1, 0.5, 0.3], undefined, [1, 3]), 2], grad: false },
+    { name: 'non-finite', args: [T([0, 1], 'int32'), T([NaN, 1, 0, Infinity], undefined, [2, 2]), 1], grad: false },
+  ] };
+const TF_nn_l2Loss: TfCall = { fn: 'tf.nn.l2_loss', cases: 'none', extra: [
+    { name: 'vector', args: [T([1, -2, 3])] },
+    { name: 'matrix', args: [IN.t2x3] },
+    { name: 'special values', args: [T([Infinity, 1])] },
+    { name: 'empty', args: [T([])] },
+  ] };
+const TF_nn_localResponseNormalization: TfCall = { expr: "lambda x, o={}: tf.nn.local_response_normalization(x, opt(o, 'depthRadius', 5), opt(o, 'bias', 1.0), opt(o, 'alpha', 1.0), opt(o, 'beta', 0.5))", why: "ef's options object becomes TF's keyword arguments", cases: 'none', extra: [
+    { name: 'defaults', args: [IN.t1x4x4x2] },
+    { name: 'radius 1', args: [IN.t1x4x4x2, { depthRadius: 1, bias: tfFloat(2), alpha: 0.5, beta: 0.75 }] },
+  ] };
+const TF_nn_moments: TfCall = { fn: 'tf.nn.moments', cases: 'none', params: ['x', 'axes'], options: { keepdims: ['keepDims', false] }, extra: [
+    { name: 'axis 0', args: [IN.t2x3, [0]], grad: false },
+    { name: 'all', args: [IN.t2x3, [0, 1]], grad: false },
+    { name: 'keepDims', args: [IN.t2x3, [1], { keepDims: true }], grad: false },
+  ] };
+const TF_nn_sigmoidCrossEntropyWithLogits: TfCall = { fn: 'tf.nn.sigmoid_cross_entropy_with_logits', cases: 'none', extra: [
+    { name: 'basic', args: [T([0, 1, 0.5, 1, 0, 0.25]), T([-2, 3, 0, -100, 100, 1.5])] },
+    { name: 'shape mismatch', args: [T([0, 1]), T([1])], grad: false },
+  ] };
+const TF_nn_softmaxCrossEntropyWithLogits: TfCall = { fn: 'tf.nn.softmax_cross_entropy_with_logits', cases: 'none', params: ['l', 'x', ['axis', -1]], keywords: { axis: 'axis' }, extra: [
+    { name: 'rows', args: [T([0, 1, 0, 0.2, 0.3, 0.5], undefined, [2, 3]), IN.t2x3] },
+    { name: 'axis 0', args: [T([0, 1, 0, 1, 0, 1], undefined, [2, 3]), IN.t2x3, 0] },
+    { name: 'large logits', args: [T([1, 0]), T([1000, -1000])] },
+  ] };
+const TF_nn_spaceToDepth: TfCall = { fn: 'tf.nn.space_to_depth', cases: 'none', params: ['x', 'b', ['f', 'NHWC']], keywords: { data_format: 'f' }, extra: [
+    { name: 'block 2', args: [T([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], undefined, [1, 2, 4, 2]), 2] },
+    { name: 'not divisible', args: [IN.t1x3x2x1, 2], grad: false },
+  ] };
+const TF_nn_sparseSoftmaxCrossEntropyWithLogits: TfCall = { fn: 'tf.nn.sparse_softmax_cross_entropy_with_logits', cases: 'none', extra: [
+    { name: 'rows', args: [T([2, 0], 'int32'), IN.t2x3] },
+    { name: 'label out of range', args: [T([3, 0], 'int32'), IN.t2x3], grad: false },
+  ] };
+const TF_spaceToBatchNd: TfCall = { fn: 'tf.space_to_batch_nd', cases: 'none', extra: [
+    { name: '2x2 blocks', args: [T([0, 1, 2, 3, 4, 5, 6, 7], undefined, [1, 2, 2, 2]), [2, 2], [[0, 0], [0, 0]]] },
+    { name: 'paddings', args: [IN.t1x3x2x1, [2, 2], [[0, 1], [1, 1]]] },
+    { name: 'not divisible', args: [IN.t1x3x2x1, [2, 2], [[0, 0], [0, 0]]], grad: false },
+  ] };
 
 const F = (shape: number[], gen?: Gen): InputSpec => ({ shape, gen });
 const I = (shape: number[], gen: Gen = 'index'): InputSpec => ({ shape, dtype: 'int32', gen });
@@ -35,17 +108,17 @@ function batchStats(x: Ref, chAxis: number): { mean: Ref; variance: Ref; n: numb
 
 const bn: ForwardCase[] = [
   {
-    prim: 'fused_batch_norm', api: 'nn.fusedBatchNorm', tfOps: ['FusedBatchNormV3'], name: 'fusedBatchNorm inference NHWC', inputs: [F([2, 2, 2, 3]), F([3]), F([3]), F([3]), F([3], 'positive')],
+    prim: 'fused_batch_norm', api: 'nn.fusedBatchNorm', tfCall: TF_nn_fusedBatchNorm, tfOps: ['FusedBatchNormV3'], name: 'fusedBatchNorm inference NHWC', inputs: [F([2, 2, 2, 3]), F([3]), F([3]), F([3]), F([3], 'positive')],
     op: (x, s, b, m, v) => ef.nn.fusedBatchNorm(x, s, b, { mean: m, variance: v, isTraining: false, epsilon: 1e-3 }),
     ref: (x, s, b, m, v) => ({ y: bnRef(x, s, b, m, v, 1e-3, 3), batchMean: m, batchVariance: v }),
   },
   {
-    prim: 'fused_batch_norm', api: 'nn.fusedBatchNorm', tfOps: ['FusedBatchNormV3'], name: 'fusedBatchNorm inference NCHW', noConverter: "the converter's FusedBatchNorm ignores data_format", inputs: [F([1, 3, 2, 2]), F([3]), F([3]), F([3]), F([3], 'positive')],
+    prim: 'fused_batch_norm', api: 'nn.fusedBatchNorm', tfCall: TF_nn_fusedBatchNorm, tfOps: ['FusedBatchNormV3'], name: 'fusedBatchNorm inference NCHW', noConverter: "the converter's FusedBatchNorm ignores data_format", inputs: [F([1, 3, 2, 2]), F([3]), F([3]), F([3]), F([3], 'positive')],
     op: (x, s, b, m, v) => ef.nn.fusedBatchNorm(x, s, b, { mean: m, variance: v, isTraining: false, dataFormat: 'NCHW' }),
     ref: (x, s, b, m, v) => ({ y: bnRef(x, s, b, m, v, 1e-3, 1), batchMean: m, batchVariance: v }),
   },
   {
-    prim: 'fused_batch_norm', api: 'nn.fusedBatchNorm', tfOps: ['FusedBatchNormV3', 'Sum'], name: 'fusedBatchNorm training (batch moments, unbiased batchVariance)', inputs: [F([3, 2, 2]), F([2]), F([2])],
+    prim: 'fused_batch_norm', api: 'nn.fusedBatchNorm', tfCall: TF_nn_fusedBatchNorm, tfOps: ['FusedBatchNormV3', 'Sum'], name: 'fusedBatchNorm training (batch moments, unbiased batchVariance)', inputs: [F([3, 2, 2]), F([2]), F([2])],
     op: (x, s, b) => ef.nn.fusedBatchNorm(x, s, b),
     ref: (x, s, b) => {
       const st = batchStats(x, 2);
@@ -54,19 +127,19 @@ const bn: ForwardCase[] = [
     rtol: 1e-4, atol: 1e-5,
   },
   {
-    prim: 'sqrt', api: 'nn.batchNormalization', tfOps: ['Sqrt'], name: 'batchNormalization with offset and scale', inputs: [F([2, 3]), F([3]), F([3], 'positive'), F([3]), F([3])],
+    prim: 'sqrt', api: 'nn.batchNormalization', tfCall: TF_nn_batchNormalization, tfOps: ['Sqrt'], name: 'batchNormalization with offset and scale', inputs: [F([2, 3]), F([3]), F([3], 'positive'), F([3]), F([3])],
     op: (x, m, v, b, s) => ef.nn.batchNormalization(x, m, v, b, s, 1e-3), ref: (x, m, v, b, s) => bnRef(x, s, b, m, v, 1e-3, 1),
   },
   {
-    prim: 'sqrt', api: 'nn.batchNormalization', tfOps: ['Sqrt'], name: 'batchNormalization without offset and scale', inputs: [F([2, 2]), F([2]), F([2], 'positive')],
+    prim: 'sqrt', api: 'nn.batchNormalization', tfCall: TF_nn_batchNormalization, tfOps: ['Sqrt'], name: 'batchNormalization without offset and scale', inputs: [F([2, 2]), F([2]), F([2], 'positive')],
     op: (x, m, v) => ef.nn.batchNormalization(x, m, v, null, null, 0), ref: (x, m, v) => bnRef(x, map(m, () => 1), map(m, () => 0), m, v, 0, 1),
   },
   {
-    prim: 'sum', api: 'nn.moments', tfOps: ['Sum'], name: 'moments over axis 0', inputs: [F([3, 4])], op: (x) => ef.nn.moments(x, [0]),
+    prim: 'sum', api: 'nn.moments', tfCall: TF_nn_moments, tfOps: ['Sum'], name: 'moments over axis 0', inputs: [F([3, 4])], op: (x) => ef.nn.moments(x, [0]),
     ref: (x) => ({ mean: batchStats(x, 1).mean, variance: batchStats(x, 1).variance }),
   },
   {
-    prim: 'sum', api: 'nn.moments', tfOps: ['Sum'], name: 'moments keepDims over axes [0, 1]', inputs: [F([2, 3, 2])], op: (x) => ef.nn.moments(x, [0, 1], { keepDims: true }),
+    prim: 'sum', api: 'nn.moments', tfCall: TF_nn_moments, tfOps: ['Sum'], name: 'moments keepDims over axes [0, 1]', inputs: [F([2, 3, 2])], op: (x) => ef.nn.moments(x, [0, 1], { keepDims: true }),
     ref: (x) => ({ mean: R.reshape(batchStats(x, 2).mean, [1, 1, 2]), variance: R.reshape(batchStats(x, 2).variance, [1, 1, 2]) }),
   },
 ];
@@ -81,13 +154,13 @@ function lrnRef(x: Ref, r: number, bias: number, alpha: number, beta: number): R
 }
 
 const lrnRows: ForwardCase[] = [
-  { prim: 'lrn', api: 'nn.localResponseNormalization', tfOps: ['LRN'], name: 'localResponseNormalization defaults', inputs: [F([1, 2, 2, 7])], op: (x) => ef.nn.localResponseNormalization(x), ref: (x) => lrnRef(x, 5, 1, 1, 0.5), secondOrder: false },
+  { prim: 'lrn', api: 'nn.localResponseNormalization', tfCall: TF_nn_localResponseNormalization, tfOps: ['LRN'], name: 'localResponseNormalization defaults', inputs: [F([1, 2, 2, 7])], op: (x) => ef.nn.localResponseNormalization(x), ref: (x) => lrnRef(x, 5, 1, 1, 0.5), secondOrder: false },
   {
-    prim: 'lrn', api: 'nn.localResponseNormalization', tfOps: ['LRN'], name: 'localResponseNormalization radius 1', inputs: [F([2, 1, 2, 4])], secondOrder: false,
+    prim: 'lrn', api: 'nn.localResponseNormalization', tfCall: TF_nn_localResponseNormalization, tfOps: ['LRN'], name: 'localResponseNormalization radius 1', inputs: [F([2, 1, 2, 4])], secondOrder: false,
     op: (x) => ef.nn.localResponseNormalization(x, { depthRadius: 1, bias: 2, alpha: 0.5, beta: 0.75 }), ref: (x) => lrnRef(x, 1, 2, 0.5, 0.75), rtol: 1e-4,
   },
   {
-    prim: 'lrn_grad', api: 'nn.localResponseNormalization', tfOps: ['LRNGrad'], name: 'localResponseNormalization gradient record', noConverter: 'the converter has no LRNGrad', inputs: [F([1, 1, 1, 3]), F([1, 1, 1, 3])], grad: false,
+    prim: 'lrn_grad', api: 'nn.localResponseNormalization', tfCall: TF_nn_localResponseNormalization, tfOps: ['LRNGrad'], name: 'localResponseNormalization gradient record', noConverter: 'the converter has no LRNGrad', inputs: [F([1, 1, 1, 3]), F([1, 1, 1, 3])], grad: false,
     op: (dy, x) => ef.tidy(() => bindRec('lrn_grad', [dy, x, ef.nn.localResponseNormalization(x, { depthRadius: 1 })], { depthRadius: 1, bias: 1, alpha: 1, beta: 0.5 })),
     ref: (dy, x) => {
       const h = 1e-6;
@@ -112,27 +185,27 @@ function logSoftmaxRows(x: Ref): Ref {
 
 
 const losses: ForwardCase[] = [
-  { prim: 'sum', api: 'nn.l2Loss', tfOps: ['Sum'], name: 'l2Loss', inputs: [F([2, 3])], op: (x) => ef.nn.l2Loss(x), ref: (x) => new Ref([], [x.data.reduce((a: number, v) => a + Number(v) ** 2, 0) / 2], 'float32') },
+  { prim: 'sum', api: 'nn.l2Loss', tfCall: TF_nn_l2Loss, tfOps: ['Sum'], name: 'l2Loss', inputs: [F([2, 3])], op: (x) => ef.nn.l2Loss(x), ref: (x) => new Ref([], [x.data.reduce((a: number, v) => a + Number(v) ** 2, 0) / 2], 'float32') },
   {
-    prim: 'sqrt', api: 'math.l2Normalize', tfOps: ['Sqrt', 'Maximum'], name: 'l2Normalize along the last axis', inputs: [F([2, 3])], op: (x) => ef.math.l2Normalize(x, -1),
+    prim: 'sqrt', api: 'math.l2Normalize', tfCall: TF_math_l2Normalize, tfOps: ['Sqrt', 'Maximum'], name: 'l2Normalize along the last axis', inputs: [F([2, 3])], op: (x) => ef.math.l2Normalize(x, -1),
     ref: (x) => zip(x, reduce(x, [-1], true, 0, (a, v) => a + v * v), (a, s) => a / Math.sqrt(Math.max(s, 1e-12))),
   },
-  { prim: 'sqrt', api: 'math.l2Normalize', tfOps: ['Sqrt'], name: 'l2Normalize over everything (nn path)', inputs: [F([4])], op: (x) => ef.nn.l2Normalize(x), ref: (x) => zip(x, reduce(x, null, true, 0, (a, v) => a + v * v), (a, s) => a / Math.sqrt(s)) },
+  { prim: 'sqrt', api: 'math.l2Normalize', tfCall: TF_math_l2Normalize, tfOps: ['Sqrt'], name: 'l2Normalize over everything (nn path)', inputs: [F([4])], op: (x) => ef.nn.l2Normalize(x), ref: (x) => zip(x, reduce(x, null, true, 0, (a, v) => a + v * v), (a, s) => a / Math.sqrt(s)) },
   {
-    prim: 'log1p', api: 'nn.sigmoidCrossEntropyWithLogits', tfOps: ['Log1p', 'SelectV2'], name: 'sigmoidCrossEntropyWithLogits with large logits', inputs: [F([2, 3], 'unit'), fixed([-50, -2, 0.5, 3, 40, -0.7], [2, 3])],
+    prim: 'log1p', api: 'nn.sigmoidCrossEntropyWithLogits', tfCall: TF_nn_sigmoidCrossEntropyWithLogits, tfOps: ['Log1p', 'SelectV2'], name: 'sigmoidCrossEntropyWithLogits with large logits', inputs: [F([2, 3], 'unit'), fixed([-50, -2, 0.5, 3, 40, -0.7], [2, 3])],
     op: (z, x) => ef.nn.sigmoidCrossEntropyWithLogits(z, x), ref: (z, x) => zip(z, x, (zz, xx) => Math.max(xx, 0) - xx * zz + Math.log1p(Math.exp(-Math.abs(xx)))),
   },
   {
-    prim: 'log', api: 'nn.softmaxCrossEntropyWithLogits', tfOps: ['Log', 'Sum'], name: 'softmaxCrossEntropyWithLogits', inputs: [F([2, 4], 'positive'), F([2, 4])],
+    prim: 'log', api: 'nn.softmaxCrossEntropyWithLogits', tfCall: TF_nn_softmaxCrossEntropyWithLogits, tfOps: ['Log', 'Sum'], name: 'softmaxCrossEntropyWithLogits', inputs: [F([2, 4], 'positive'), F([2, 4])],
     op: (z, x) => ef.nn.softmaxCrossEntropyWithLogits(z, x), ref: (z, x) => map(reduce(zip(z, logSoftmaxRows(x), (a, b) => a * b), [-1], false, 0, (a, b) => a + b), (v) => -v),
   },
   {
-    prim: 'log', api: 'nn.sparseSoftmaxCrossEntropyWithLogits', tfOps: ['Log', 'Equal'], name: 'sparseSoftmaxCrossEntropyWithLogits', inputs: [I([4]), F([4, 3])], grad: [1],
+    prim: 'log', api: 'nn.sparseSoftmaxCrossEntropyWithLogits', tfCall: TF_nn_sparseSoftmaxCrossEntropyWithLogits, tfOps: ['Log', 'Equal'], name: 'sparseSoftmaxCrossEntropyWithLogits', inputs: [I([4]), F([4, 3])], grad: [1],
     op: (z, x) => ef.nn.sparseSoftmaxCrossEntropyWithLogits(z, x), ref: (z, x) => build([4], ([r]) => -at(logSoftmaxRows(x), [r, z.num(r)])),
   },
-  { prim: 'gather', api: 'nn.embeddingLookup', tfOps: ['GatherV2'], name: 'embeddingLookup', inputs: [F([3, 2]), I([2, 2])], op: (p, i) => ef.nn.embeddingLookup(p, i), ref: (p, i) => build([2, 2, 2], ([a, b, c]) => at(p, [at(i, [a, b]), c])) },
+  { prim: 'gather', api: 'nn.embeddingLookup', tfCall: TF_nn_embeddingLookup, tfOps: ['GatherV2'], name: 'embeddingLookup', inputs: [F([3, 2]), I([2, 2])], op: (p, i) => ef.nn.embeddingLookup(p, i), ref: (p, i) => build([2, 2, 2], ([a, b, c]) => at(p, [at(i, [a, b]), c])) },
   {
-    prim: 'logical_and', api: 'nn.inTopK', tfOps: ['LogicalAnd', 'Greater'], name: 'inTopK k=2', inputs: [I([4]), F([4, 3])], op: (t, p) => ef.nn.inTopK(t, p, 2),
+    prim: 'logical_and', api: 'nn.inTopK', tfCall: TF_nn_inTopK, tfOps: ['LogicalAnd', 'Greater'], name: 'inTopK k=2', inputs: [I([4]), F([4, 3])], op: (t, p) => ef.nn.inTopK(t, p, 2),
     ref: (t, p) => new Ref([4], [0, 1, 2, 3].map((r) => [0, 1, 2].filter((c) => at(p, [r, c]) > at(p, [r, t.num(r)])).length < 2), 'bool'),
   },
 ];
@@ -166,11 +239,11 @@ const toNchw = (x: Ref): Ref => R.transpose(x, [0, 3, 1, 2]);
 const toNhwc = (x: Ref): Ref => R.transpose(x, [0, 2, 3, 1]);
 
 const layout: ForwardCase[] = [
-  { prim: 'depth_to_space', api: 'nn.depthToSpace', tfOps: ['DepthToSpace'], name: 'depthToSpace block 2', inputs: [F([2, 2, 1, 8])], op: (x) => ef.nn.depthToSpace(x, 2), ref: (x) => d2s(x, 2) },
-  { prim: 'depth_to_space', api: 'nn.depthToSpace', tfOps: ['DepthToSpace'], name: 'depthToSpace NCHW', noConverter: "the converter's DepthToSpace is NHWC only", inputs: [F([1, 8, 1, 2])], op: (x) => ef.nn.depthToSpace(x, 2, { dataFormat: 'NCHW' }), ref: (x) => toNchw(d2s(toNhwc(x), 2)) },
-  { prim: 'space_to_depth', api: 'nn.spaceToDepth', tfOps: ['SpaceToDepth'], name: 'spaceToDepth block 2', noConverter: 'the converter has no SpaceToDepth', inputs: [F([1, 4, 2, 2])], op: (x) => ef.nn.spaceToDepth(x, 2), ref: (x) => s2d(x, 2) },
-  { prim: 'space_to_batch_nd', api: 'spaceToBatchNd', tfOps: ['SpaceToBatchND'], name: 'spaceToBatchNd with paddings', inputs: [F([2, 4, 3, 1])], op: (x) => ef.spaceToBatchNd(x, [2, 2], [[0, 0], [1, 0]]), ref: (x) => s2b(x, [2, 2], [[0, 0], [1, 0]]) },
-  { prim: 'batch_to_space_nd', api: 'batchToSpaceNd', tfOps: ['BatchToSpaceND'], name: 'batchToSpaceNd with crops', inputs: [F([8, 2, 3, 1])], op: (x) => ef.nn.batchToSpaceNd(x, [2, 2], [[0, 1], [1, 0]]), ref: (x) => b2s(x, [2, 2], [[0, 1], [1, 0]]) },
+  { prim: 'depth_to_space', api: 'nn.depthToSpace', tfCall: TF_nn_depthToSpace, tfOps: ['DepthToSpace'], name: 'depthToSpace block 2', inputs: [F([2, 2, 1, 8])], op: (x) => ef.nn.depthToSpace(x, 2), ref: (x) => d2s(x, 2) },
+  { prim: 'depth_to_space', api: 'nn.depthToSpace', tfCall: TF_nn_depthToSpace, tfOps: ['DepthToSpace'], name: 'depthToSpace NCHW', noConverter: "the converter's DepthToSpace is NHWC only", inputs: [F([1, 8, 1, 2])], op: (x) => ef.nn.depthToSpace(x, 2, { dataFormat: 'NCHW' }), ref: (x) => toNchw(d2s(toNhwc(x), 2)) },
+  { prim: 'space_to_depth', api: 'nn.spaceToDepth', tfCall: TF_nn_spaceToDepth, tfOps: ['SpaceToDepth'], name: 'spaceToDepth block 2', noConverter: 'the converter has no SpaceToDepth', inputs: [F([1, 4, 2, 2])], op: (x) => ef.nn.spaceToDepth(x, 2), ref: (x) => s2d(x, 2) },
+  { prim: 'space_to_batch_nd', api: 'spaceToBatchNd', tfCall: TF_spaceToBatchNd, tfOps: ['SpaceToBatchND'], name: 'spaceToBatchNd with paddings', inputs: [F([2, 4, 3, 1])], op: (x) => ef.spaceToBatchNd(x, [2, 2], [[0, 0], [1, 0]]), ref: (x) => s2b(x, [2, 2], [[0, 0], [1, 0]]) },
+  { prim: 'batch_to_space_nd', api: 'batchToSpaceNd', tfCall: TF_batchToSpaceNd, tfOps: ['BatchToSpaceND'], name: 'batchToSpaceNd with crops', inputs: [F([8, 2, 3, 1])], op: (x) => ef.nn.batchToSpaceNd(x, [2, 2], [[0, 1], [1, 0]]), ref: (x) => b2s(x, [2, 2], [[0, 1], [1, 0]]) },
 ];
 
 export const normCases: ForwardCase[] = [...bn, ...lrnRows, ...losses, ...layout];

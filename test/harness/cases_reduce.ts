@@ -1,7 +1,42 @@
 // Harness cases for reductions and matmul: sum (and reduceMean), max, argMax, batched matmul.
 import * as ef from 'eagerflow';
-import { ErrorCase, ForwardCase, Gen, InputSpec, tfReduce } from './case';
+import { ErrorCase, ForwardCase, Gen, InputSpec, tfReduce, TfCall, tfTensor as T } from './case';
 import { Ref, argMax, map, matmul, reduce, ref, sizeOf } from './ref';
+import * as IN from './tf_inputs';
+
+// TensorFlow's calls for the golden fixtures of this file's ops (each op's rows carry its call: `tfCall`).
+const TF_argMax: TfCall = { expr: 'lambda x, axis=0: tf.math.argmax(x, axis=axis, output_type=tf.int32)', why: 'ef returns int32 where TF defaults to int64', cases: 'none', extra: [
+    { name: 'axis 0', args: [IN.t2x3, 0], grad: false },
+    { name: 'axis 1', args: [IN.t2x3, 1], grad: false },
+    { name: 'axis -1', args: [IN.t2x3, -1], grad: false },
+    { name: 'axis out of range', args: [IN.t2x3, 2], grad: false },
+    { name: 'NaN first', args: [T([NaN, 1, 2]), 0], grad: false },
+    { name: 'NaN later', args: [T([1, NaN, 2, NaN]), 0], grad: false },
+    { name: 'ties pick the first', args: [T([3, 1, 3]), 0], grad: false },
+    { name: 'infinities', args: [T([-Infinity, Infinity, 3e38]), 0], grad: false },
+    { name: 'bool input', args: [T([false, true, true], 'bool'), 0], grad: false },
+    { name: 'int32', args: [IN.t9i, 0], grad: false },
+    { name: 'empty axis', args: [T([], undefined, [0, 3]), 0], grad: false },
+    { name: 'empty other axis', args: [T([], undefined, [0, 3]), 1], grad: false },
+    { name: 'scalar', args: [T(1), 0], grad: false },
+  ] };
+export const TF_matmul: TfCall = { fn: 'tf.linalg.matmul', cases: 'none', params: ['a', 'b', ['ta', false], ['tb', false]], keywords: { transpose_a: 'ta', transpose_b: 'tb' }, extra: [
+    { name: '[2,3] x [3,2]', args: [IN.t2x3, IN.t3x2_4] },
+    { name: 'transposeA', args: [IN.t3x2, IN.t3x2_4, true, false] },
+    { name: 'transposeB', args: [IN.t2x3, IN.t2x3, false, true] },
+    { name: 'both transposed', args: [IN.t3x2, IN.t2x3, true, true] },
+    { name: 'batch broadcast', args: [IN.t2x2x3, IN.t3x2_4] },
+    { name: 'batch [2,1] x [1,3]', args: [T([0, 1, 2, 3, 4, 5, 6, 7], undefined, [2, 1, 2, 2]), T([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], undefined, [1, 3, 2, 2])] },
+    { name: 'batch mismatch', args: [T([0, 1, 2, 3, 4, 5, 6, 7], undefined, [2, 2, 2]), T([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], undefined, [3, 2, 2])], grad: false },
+    { name: 'special values', args: [T([Infinity, 0, NaN, 1], undefined, [2, 2]), T([0, 1, 2, 3e38], undefined, [2, 2])] },
+    { name: 'empty inner', args: [T([], undefined, [2, 0]), T([], undefined, [0, 3])] },
+    { name: 'empty rows', args: [T([], undefined, [0, 3]), IN.t3x2] },
+    { name: 'inner mismatch', args: [IN.t2x3, IN.t2x3], grad: false },
+    { name: 'rank 1', args: [T([1, 2]), T([1, 2])], grad: false },
+    { name: 'int32', args: [T([1, 2, 3, 4], 'int32', [2, 2]), T([5, 6, 7, 8], 'int32', [2, 2])], grad: false },
+    { name: 'int32 overflow wraps', args: [T([46341, 3, -70000, 1], 'int32', [2, 2]), T([46341, 5, 70000, 2147483647], 'int32', [2, 2])], grad: false },
+    { name: 'dtype mismatch', args: [T([1], undefined, [1, 1]), T([1], 'int32', [1, 1])], grad: false },
+  ] };
 
 const F = (shape: number[], gen?: Gen): InputSpec => ({ shape, gen });
 const I = (shape: number[], gen: Gen = 'int'): InputSpec => ({ shape, dtype: 'int32', gen });
@@ -37,18 +72,18 @@ function reductionCases(): ForwardCase[] {
     out.push({ prim: 'sum', api: 'reduceMean', tfOps: ['Sum'], tfCall: tfReduce('tf.math.reduce_mean'), name: `reduceMean ${name}`, inputs: [F(shape)], op: (x) => ef.reduceMean(x, axes, keep), ref: meanRef(axes, keep) });
   }
   out.push(
-    { prim: 'sum', api: 'reduceSum', tfOps: ['Sum'], name: 'reduceSum int32', inputs: [I([2, 3])], op: (x) => ef.reduceSum(x, 1), ref: sumRef(1) },
-    { prim: 'sum', api: 'reduceSum', tfOps: ['Sum'], name: 'reduceSum of an empty axis is 0', inputs: [F([0, 3])], op: (x) => ef.reduceSum(x, 0), ref: sumRef(0) },
-    { prim: 'sum', api: 'reduceSum', tfOps: ['Sum'], name: 'reduceSum of a JS array', inputs: [], op: () => ef.reduceSum([[1, 2], [3, 4]], 0), ref: () => ref([4, 6]) },
-    { prim: 'max', api: 'reduceMax', tfOps: ['Max'], name: 'reduceMax int32', inputs: [I([2, 3])], op: (x) => ef.reduceMax(x, 0), ref: maxRef(0) },
-    { prim: 'int_mean', api: 'reduceMean', tfOps: ['Mean'], noConverter: "tfjs-converter's int32 Mean returns float32 (TensorFlow's stays int32 and truncates)", name: 'reduceMean int32 truncates', inputs: [{ shape: [3], dtype: 'int32', values: [1, 2, 2] }], op: (x) => ef.reduceMean(x), ref: () => ref(1, 'int32') },
+    { prim: 'sum', api: 'reduceSum', tfCall: tfReduce('tf.math.reduce_sum'), tfOps: ['Sum'], name: 'reduceSum int32', inputs: [I([2, 3])], op: (x) => ef.reduceSum(x, 1), ref: sumRef(1) },
+    { prim: 'sum', api: 'reduceSum', tfCall: tfReduce('tf.math.reduce_sum'), tfOps: ['Sum'], name: 'reduceSum of an empty axis is 0', inputs: [F([0, 3])], op: (x) => ef.reduceSum(x, 0), ref: sumRef(0) },
+    { prim: 'sum', api: 'reduceSum', tfCall: tfReduce('tf.math.reduce_sum'), tfOps: ['Sum'], name: 'reduceSum of a JS array', inputs: [], op: () => ef.reduceSum([[1, 2], [3, 4]], 0), ref: () => ref([4, 6]) },
+    { prim: 'max', api: 'reduceMax', tfCall: tfReduce('tf.math.reduce_max'), tfOps: ['Max'], name: 'reduceMax int32', inputs: [I([2, 3])], op: (x) => ef.reduceMax(x, 0), ref: maxRef(0) },
+    { prim: 'int_mean', api: 'reduceMean', tfCall: tfReduce('tf.math.reduce_mean'), tfOps: ['Mean'], noConverter: "tfjs-converter's int32 Mean returns float32 (TensorFlow's stays int32 and truncates)", name: 'reduceMean int32 truncates', inputs: [{ shape: [3], dtype: 'int32', values: [1, 2, 2] }], op: (x) => ef.reduceMean(x), ref: () => ref(1, 'int32') },
   );
   for (const [axis, shape] of [[0, [4]], [1, [2, 3]], [-1, [2, 3]], [0, [3, 2]]] as [number, number[]][]) {
-    out.push({ prim: 'arg_max', api: 'argMax', tfOps: ['ArgMax'], name: `argMax axis ${axis} of [${shape}]`, inputs: [F(shape)], op: (x) => ef.argMax(x, axis), ref: (x) => argMax(x, axis) });
+    out.push({ prim: 'arg_max', api: 'argMax', tfCall: TF_argMax, tfOps: ['ArgMax'], name: `argMax axis ${axis} of [${shape}]`, inputs: [F(shape)], op: (x) => ef.argMax(x, axis), ref: (x) => argMax(x, axis) });
   }
   out.push(
-    { prim: 'arg_max', api: 'argMax', tfOps: ['ArgMax'], name: 'argMax int32 picks the first of ties', inputs: [{ shape: [5], dtype: 'int32', values: [1, 4, 2, 4, 0] }], op: (x) => ef.argMax(x), ref: () => ref(1, 'int32') },
-    { prim: 'arg_max', api: 'argMax', tfOps: ['ArgMax'], name: 'argMax default axis 0', inputs: [F([3, 2])], op: (x) => ef.argMax(x), ref: (x) => argMax(x, 0) },
+    { prim: 'arg_max', api: 'argMax', tfCall: TF_argMax, tfOps: ['ArgMax'], name: 'argMax int32 picks the first of ties', inputs: [{ shape: [5], dtype: 'int32', values: [1, 4, 2, 4, 0] }], op: (x) => ef.argMax(x), ref: () => ref(1, 'int32') },
+    { prim: 'arg_max', api: 'argMax', tfCall: TF_argMax, tfOps: ['ArgMax'], name: 'argMax default axis 0', inputs: [F([3, 2])], op: (x) => ef.argMax(x), ref: (x) => argMax(x, 0) },
   );
   return out;
 }
@@ -66,7 +101,7 @@ const MATMULS: [string, number[], number[], boolean, boolean][] = [
 
 function matmulCases(): ForwardCase[] {
   const out: ForwardCase[] = MATMULS.map(([name, a, b, ta, tb]) => ({
-    prim: 'matmul',
+    prim: 'matmul', tfCall: TF_matmul,
     tfOps: [a.length > 2 || b.length > 2 ? 'BatchMatMulV2' : 'MatMul'],
     ...(name === 'broadcast batch' ? { noConverter: "the converter's BatchMatMulV2 computes wrong values when batch dims broadcast ([2,1] with [3])" } : {}),
     name: `matmul ${name}`,
@@ -75,9 +110,9 @@ function matmulCases(): ForwardCase[] {
     ref: (x: Ref, y: Ref) => matmul(x, y, ta, tb),
   }));
   out.push(
-    { prim: 'matmul', tfOps: ['MatMul'], name: 'matmul int32', inputs: [I([2, 3]), I([3, 2])], op: (a, b) => ef.matmul(a, b), ref: (a, b) => matmul(a, b) },
-    { prim: 'matmul', tfOps: ['MatMul'], name: 'matmul of JS arrays', inputs: [], op: () => ef.matmul([[1, 2]], [[3], [4]]), ref: () => ref([[11]]) },
-    { prim: 'matmul', tfOps: ['MatMul'], name: 'matmul with an empty inner dim', inputs: [F([2, 0]), F([0, 3])], op: (a, b) => ef.matmul(a, b), ref: (a, b) => matmul(a, b) },
+    { prim: 'matmul', tfCall: TF_matmul, tfOps: ['MatMul'], name: 'matmul int32', inputs: [I([2, 3]), I([3, 2])], op: (a, b) => ef.matmul(a, b), ref: (a, b) => matmul(a, b) },
+    { prim: 'matmul', tfCall: TF_matmul, tfOps: ['MatMul'], name: 'matmul of JS arrays', inputs: [], op: () => ef.matmul([[1, 2]], [[3], [4]]), ref: () => ref([[11]]) },
+    { prim: 'matmul', tfCall: TF_matmul, tfOps: ['MatMul'], name: 'matmul with an empty inner dim', inputs: [F([2, 0]), F([0, 3])], op: (a, b) => ef.matmul(a, b), ref: (a, b) => matmul(a, b) },
   );
   return out;
 }

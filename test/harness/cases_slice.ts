@@ -1,7 +1,19 @@
 // Harness cases for stridedSlice (every mask) and numpy-style x.at(...), with TF's strided_slice_op_test cases ported; the reference follows Python's slice semantics.
 import * as ef from 'eagerflow';
-import { ErrorCase, ForwardCase, InputSpec } from './case';
+import { ErrorCase, ForwardCase, InputSpec, TfCall, tfNone } from './case';
 import { Ref, ravel, sizeOf } from './ref';
+import * as IN from './tf_inputs';
+
+// TensorFlow's calls for the golden fixtures of this file's ops (each op's rows carry its call: `tfCall`).
+const TF_stridedSlice: TfCall = { fn: 'tf.strided_slice', cases: 'none', params: ['x', 'b', 'e', ['s', null]], options: { begin_mask: ['beginMask', 0], end_mask: ['endMask', 0], ellipsis_mask: ['ellipsisMask', 0], new_axis_mask: ['newAxisMask', 0], shrink_axis_mask: ['shrinkAxisMask', 0] }, extra: [
+    { name: 'basic', args: [IN.t2x3x4, [0, 1, 0], [2, 3, 4], [1, 1, 2]] },
+    { name: 'negative stride', args: [IN.t2x3x4, [1, 2, 3], [0, 0, 0], [-1, -1, -2]] },
+    { name: 'begin/end masks', args: [IN.t2x3x4, [1, 1, 1], [2, 2, 2], [1, 1, 1], { beginMask: 5, endMask: 2 }] },
+    { name: 'shrink axis', args: [IN.t2x3x4, [1, 0, 2], [2, 3, 3], [1, 1, 1], { shrinkAxisMask: 5 }] },
+    { name: 'new axis', args: [IN.t2x3, [0, 0], [1, 2], [1, 1], { newAxisMask: 1 }] },
+    { name: 'ellipsis', args: [IN.t2x3x4, [0, 1], [1, 3], [1, 1], { ellipsisMask: 1 }] },
+    { name: 'clamped', args: [IN.t2x3, [-10, 1], [10, 100], [1, 1]] },
+  ] };
 
 type Index = number | string | null;
 const F = (shape: number[]): InputSpec => ({ shape });
@@ -78,16 +90,16 @@ const AT: [string, number[], Index[]][] = [
 
 const EMPTY_GAP = "tfjs's StridedSlice kernel throws on empty results (it reshapes the input's size to the empty shape); EagerFlow's impl returns the empty tensor itself";
 const atRows: ForwardCase[] = AT.map(([name, shape, idx]) => ({
-  prim: 'strided_slice', api: 'stridedSlice', tfOps: ['StridedSlice'], name: `at: ${name}`, ...(name === 'x[1:0] is empty' ? { noConverter: EMPTY_GAP } : {}),
+  prim: 'strided_slice', api: 'stridedSlice', tfCall: TF_stridedSlice, tfOps: ['StridedSlice'], name: `at: ${name}`, ...(name === 'x[1:0] is empty' ? { noConverter: EMPTY_GAP } : {}),
   inputs: [seq(shape)], op: (x) => x.at(...idx), ref: (x) => npIndex(x, idx),
 }));
 
 const maskRows: ForwardCase[] = [
-  { prim: 'strided_slice', api: 'stridedSlice', tfOps: ['StridedSlice'], name: 'stridedSlice begin/end masks', inputs: [F([3, 4])], op: (x) => ef.stridedSlice(x, [1, 1], [2, 3], [1, 1], { beginMask: 1, endMask: 2 }), ref: (x) => npIndex(x, [':2', '1:']) },
-  { prim: 'strided_slice', api: 'stridedSlice', tfOps: ['StridedSlice'], name: 'stridedSlice shrink and new axis masks', inputs: [F([3, 4])], op: (x) => ef.stridedSlice(x, [0, 2], [0, 3], [1, 1], { newAxisMask: 1, shrinkAxisMask: 2 }), ref: (x) => npIndex(x, [null, 2]) },
-  { prim: 'strided_slice', api: 'stridedSlice', tfOps: ['StridedSlice'], name: 'stridedSlice ellipsis mask with negative stride', inputs: [F([2, 3, 4])], op: (x) => ef.stridedSlice(x, [0, 3], [0, 0], [1, -2], { ellipsisMask: 1 }), ref: (x) => npIndex(x, ['...', '3:0:-2']) },
-  { prim: 'strided_slice', api: 'stridedSlice', tfOps: ['StridedSlice'], name: 'stridedSlice default strides', inputs: [F([4, 2])], op: (x) => ef.stridedSlice(x, [1], [3]), ref: (x) => npIndex(x, ['1:3']) },
-  { prim: 'strided_slice', api: 'stridedSlice', tfOps: ['StridedSlice'], name: 'stridedSlice int32', inputs: [{ shape: [5], dtype: 'int32', values: [5, 6, 7, 8, 9] }], op: (x) => x.at('1::2'), ref: (x) => npIndex(x, ['1::2']) },
+  { prim: 'strided_slice', api: 'stridedSlice', tfCall: TF_stridedSlice, tfOps: ['StridedSlice'], name: 'stridedSlice begin/end masks', inputs: [F([3, 4])], op: (x) => ef.stridedSlice(x, [1, 1], [2, 3], [1, 1], { beginMask: 1, endMask: 2 }), ref: (x) => npIndex(x, [':2', '1:']) },
+  { prim: 'strided_slice', api: 'stridedSlice', tfCall: TF_stridedSlice, tfOps: ['StridedSlice'], name: 'stridedSlice shrink and new axis masks', inputs: [F([3, 4])], op: (x) => ef.stridedSlice(x, [0, 2], [0, 3], [1, 1], { newAxisMask: 1, shrinkAxisMask: 2 }), ref: (x) => npIndex(x, [null, 2]) },
+  { prim: 'strided_slice', api: 'stridedSlice', tfCall: TF_stridedSlice, tfOps: ['StridedSlice'], name: 'stridedSlice ellipsis mask with negative stride', inputs: [F([2, 3, 4])], op: (x) => ef.stridedSlice(x, [0, 3], [0, 0], [1, -2], { ellipsisMask: 1 }), ref: (x) => npIndex(x, ['...', '3:0:-2']) },
+  { prim: 'strided_slice', api: 'stridedSlice', tfCall: TF_stridedSlice, tfOps: ['StridedSlice'], name: 'stridedSlice default strides', inputs: [F([4, 2])], op: (x) => ef.stridedSlice(x, [1], [3]), ref: (x) => npIndex(x, ['1:3']) },
+  { prim: 'strided_slice', api: 'stridedSlice', tfCall: TF_stridedSlice, tfOps: ['StridedSlice'], name: 'stridedSlice int32', inputs: [{ shape: [5], dtype: 'int32', values: [5, 6, 7, 8, 9] }], op: (x) => x.at('1::2'), ref: (x) => npIndex(x, ['1::2']) },
 ];
 
 type Params = { begin: number[]; end: number[]; strides: number[]; beginMask: number; endMask: number; ellipsisMask: number; newAxisMask: number; shrinkAxisMask: number };
@@ -106,8 +118,8 @@ function scatterRef(idx: Index[]) {
 
 // The gradient record directly (its values; the slice rows above check it through finite differences).
 const gradRows: ForwardCase[] = [
-  { prim: 'strided_slice_grad', tfOps: ['StridedSliceGrad'], name: 'stridedSliceGrad of x[1:3, ::-2]', noConverter: 'tfjs-converter has no StridedSliceGrad', grad: [0], inputs: [F([2, 2]), F([4, 4])], op: gradOf(P([1, 0], [3, 0], [1, -2], { endMask: 2, beginMask: 2 })), ref: scatterRef(['1:3', '::-2']) },
-  { prim: 'strided_slice_grad', tfOps: ['StridedSliceGrad'], name: 'stridedSliceGrad of x[..., 0, None]', noConverter: 'tfjs-converter has no StridedSliceGrad', grad: [0], inputs: [F([2, 3, 1]), F([2, 3, 2])], op: gradOf(P([0, 0, 0], [0, 1, 0], [1, 1, 1], { ellipsisMask: 1, shrinkAxisMask: 2, newAxisMask: 4 })), ref: scatterRef(['...', 0, null]) },
+  { prim: 'strided_slice_grad', tfCall: tfNone('an EagerFlow-only helper primitive (no public op): stridedSlice\'s gradient record (TF\'s StridedSliceGrad); its values are TF\'s stridedSlice gradients in stridedSlice.json'), tfOps: ['StridedSliceGrad'], name: 'stridedSliceGrad of x[1:3, ::-2]', noConverter: 'tfjs-converter has no StridedSliceGrad', grad: [0], inputs: [F([2, 2]), F([4, 4])], op: gradOf(P([1, 0], [3, 0], [1, -2], { endMask: 2, beginMask: 2 })), ref: scatterRef(['1:3', '::-2']) },
+  { prim: 'strided_slice_grad', tfCall: tfNone('an EagerFlow-only helper primitive (no public op): stridedSlice\'s gradient record (TF\'s StridedSliceGrad); its values are TF\'s stridedSlice gradients in stridedSlice.json'), tfOps: ['StridedSliceGrad'], name: 'stridedSliceGrad of x[..., 0, None]', noConverter: 'tfjs-converter has no StridedSliceGrad', grad: [0], inputs: [F([2, 3, 1]), F([2, 3, 2])], op: gradOf(P([0, 0, 0], [0, 1, 0], [1, 1, 1], { ellipsisMask: 1, shrinkAxisMask: 2, newAxisMask: 4 })), ref: scatterRef(['...', 0, null]) },
 ];
 
 export const sliceCases: ForwardCase[] = [...atRows, ...maskRows, ...gradRows];

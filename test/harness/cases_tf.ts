@@ -1,7 +1,26 @@
 // Harness cases for primitives added to match TensorFlow: mirror padding (and its gradient), the int32 mean.
 import * as ef from 'eagerflow';
-import { ErrorCase, ForwardCase, InputSpec, WEBGL_GAPS } from './case';
+import { ErrorCase, ForwardCase, InputSpec, WEBGL_GAPS, TfCall, tfTensor as T, tfReduce } from './case';
 import { Ref, sizeOf } from './ref';
+import * as IN from './tf_inputs';
+
+// TensorFlow's calls for the golden fixtures of this file's ops (each op's rows carry its call: `tfCall`).
+export const TF_pad: TfCall = { fn: 'tf.pad', cases: 'none', params: ['x', 'p', ['mode', 'CONSTANT'], ['v', 0]], extra: [
+    { name: 'constant', args: [T([1, 2]), [[1, 1]]] },
+    { name: 'constant value 5', args: [T([1, 2]), [[1, 1]], 'CONSTANT', 5] },
+    { name: 'matrix', args: [IN.t2x3, [[1, 0], [0, 2]]] },
+    { name: 'reflect', args: [T([1, 2, 3]), [[2, 1]], 'REFLECT'] },
+    { name: 'symmetric', args: [T([1, 2, 3]), [[2, 3]], 'SYMMETRIC'] },
+    { name: 'reflect matrix', args: [IN.t2x3, [[1, 1], [2, 1]], 'REFLECT'] },
+    { name: 'symmetric matrix', args: [IN.t2x3, [[1, 0], [3, 1]], 'SYMMETRIC'] },
+    { name: 'reflect too wide', args: [T([1, 2, 3]), [[3, 0]], 'REFLECT'], grad: false },
+    { name: 'symmetric too wide', args: [T([1, 2, 3]), [[4, 0]], 'SYMMETRIC'], grad: false },
+    { name: 'scalar with no paddings', args: [T(1), []], grad: false },
+    { name: 'negative padding', args: [T([1, 2]), [[-1, 0]]], grad: false },
+    { name: 'wrong length', args: [IN.t2x3, [[1, 1]]], grad: false },
+    { name: 'bad mode', args: [T([1]), [[1, 1]], 'WRAP'], grad: false },
+    { name: 'int32 value', args: [T([1, 2], 'int32'), [[1, 0]], 'CONSTANT', 7], grad: false },
+  ] };
 
 const F = (shape: number[]): InputSpec => ({ shape });
 type Mode = 'REFLECT' | 'SYMMETRIC';
@@ -44,10 +63,10 @@ function foldRef(g: Ref, shape: number[], paddings: [number, number][], mode: Mo
 function mirrorCase(name: string, shape: number[], paddings: [number, number][], mode: Mode): ForwardCase[] {
   const padded = shape.map((d, i) => d + paddings[i][0] + paddings[i][1]);
   return [
-    { prim: 'mirror_pad', api: 'pad', tfOps: ['MirrorPad'], name: `pad ${mode} ${name}`, inputs: [F(shape)], op: (x) => ef.pad(x, paddings, mode), ref: (x) => mirrorRef(x, paddings, mode) },
+    { prim: 'mirror_pad', api: 'pad', tfCall: TF_pad, tfOps: ['MirrorPad'], name: `pad ${mode} ${name}`, inputs: [F(shape)], op: (x) => ef.pad(x, paddings, mode), ref: (x) => mirrorRef(x, paddings, mode) },
     {
       prim: 'mirror_pad_grad',
-      api: 'pad',
+      api: 'pad', tfCall: TF_pad,
       tfOps: ['MirrorPadGrad'],
       noConverter: 'tfjs-converter has no MirrorPadGrad (the gradient of a mirror pad saved inside a function)',
       name: `pad ${mode} gradient ${name}`,
@@ -69,10 +88,10 @@ export const tfCases: ForwardCase[] = [
   ...mirrorCase('vector', [3], [[2, 3]], 'SYMMETRIC'),
   ...mirrorCase('matrix', [2, 3], [[1, 1], [2, 1]], 'REFLECT'),
   ...mirrorCase('matrix', [2, 3], [[1, 0], [3, 1]], 'SYMMETRIC'),
-  { prim: 'mirror_pad', api: 'pad', name: 'pad REFLECT with no padding copies', inputs: [F([2, 2])], op: (x) => ef.pad(x, [[0, 0], [0, 0]], 'REFLECT'), ref: (x) => x },
+  { prim: 'mirror_pad', api: 'pad', tfCall: TF_pad, name: 'pad REFLECT with no padding copies', inputs: [F([2, 2])], op: (x) => ef.pad(x, [[0, 0], [0, 0]], 'REFLECT'), ref: (x) => x },
   {
     prim: 'int_mean',
-    api: 'reduceMean',
+    api: 'reduceMean', tfCall: tfReduce('tf.math.reduce_mean'),
     tfOps: ['Mean'],
     noConverter: "tfjs-converter's int32 Mean returns float32 (TensorFlow's stays int32 and truncates)",
     backends: { only: ['cpu'], why: WEBGL_GAPS.intDiv },
@@ -83,7 +102,7 @@ export const tfCases: ForwardCase[] = [
   },
   {
     prim: 'int_mean',
-    api: 'reduceMean',
+    api: 'reduceMean', tfCall: tfReduce('tf.math.reduce_mean'),
     tfOps: ['Mean'],
     noConverter: "tfjs-converter's int32 Mean returns float32 (TensorFlow's stays int32 and truncates)",
     name: 'reduceMean int32 of negatives rounds toward zero',
@@ -93,7 +112,7 @@ export const tfCases: ForwardCase[] = [
   },
   {
     prim: 'int_mean',
-    api: 'reduceMean',
+    api: 'reduceMean', tfCall: tfReduce('tf.math.reduce_mean'),
     tfOps: ['Mean'],
     noConverter: "tfjs-converter's int32 Mean returns float32 (TensorFlow's stays int32 and truncates)",
     backends: { only: ['cpu'], why: WEBGL_GAPS.intDiv },

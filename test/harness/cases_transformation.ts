@@ -1,7 +1,54 @@
 // Harness cases for issue 11's manipulation records: tile, reverse, unstack, split, oneHot, gatherNd, scatterNd, linspace.
 import * as ef from 'eagerflow';
-import { ErrorCase, ForwardCase, Gen, InputSpec } from './case';
+import { ErrorCase, ForwardCase, Gen, InputSpec, TfCall, tfFloat, tfTensor as T } from './case';
 import { Ref, Value, ravel, sizeOf, unravel } from './ref';
+import * as IN from './tf_inputs';
+
+// TensorFlow's calls for the golden fixtures of this file's ops (each op's rows carry its call: `tfCall`).
+const TF_gatherNd: TfCall = { fn: 'tf.gather_nd', cases: 'none', extra: [
+    { name: 'elements', args: [IN.t2x3, T([0, 1, 1, 2], 'int32', [2, 2])] },
+    { name: 'rows', args: [IN.t2x3, T([1, 0], 'int32', [2, 1])] },
+    { name: 'out of range', args: [IN.t2x3, T([2, 0], 'int32', [1, 2])], grad: false },
+  ] };
+const TF_linspace: TfCall = { fn: 'tf.linspace', cases: 'none', extra: [
+    { name: 'five', args: [tfFloat(0), tfFloat(1), 5], grad: false },
+    { name: 'descending', args: [tfFloat(2), tfFloat(-1), 4], grad: false },
+    { name: 'one', args: [tfFloat(3), tfFloat(7), 1], grad: false },
+    { name: 'zero', args: [tfFloat(0), tfFloat(1), 0], grad: false },
+  ] };
+const TF_oneHot: TfCall = { fn: 'tf.one_hot', cases: 'none', params: ['i', 'd'], options: { on_value: ['onValue', tfFloat(1)], off_value: ['offValue', tfFloat(0)], axis: ['axis', -1] }, extra: [
+    { name: 'basic', args: [T([0, 2, -1, 3], 'int32'), 3] },
+    { name: 'on off', args: [T([1, 0], 'int32'), 2, { onValue: tfFloat(5), offValue: tfFloat(-1) }] },
+    { name: 'axis 0', args: [T([0, 1, 2, 0], 'int32', [2, 2]), 3, { axis: 0 }] },
+  ] };
+const TF_reverse: TfCall = { expr: 'lambda x, axis: tf.reverse(x, axis if isinstance(axis, list) else [axis])', why: 'ef takes a single axis or a list, TF a list', cases: 'none', extra: [
+    { name: 'axis 0', args: [IN.t2x3, [0]] },
+    { name: 'axes [0, 1]', args: [IN.t2x3, [0, 1]] },
+    { name: 'axis -1', args: [IN.t2x3x4, [-1]] },
+    { name: 'repeated axis', args: [IN.t2x3, [0, 0]], grad: false },
+  ] };
+const TF_scatterNd: TfCall = { fn: 'tf.scatter_nd', cases: 'none', extra: [
+    { name: 'elements', args: [T([0, 2, 0], 'int32', [3, 1]), T([1, 2, 3]), [4]] },
+    { name: 'rows', args: [T([1], 'int32', [1, 1]), T([1, 2, 3], undefined, [1, 3]), [2, 3]] },
+  ] };
+const TF_split: TfCall = { fn: 'tf.split', cases: 'none', params: ['x', 'n', ['axis', 0]], extra: [
+    { name: 'three ways', args: [T([1, 2, 3, 4, 5, 6]), 3], grad: false },
+    { name: 'sizes axis 1', args: [IN.t2x3, [1, 2], 1], grad: false },
+    { name: 'sizes with -1', args: [IN.t2x3, [2, -1], 1], grad: false },
+    { name: 'not divisible', args: [IN.t2x3, 4, 1], grad: false },
+  ] };
+const TF_tile: TfCall = { fn: 'tf.tile', cases: 'none', extra: [
+    { name: '[2, 1]', args: [IN.t2x3, [2, 1]] },
+    { name: '[1, 3]', args: [IN.t2x3, [1, 3]] },
+    { name: 'zero', args: [IN.t2x3, [0, 2]] },
+    { name: 'wrong length', args: [IN.t2x3, [2]], grad: false },
+    { name: 'int32', args: [T([1, 2], 'int32'), [3]], grad: false },
+  ] };
+const TF_unstack: TfCall = { fn: 'tf.unstack', cases: 'none', params: ['x', ['axis', 0]], keywords: { axis: 'axis' }, extra: [
+    { name: 'axis 0', args: [IN.t2x3], grad: false },
+    { name: 'axis 1', args: [IN.t2x3, 1], grad: false },
+    { name: 'axis -1', args: [IN.t2x3x3, -1], grad: false },
+  ] };
 
 const F = (shape: number[], gen?: Gen): InputSpec => ({ shape, gen });
 const I = (shape: number[], values: number[]): InputSpec => ({ shape, dtype: 'int32', values });
@@ -77,27 +124,27 @@ function scatterNdRef(shape: number[]) {
 const lin = (a: number, b: number, n: number): Ref => new Ref([n], Array.from({ length: n }, (_, i) => (n === 1 ? a : a + ((b - a) * i) / (n - 1))) as Value[], 'float32');
 
 export const transformationCases: ForwardCase[] = [
-  { prim: 'tile', tfOps: ['Tile'], name: 'tile a matrix [2, 3]', inputs: [F([2, 2])], op: (x) => ef.tile(x, [2, 3]), ref: tileRef([2, 3]) },
-  { prim: 'tile', tfOps: ['Tile'], name: 'tile rank 3 with a 1', inputs: [F([1, 2, 3])], op: (x) => ef.tile(x, [3, 1, 2]), ref: tileRef([3, 1, 2]) },
-  { prim: 'tile', tfOps: ['Tile'], name: 'tile int32', inputs: [I([3], [1, -2, 3])], op: (x) => ef.tile(x, [2]), ref: tileRef([2]) },
-  { prim: 'reverse', tfOps: ['ReverseV2'], name: 'reverse axis 1', inputs: [F([2, 3])], op: (x) => ef.reverse(x, [1]), ref: reverseRef([1]) },
-  { prim: 'reverse', tfOps: ['ReverseV2'], name: 'reverse axes [0, -1] of rank 3', inputs: [F([2, 2, 3])], op: (x) => ef.reverse(x, [0, -1]), ref: reverseRef([0, -1]) },
-  { prim: 'reverse', tfOps: ['ReverseV2'], name: 'reverse with an integer axis', inputs: [F([4])], op: (x) => ef.reverse(x, 0), ref: reverseRef([0]) },
-  { prim: 'unstack', tfOps: ['Unpack'], noUnknownDims: 'unstack needs the static axis size (its number of results)', name: 'unstack axis 0', inputs: [F([3, 2])], op: (x) => ef.unstack(x), ref: unstackRef(0) },
-  { prim: 'unstack', tfOps: ['Unpack'], noUnknownDims: 'unstack needs the static axis size (its number of results)', name: 'unstack axis -1 of rank 3', inputs: [F([2, 2, 3])], op: (x) => ef.unstack(x, -1), ref: unstackRef(-1) },
-  { prim: 'split', tfOps: ['SplitV'], name: 'split into 3 along axis 1', inputs: [F([2, 6])], op: (x) => ef.split(x, 3, 1), ref: splitRef([2, 2, 2], 1) },
-  { prim: 'split', tfOps: ['SplitV'], name: 'split by sizes with -1', inputs: [F([5, 2])], op: (x) => ef.split(x, [1, -1, 2]), ref: splitRef([1, 2, 2], 0) },
-  { prim: 'one_hot', api: 'oneHot', tfOps: ['OneHot'], name: 'oneHot default (float32, last axis)', inputs: [I([4], [0, 2, 1, 5])], op: (ix) => ef.oneHot(ix, 3), ref: oneHotRef(3, 1, 0, -1, 'float32') },
-  { prim: 'one_hot', api: 'oneHot', tfOps: ['OneHot'], name: 'oneHot axis 0 with on/off values', inputs: [I([2, 2], [1, 0, -1, 2])], op: (ix) => ef.oneHot(ix, 3, { onValue: 5, offValue: -1, axis: 0 }), ref: oneHotRef(3, 5, -1, 0, 'float32') },
-  { prim: 'one_hot', api: 'oneHot', tfOps: ['OneHot'], name: 'oneHot int32 dtype', inputs: [I([3], [2, 0, 1])], op: (ix) => ef.oneHot(ix, 4, { dtype: 'int32' }), ref: oneHotRef(4, 1, 0, -1, 'int32') },
-  { prim: 'gather_nd', api: 'gatherNd', tfOps: ['GatherNd'], name: 'gatherNd elements', inputs: [F([3, 3]), I([4, 2], [0, 0, 2, 1, 1, 2, 0, 0])], op: (p, ix) => ef.gatherNd(p, ix), ref: gatherNdRef },
-  { prim: 'gather_nd', api: 'gatherNd', tfOps: ['GatherNd'], name: 'gatherNd rows of rank 3', inputs: [F([3, 2, 2]), I([2, 1], [2, 0])], op: (p, ix) => ef.gatherNd(p, ix), ref: gatherNdRef },
-  { prim: 'scatter_nd', api: 'scatterNd', tfOps: ['ScatterNd'], name: 'scatterNd with a duplicate index (sums)', inputs: [I([3, 1], [4, 1, 4]), F([3])], op: (ix, u) => ef.scatterNd(ix, u, [6]), ref: scatterNdRef([6]) },
-  { prim: 'scatter_nd', api: 'scatterNd', tfOps: ['ScatterNd'], name: 'scatterNd rows into a matrix', inputs: [I([2, 1], [2, 0]), F([2, 3])], op: (ix, u) => ef.scatterNd(ix, u, [4, 3]), ref: scatterNdRef([4, 3]) },
-  { prim: 'linspace', tfOps: ['LinSpace'], name: 'linspace 5 from -1 to 1', inputs: [], op: () => ef.linspace(-1, 1, 5), ref: () => lin(-1, 1, 5) },
-  { prim: 'linspace', tfOps: ['LinSpace'], name: 'linspace of one value', inputs: [], op: () => ef.linspace(3, 7, 1), ref: () => lin(3, 7, 1) },
+  { prim: 'tile', tfCall: TF_tile, tfOps: ['Tile'], name: 'tile a matrix [2, 3]', inputs: [F([2, 2])], op: (x) => ef.tile(x, [2, 3]), ref: tileRef([2, 3]) },
+  { prim: 'tile', tfCall: TF_tile, tfOps: ['Tile'], name: 'tile rank 3 with a 1', inputs: [F([1, 2, 3])], op: (x) => ef.tile(x, [3, 1, 2]), ref: tileRef([3, 1, 2]) },
+  { prim: 'tile', tfCall: TF_tile, tfOps: ['Tile'], name: 'tile int32', inputs: [I([3], [1, -2, 3])], op: (x) => ef.tile(x, [2]), ref: tileRef([2]) },
+  { prim: 'reverse', tfCall: TF_reverse, tfOps: ['ReverseV2'], name: 'reverse axis 1', inputs: [F([2, 3])], op: (x) => ef.reverse(x, [1]), ref: reverseRef([1]) },
+  { prim: 'reverse', tfCall: TF_reverse, tfOps: ['ReverseV2'], name: 'reverse axes [0, -1] of rank 3', inputs: [F([2, 2, 3])], op: (x) => ef.reverse(x, [0, -1]), ref: reverseRef([0, -1]) },
+  { prim: 'reverse', tfCall: TF_reverse, tfOps: ['ReverseV2'], name: 'reverse with an integer axis', inputs: [F([4])], op: (x) => ef.reverse(x, 0), ref: reverseRef([0]) },
+  { prim: 'unstack', tfCall: TF_unstack, tfOps: ['Unpack'], noUnknownDims: 'unstack needs the static axis size (its number of results)', name: 'unstack axis 0', inputs: [F([3, 2])], op: (x) => ef.unstack(x), ref: unstackRef(0) },
+  { prim: 'unstack', tfCall: TF_unstack, tfOps: ['Unpack'], noUnknownDims: 'unstack needs the static axis size (its number of results)', name: 'unstack axis -1 of rank 3', inputs: [F([2, 2, 3])], op: (x) => ef.unstack(x, -1), ref: unstackRef(-1) },
+  { prim: 'split', tfCall: TF_split, tfOps: ['SplitV'], name: 'split into 3 along axis 1', inputs: [F([2, 6])], op: (x) => ef.split(x, 3, 1), ref: splitRef([2, 2, 2], 1) },
+  { prim: 'split', tfCall: TF_split, tfOps: ['SplitV'], name: 'split by sizes with -1', inputs: [F([5, 2])], op: (x) => ef.split(x, [1, -1, 2]), ref: splitRef([1, 2, 2], 0) },
+  { prim: 'one_hot', api: 'oneHot', tfCall: TF_oneHot, tfOps: ['OneHot'], name: 'oneHot default (float32, last axis)', inputs: [I([4], [0, 2, 1, 5])], op: (ix) => ef.oneHot(ix, 3), ref: oneHotRef(3, 1, 0, -1, 'float32') },
+  { prim: 'one_hot', api: 'oneHot', tfCall: TF_oneHot, tfOps: ['OneHot'], name: 'oneHot axis 0 with on/off values', inputs: [I([2, 2], [1, 0, -1, 2])], op: (ix) => ef.oneHot(ix, 3, { onValue: 5, offValue: -1, axis: 0 }), ref: oneHotRef(3, 5, -1, 0, 'float32') },
+  { prim: 'one_hot', api: 'oneHot', tfCall: TF_oneHot, tfOps: ['OneHot'], name: 'oneHot int32 dtype', inputs: [I([3], [2, 0, 1])], op: (ix) => ef.oneHot(ix, 4, { dtype: 'int32' }), ref: oneHotRef(4, 1, 0, -1, 'int32') },
+  { prim: 'gather_nd', api: 'gatherNd', tfCall: TF_gatherNd, tfOps: ['GatherNd'], name: 'gatherNd elements', inputs: [F([3, 3]), I([4, 2], [0, 0, 2, 1, 1, 2, 0, 0])], op: (p, ix) => ef.gatherNd(p, ix), ref: gatherNdRef },
+  { prim: 'gather_nd', api: 'gatherNd', tfCall: TF_gatherNd, tfOps: ['GatherNd'], name: 'gatherNd rows of rank 3', inputs: [F([3, 2, 2]), I([2, 1], [2, 0])], op: (p, ix) => ef.gatherNd(p, ix), ref: gatherNdRef },
+  { prim: 'scatter_nd', api: 'scatterNd', tfCall: TF_scatterNd, tfOps: ['ScatterNd'], name: 'scatterNd with a duplicate index (sums)', inputs: [I([3, 1], [4, 1, 4]), F([3])], op: (ix, u) => ef.scatterNd(ix, u, [6]), ref: scatterNdRef([6]) },
+  { prim: 'scatter_nd', api: 'scatterNd', tfCall: TF_scatterNd, tfOps: ['ScatterNd'], name: 'scatterNd rows into a matrix', inputs: [I([2, 1], [2, 0]), F([2, 3])], op: (ix, u) => ef.scatterNd(ix, u, [4, 3]), ref: scatterNdRef([4, 3]) },
+  { prim: 'linspace', tfCall: TF_linspace, tfOps: ['LinSpace'], name: 'linspace 5 from -1 to 1', inputs: [], op: () => ef.linspace(-1, 1, 5), ref: () => lin(-1, 1, 5) },
+  { prim: 'linspace', tfCall: TF_linspace, tfOps: ['LinSpace'], name: 'linspace of one value', inputs: [], op: () => ef.linspace(3, 7, 1), ref: () => lin(3, 7, 1) },
   // tf.linspace(0, 1, 0) is empty; TF's LinSpace op rejects num = 0, so the saved graph holds a Const of shape [0].
-  { prim: 'linspace', tfOps: ['Const'], name: 'linspace num 0 is empty', inputs: [], op: () => ef.linspace(0, 1, 0), ref: () => new Ref([0], [], 'float32') },
+  { prim: 'linspace', tfCall: TF_linspace, tfOps: ['Const'], name: 'linspace num 0 is empty', inputs: [], op: () => ef.linspace(0, 1, 0), ref: () => new Ref([0], [], 'float32') },
 ];
 
 export const transformationErrors: ErrorCase[] = [

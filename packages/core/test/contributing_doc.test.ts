@@ -1,6 +1,8 @@
 // docs/contributing.md: every example record line and case row in the doc is a real line of the source (so the doc cannot drift).
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
 
 const root = path.resolve(__dirname, '../../..');
 const doc = fs.readFileSync(path.join(root, 'docs/contributing.md'), 'utf8');
@@ -93,4 +95,114 @@ test.each(EXAMPLES)('adding $name is its record line and its case rows ($record)
     // A composite elsewhere (the graph importer's) calling the public op through core's TOP table.
     (m.line.includes(`TOP.${ex.name}(`) && !m.line.includes(`'${ex.ir}'`));
   expect(others.filter((m) => !allowed(m))).toEqual([]);
+});
+
+// "A composite", followed end to end: a temporary copy of the repository gets exactly the doc's edits (adding
+// tf.nn.log_poisson_loss), runs the regeneration steps that need no Python (the rows' export, docs/ops.md), takes
+// TensorFlow's values from the committed fixture (after checking the fixture was generated from the very row the
+// copy exports), and runs that op's checks: its harness row eager, traced, with unknown dims, gradient and second
+// order, its public-op coverage, and its values against TensorFlow. Refresh the fixture (needs Python and TF 2.21):
+//   EF_TF_PYTHON=/path/to/.venv-tf/bin/python npx jest packages/core/test/contributing_doc.test.ts
+const COMPOSITE_FIXTURE = path.join(root, 'packages/core/test/fixtures/contributing_log_poisson_loss.json');
+const compositeSection = doc.slice(doc.indexOf('### A composite'), doc.indexOf('## Where things live'));
+const edits = [...compositeSection.matchAll(/```ts\n\/\/ not-run \(add to ([\w/.]+), (before|after) the line `([^`\n]+)`\)\n([\s\S]*?)```/g)].map((m) => ({
+  file: m[1],
+  where: m[2] as 'before' | 'after',
+  anchor: m[3],
+  code: m[4],
+}));
+
+/** The doc's edit applied to a file's text: its block inserted before or after the one line equal to the anchor. */
+function applyEdit(text: string, e: (typeof edits)[number]): string {
+  const lines = text.split('\n');
+  const at = lines.flatMap((l, i) => (l.trim() === e.anchor.trim() ? [i] : []));
+  if (at.length !== 1) throw new Error(`docs/contributing.md: ${e.file} has ${at.length} lines equal to \`${e.anchor}\` (the doc's edit needs exactly one)`);
+  const block = e.code.replace(/\n$/, '').split('\n');
+  lines.splice(e.where === 'before' ? at[0] : at[0] + 1, 0, ...block);
+  return lines.join('\n');
+}
+
+/** A copy of the sources, tests, scripts, docs and configs (node_modules linked, not copied). */
+function copyRepository(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ef-contributing-'));
+  const skip = new Set(['node_modules', 'dist', 'test-output', '.git']);
+  for (const entry of ['packages', 'test', 'scripts', 'docs', 'jest.config.ts', 'package.json', 'tsconfig.json', 'tsconfig.base.json']) {
+    fs.cpSync(path.join(root, entry), path.join(dir, entry), { recursive: true, filter: (src) => !skip.has(path.basename(src)) });
+  }
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+describe('"A composite" followed end to end in a temporary copy (adds nn.logPoissonLoss)', () => {
+  let copy = '';
+  beforeAll(() => {
+    copy = copyRepository();
+  });
+  afterAll(() => {
+    if (copy) fs.rmSync(copy, { recursive: true, force: true });
+  });
+
+  test('the doc gives the function, its table entry and its one row, as edits that apply', () => {
+    expect(edits.map((e) => e.file)).toEqual(['packages/core/src/ops/nn/losses.ts', 'packages/core/src/ops/nn/losses.ts', 'test/harness/cases_norm.ts']);
+    for (const e of edits) {
+      const file = path.join(copy, e.file);
+      fs.writeFileSync(file, applyEdit(fs.readFileSync(file, 'utf8'), e));
+    }
+    // Nothing else names the op: the doc's edits are the whole change.
+    const named = ['packages/core/src', 'packages/eagerflow/src', 'test/harness'].flatMap((d) => tsFiles(path.join(copy, d))).filter((f) => fs.readFileSync(f, 'utf8').includes('logPoissonLoss'));
+    expect(named.map((f) => path.relative(copy, f)).sort()).toEqual(['packages/core/src/ops/nn/losses.ts', 'test/harness/cases_norm.ts']);
+  });
+
+  test("the files the section's commands name exist (generator, suites, snapshots)", () => {
+    const named = [...new Set([...compositeSection.matchAll(/(?:packages|scripts|test|browser)\/[\w/.-]+\.(?:ts|py|json|js|md|txt)\b/g)].map((m) => m[0]))];
+    expect(named.length).toBeGreaterThanOrEqual(10);
+    // The op's own fixture is the one file the walkthrough creates.
+    const created = 'packages/eagerflow/test/conformance/fixtures/nn.logPoissonLoss.json';
+    expect(named.filter((f) => f !== created && !fs.existsSync(path.join(root, f)))).toEqual([]);
+  });
+
+  test('its TF golden fixture was generated from the row the copy exports', () => {
+    const out = path.join(copy, 'rows.json');
+    execFileSync(process.execPath, [path.join(copy, 'scripts/tf-golden/export_rows.js'), out], { cwd: copy, stdio: 'pipe' });
+    const call = (JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>)['nn.logPoissonLoss'];
+    expect(call).toMatchObject({ fn: 'tf.nn.log_poisson_loss' });
+    const fixtures = path.join(copy, 'packages/eagerflow/test/conformance/fixtures');
+    if (process.env.EF_TF_PYTHON) {
+      // The doc's step 4, with Python: the committed generator writes the fixture from the exported row.
+      execFileSync(process.env.EF_TF_PYTHON, [path.join(copy, 'scripts/tf-golden/generate.py'), fixtures, 'nn.logPoissonLoss'], { cwd: copy, stdio: 'pipe' });
+      fs.copyFileSync(path.join(fixtures, 'nn.logPoissonLoss.json'), COMPOSITE_FIXTURE);
+    }
+    const fixture = JSON.parse(fs.readFileSync(COMPOSITE_FIXTURE, 'utf8')) as { op: string; call: unknown; cases: { name: string }[] };
+    expect(fixture.op).toBe('nn.logPoissonLoss');
+    expect(fixture.call).toEqual(call);
+    expect(fixture.cases.map((c) => c.name)).toEqual(['rate one', 'matrix', 'full loss', 'shape mismatch']);
+    fs.copyFileSync(COMPOSITE_FIXTURE, path.join(fixtures, 'nn.logPoissonLoss.json'));
+  });
+
+  test('docs/ops.md regenerates with it, and its checks pass: the row eager, traced, gradient; coverage; TensorFlow values', () => {
+    const report = path.join(copy, 'jest.json');
+    const files = ['packages/eagerflow/test/op_table.test.ts', 'packages/core/test/primitives.test.ts', 'packages/eagerflow/test/conformance/conformance.test.ts'];
+    const pattern = 'logPoissonLoss|docs/ops.md is generated|fixtures cover the public ops';
+    let failed = '';
+    try {
+      execFileSync(process.execPath, [path.join(root, 'node_modules/jest/bin/jest.js'), '--ci', '--runInBand', '--rootDir', copy, '--json', '--outputFile', report, '-t', pattern, ...files.map((f) => path.join(copy, f))], {
+        cwd: copy,
+        env: { ...process.env, EF_UPDATE_DOCS: '1' },
+        stdio: 'pipe',
+      });
+    } catch (e) {
+      failed = String((e as { stderr?: Buffer }).stderr ?? e).slice(-4000);
+    }
+    expect(failed).toBe('');
+    const results = JSON.parse(fs.readFileSync(report, 'utf8')) as { numFailedTests: number; testResults: { assertionResults: { fullName: string; status: string }[] }[] };
+    expect(results.numFailedTests).toBe(0);
+    const passed = results.testResults.flatMap((r) => r.assertionResults).filter((a) => a.status === 'passed').map((a) => a.fullName);
+    const ours = passed.filter((n) => n.includes('logPoissonLoss'));
+    for (const want of [/eager/i, /traced/i, /gradients/, /second order/, /public op nn\.logPoissonLoss has a case row/, /nn\.logPoissonLoss matches TensorFlow/]) {
+      expect([want.source, ours.some((n) => want.test(n))]).toEqual([want.source, true]);
+    }
+    expect(passed.some((n) => n.includes('fixtures cover the public ops'))).toBe(true);
+    expect(fs.readFileSync(path.join(copy, 'docs/ops.md'), 'utf8')).toMatch(/\| `nn\.logPoissonLoss` \| composite `logPoissonLoss` \|/);
+    // About 20 s of CPU (the child jest transforms the copy's sources cold); the limit leaves room for a loaded machine.
+  }, 240_000);
 });

@@ -24,7 +24,7 @@ describe('publicOps(): the list coverage is keyed on', () => {
 });
 
 describe('strict fields and structures', () => {
-  const works: ForwardCase = { prim: 'exp', name: 'self-test exp', inputs: [{ shape: [2] }], op: (x) => ef.exp(x), ref: (x) => x, noUnknownDims: 'stale on purpose' };
+  const works: ForwardCase = { prim: 'exp', name: 'self-test exp', tfCall: { none: 'a self-test row' }, inputs: [{ shape: [2] }], op: (x) => ef.exp(x), ref: (x) => x, noUnknownDims: 'stale on purpose' };
   test('a noUnknownDims row that works traced with unknown dims fails the check', () => {
     expect(() => checkFails(works, tracedUnknownDims)).toThrow();
   });

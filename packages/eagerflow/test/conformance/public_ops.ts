@@ -1,5 +1,6 @@
-// The public ops the suite must cover, derived from the op table, and NOT_YET: the ones without fixtures so far, each with why.
+// The public ops the suite must cover, derived from the op table, and NOT_YET: the ones without fixtures, each with why (from their rows).
 import * as ef from 'eagerflow';
+import { forwardCases } from '../../../../test/harness';
 
 /** The function at a public path ('add', 'nn.conv2d'), or undefined. */
 export function opAt(path: string): unknown {
@@ -20,20 +21,19 @@ export function publicOps(): { name: string; paths: string[] }[] {
 }
 
 /**
- * Public ops without TensorFlow fixtures, by canonical name, each with why. Empty: every public op
- * has fixtures (the suite fails when one has none). Only an op with nothing numeric to compare may
- * stand here.
+ * Public ops without TensorFlow fixtures, by canonical name, each with why: the reason their harness rows give
+ * (`tfCall: tfNone(why)`, test/harness/case.ts), so the row is the one place that says it. Only an op with
+ * nothing numeric to compare may have one (complex64 values, which this suite does not encode, are checked
+ * against TF in the core tests; print is a side effect).
  */
-export const NOT_YET: Readonly<Record<string, string>> = {
-  print: 'a side effect: writes its arguments to the console when run and returns nothing, so there is no output to compare with TensorFlow (tf.print writes to stderr in its own format)',
-  'complex': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
-  'math.real': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
-  'math.imag': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
-  'signal.fft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
-  'signal.ifft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
-  'signal.rfft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
-  'signal.irfft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
-  'signal.stft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
-  'signal.inverseStft': 'complex64 in or out: this suite encodes no complex64 tensors; TF 2.21 values and 1st/2nd-order gradients in packages/core/test/signal_tf.test.ts (fixtures by scripts/tf-golden/tf_signal_fixture.py)',
-  'signal.inverseStftWindowFn': 'returns a function (the window for inverseStft), not a tensor; its windows are checked against TF 2.21 in packages/core/test/signal_tf.test.ts',
-};
+export const NOT_YET: Readonly<Record<string, string>> = notYet();
+
+function notYet(): Record<string, string> {
+  const canonical = new Map(publicOps().flatMap((o) => o.paths.map((p) => [p, o.name] as const)));
+  const out: Record<string, string> = {};
+  for (const row of forwardCases) {
+    const name = canonical.get(row.api ?? row.prim);
+    if (name !== undefined && 'none' in row.tfCall) out[name] = row.tfCall.none;
+  }
+  return out;
+}
