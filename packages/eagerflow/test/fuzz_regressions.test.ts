@@ -298,6 +298,25 @@ describe('op fuzzer findings', () => {
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 
+  test('sequenceMask traced with unknown dims and a length of 2^31 - 1: ResourceExhaustedError before allocating (it hung)', () => {
+    for (const spec of [new ef.TensorSpec([null], 'int32'), new ef.TensorSpec(null, 'int32')]) {
+      const f = ef.trace((l: ef.Tensor) => ef.sequenceMask(l), { inputSignature: [spec] });
+      const x = ef.constant([1, 2147483647], 'int32');
+      f(ef.constant([1, 2], 'int32')).dispose();
+      const before = ef.memory().numTensors;
+      const t0 = Date.now();
+      expect(() => f(x)).toThrow(/OOM when allocating a tensor of shape \[2,2147483647\]/);
+      expect(() => f(x)).toThrow(ef.errors.ResourceExhaustedError);
+      expect(Date.now() - t0).toBeLessThan(2000);
+      expect(ef.memory().numTensors).toBe(before);
+      // The run-time width still gives TF's mask, for any rank of lengths.
+      expect(f(ef.constant([1, 3, 0], 'int32')).arraySync()).toEqual([[true, false, false], [true, true, true], [false, false, false]]);
+      if (spec.shape.rank === null) expect(f(ef.constant([[2], [0]], 'int32')).arraySync()).toEqual([[[true, true]], [[false, false]]]);
+      expect(f(ef.zeros([0], 'int32')).shape.dims).toEqual([0, 0]);
+      x.dispose();
+    }
+  });
+
   test('roll of an empty complex64 vector with unknown dims (an empty slice_dyn of complex64)', () => {
     expect(everyMode((a) => ef.roll(a, 1, 0), [c([], [], [0])])).toBe('[["(0,)","complex64",[]]]');
   });
