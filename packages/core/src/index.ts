@@ -22,6 +22,7 @@ export { constant, convertToTensor, convert, release, isVariableLike, dtypeOf } 
 export type { ShapeLike, DimLike } from './values/shape_arg';
 export type { TensorLike, Converted } from './values/convert';
 export { Variable, variableHooks, readVariable, assignVariable } from './values/variable';
+export { currentNameScope, inNameScope } from './values/name_scope';
 export type { VariableOptions, VarParams } from './values/variable';
 export * from './backend/memory';
 export { pinGraphConstant, unpinGraphConstant } from './backend/graph_memory';

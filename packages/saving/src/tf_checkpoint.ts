@@ -4,7 +4,7 @@
 import {
   FailedPreconditionError, InvalidArgumentError, NDArray, Variable, constant, isPlainObject, opError,
 } from '@eagerflow/core';
-import { Module, deferAttribute, isTracedFunction, moduleAttributes } from './module';
+import { Module, deferAttribute, isTracedFunction, moduleAttributes, trackedContainerAt } from './module';
 import { BundleTensor, DT, readBundleIndex, readBundleTensor, shardFile, writeBundle, BundleIndex } from './tensor_bundle';
 import { bundleOf, hostValues, tfDTypeName } from './tf_dtypes';
 import { decodeTfProto, encodeTfProto } from './proto/tf_protos';
@@ -290,7 +290,8 @@ export function restoreCheckpoint(prefix: string, root: object, api: string, hoo
       const name = c.local_name ?? '';
       const cid = c.node_id ?? 0;
       const childPath = path ? `${path}/${name}` : name;
-      const mine = live.get(name);
+      // An empty tracked array or object (nothing trackable in it yet) is matched too: its elements may come later.
+      const mine = live.get(name) ?? trackedContainerAt(obj, name);
       if (mine !== undefined) match(cid, mine, childPath, plan);
       else deferAttribute(obj, name, (value) => {
         if (value !== null && typeof value === 'object' && childrenOf(value, hook) !== null) run(cid, value, childPath);

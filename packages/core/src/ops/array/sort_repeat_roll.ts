@@ -215,7 +215,8 @@ function sequenceMask(lengths: TensorLike, maxlen?: number | null, dtype: DType 
       const column = tmp(o.expandDims(t, -1));
       const empty = tmp(o.sliceDynOf(column, tmp(o.concat([zeros, tmp(o.ints([0]))], 0)), tmp(o.concat([shp, tmp(o.ints([0]))], 0))));
       const pads = tmp(o.concat([tmp(o.stack([zeros, zeros], 1)), tmp(o.reshape(tmp(o.concat([tmp(o.ints([0])), width], 0)), [1, 2]))], 0));
-      const mask = o.less(tmp(positionsAlong(tmp(o.padDynOf(empty, pads)), -1)), column);
+      // The last axis by its index when the rank is known (tfjs-converter's Cumsum misreads a negative axis).
+      const mask = o.less(tmp(positionsAlong(tmp(o.padDynOf(empty, pads)), t.rank ?? -1)), column);
       if (dt === 'bool') return mask;
       tmp(mask);
       return o.cast(mask, dt);
