@@ -321,6 +321,7 @@ function unique(x: TensorLike): { y: Tensor; idx: Tensor } {
  * @example ef.booleanMask([1, 2, 3, 4], [true, false, true, false]).arraySync(); // [1, 3]
  */
 function booleanMask(tensor: TensorLike, mask: TensorLike, axis = 0): Tensor {
+  if (!Number.isInteger(axis)) throw argError('booleanMask', 'axis must be an integer', describe(axis), 'an integer axis', 'Pass e.g. 0.');
   return using('booleanMask', tensor, (t, tmp) => {
     const m = convert('booleanMask', mask, 'bool');
     return releasing([m], () => {
