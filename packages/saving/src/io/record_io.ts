@@ -109,10 +109,17 @@ async function* rawChunks(api: string, src: RecordSource, bufferSize: number): A
 /** Inflates a chunk stream with fflate (browsers and in-memory sources); errors name the file. */
 async function* fflateInflate(api: string, chunks: AsyncIterable<Uint8Array>, kind: 'GZIP' | 'ZLIB', name: string): AsyncGenerator<Uint8Array> {
   let out: Uint8Array[] = [];
+  let produced = 0;
   const sink = (d: Uint8Array): void => {
     if (d.length > 0) out.push(d);
+    produced += d.length;
   };
   const inflater = kind === 'GZIP' ? new Gunzip(sink) : new Unzlib(sink);
+  let members = 1;
+  if (inflater instanceof Gunzip) inflater.onmember = () => void members++;
+  // The input's last 4 bytes: a gzip member's trailer ends with ISIZE, its uncompressed size mod 2^32.
+  const tail = new Uint8Array(4);
+  let seen = 0;
   const push = (c: Uint8Array, final: boolean): Uint8Array[] => {
     try {
       inflater.push(c, final);
@@ -126,9 +133,18 @@ async function* fflateInflate(api: string, chunks: AsyncIterable<Uint8Array>, ki
   let any = false;
   for await (const c of chunks) {
     any = true;
+    if (c.length >= 4) tail.set(c.subarray(c.length - 4));
+    else for (const b of c) (tail.copyWithin(0, 1), (tail[3] = b));
+    seen += c.length;
     yield* push(c, false);
   }
   if (any) yield* push(new Uint8Array(0), true);
+  // fflate ends quietly when the input stops inside a gzip header (a flipped flag bit makes the rest an 'extra'
+  // field): a one-member stream whose output disagrees with its ISIZE was cut short or damaged (Node's zlib and
+  // TF's ZlibInputStream fail there too).
+  if (any && kind === 'GZIP' && members === 1 && (seen < 18 || new DataView(tail.buffer).getUint32(0, true) !== produced % 2 ** 32)) {
+    throw badCompression(api, kind, name, new Error('unexpected end of file: the output does not match the gzip trailer (ISIZE)'));
+  }
 }
 
 function badCompression(api: string, kind: string, name: string, e: unknown): InvalidArgumentError | DataLossError {
