@@ -150,7 +150,7 @@ async function* fflateInflate(api: string, chunks: AsyncIterable<Uint8Array>, ki
 function badCompression(api: string, kind: string, name: string, e: unknown): InvalidArgumentError | DataLossError {
   const m = (e as Error)?.message ?? String(e);
   // A compressed stream cut short is data loss (TF's ZlibInputStream reports it so); other failures are bad input.
-  if (/unexpected end|unexpected EOF/i.test(m)) {
+  if (/unexpected end|unexpected EOF|incorrect data check|incorrect length check/i.test(m)) {
     return opError(DataLossError, api, `truncated ${kind} stream: ${name} ends inside its compressed data`, m, `a complete ${kind} stream`, 'The file was cut short; rewrite it, or read it with .ignoreErrors() to keep the records before the cut', { opName: api, cause: e });
   }
   return argError(api, `cannot ${kind}-decompress ${name}`, m, `${kind} data`, "Check compressionType: files written with compression '' need compressionType ''", { opName: api, cause: e });
@@ -177,7 +177,9 @@ export function sourceBytes(api: string, src: RecordSource, index: number, compr
   const raw = rawChunks(api, src, bufferSize);
   if (compression === '') return raw;
   const name = sourceName(src, index);
-  return typeof src === 'string' ? nodeInflate(api, raw, compression, name) : fflateInflate(api, raw, compression, name);
+  // Node's zlib wherever it exists (it checks the gzip CRC-32 and ISIZE and zlib's Adler-32 as TF's ZlibInputStream
+  // does; fflate checks none of them, so a damaged ZLIB stream could end early as a clean prefix of records).
+  return typeof src === 'string' || nodeModule('node:zlib') !== undefined ? nodeInflate(api, raw, compression, name) : fflateInflate(api, raw, compression, name);
 }
 
 /** The records of one source, in order (DataLossError naming the source and record on bad framing). */
