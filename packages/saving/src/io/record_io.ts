@@ -143,7 +143,7 @@ async function* fflateInflate(api: string, chunks: AsyncIterable<Uint8Array>, ki
   // field): a one-member stream whose output disagrees with its ISIZE was cut short or damaged (Node's zlib and
   // TF's ZlibInputStream fail there too).
   if (any && kind === 'GZIP' && members === 1 && (seen < 18 || new DataView(tail.buffer).getUint32(0, true) !== produced % 2 ** 32)) {
-    throw badCompression(api, kind, name, new Error('unexpected end of file: the output does not match the gzip trailer (ISIZE)'));
+    throw opError(DataLossError, api, `truncated ${kind} stream: ${name} ends inside its compressed data`, `${produced} bytes out, not the size its trailer (ISIZE) gives`, `a complete ${kind} stream`, 'The file was cut short or damaged; rewrite it, or read it with .ignoreErrors() to keep the records before the damage', { opName: api });
   }
 }
 
