@@ -1,10 +1,11 @@
-// `npm run fuzz` (and the bounded run in `npm test`): runs the op and loader fuzzers in child processes with a time
+// `npm run fuzz` (and the bounded run in `npm test`): runs the op, loader and file-reader fuzzers in child processes with a time
 // limit per case, so a crash or a hang is caught and reported with the case that caused it; prints the counts.
 //
-//   node scripts/fuzz/run.js [--fuzzer op|loader|all] [--cases N] [--seed S] [--from I] [--case-timeout MS] [--json FILE]
+//   node scripts/fuzz/run.js [--fuzzer op|loader|files|all] [--cases N] [--seed S] [--from I] [--case-timeout MS] [--json FILE]
 //
 // Every case is reproducible alone: `node scripts/fuzz/run.js --fuzzer op --seed S --from I --cases 1 --verbose`.
-// Exits 1 when any case found something (a non-library error, an eager/traced disagreement, a leak, a crash, a hang).
+// Exits 1 when any case found something (a non-library error, an eager/traced disagreement, a leak, a wrong value read
+// from a checksummed file, a crash, a hang).
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -27,14 +28,14 @@ function parseArgs(argv) {
     else if (a === '--verbose') o.verbose = true;
     else throw new Error(`fuzz: unknown argument '${a}'`);
   }
-  if (!['op', 'loader', 'all'].includes(o.fuzzer)) throw new Error(`fuzz: --fuzzer must be op, loader or all (got '${o.fuzzer}')`);
+  if (!['op', 'loader', 'files', 'all'].includes(o.fuzzer)) throw new Error(`fuzz: --fuzzer must be op, loader, files or all (got '${o.fuzzer}')`);
   if (!(Number.isInteger(o.cases) && o.cases > 0 && Number.isInteger(o.seed) && Number.isInteger(o.from) && o.from >= 0)) throw new Error('fuzz: --cases, --seed and --from must be integers');
   return o;
 }
 
 /** Runs cases [from, from + count) of one fuzzer, restarting the child after a crash or a hang. */
 async function runFuzzer(fuzzer, o) {
-  const counts = { cases: 0, ok: 0, refused: 0, nonLibraryError: 0, disagreement: 0, leak: 0, crash: 0, hang: 0, harnessError: 0 };
+  const counts = { cases: 0, ok: 0, refused: 0, nonLibraryError: 0, disagreement: 0, leak: 0, wrongValue: 0, crash: 0, hang: 0, harnessError: 0 };
   const findings = [];
   const t0 = Date.now();
   let next = o.from;
@@ -104,7 +105,7 @@ async function runFuzzer(fuzzer, o) {
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
-  const fuzzers = o.fuzzer === 'all' ? ['op', 'loader'] : [o.fuzzer];
+  const fuzzers = o.fuzzer === 'all' ? ['op', 'loader', 'files'] : [o.fuzzer];
   const results = [];
   for (const f of fuzzers) {
     const r = await runFuzzer(f, o);
@@ -115,7 +116,7 @@ async function main() {
   }
   if (o.json) fs.mkdirSync(path.dirname(path.resolve(o.json)), { recursive: true });
   if (o.json) fs.writeFileSync(o.json, `${JSON.stringify(results, null, 2)}\n`);
-  const bad = results.some((r) => r.nonLibraryError + r.disagreement + r.leak + r.crash + r.hang + r.harnessError > 0);
+  const bad = results.some((r) => r.nonLibraryError + r.disagreement + r.leak + r.wrongValue + r.crash + r.hang + r.harnessError > 0);
   process.exitCode = bad ? 1 : 0;
 }
 

@@ -113,8 +113,11 @@ export function describeOutcome(o: Outcome): string {
   return o.kind === 'ok' ? `ok ${o.leaves.map((l) => `${l.dtype ?? typeof l.values[0]}${JSON.stringify(l.shape ?? [])}`).join(',')}` : `${o.cls}: ${o.message}`;
 }
 
-/** What a fuzz case found: nothing (ok or a library error), or a finding of one category ('harnessError': the fuzzer's own bug). */
-export type Finding = 'nonLibraryError' | 'disagreement' | 'leak';
+/**
+ * What a fuzz case found: nothing (ok or a library error), or a finding of one category ('harnessError': the fuzzer's
+ * own bug; 'wrongValue': a checksummed file read as other values than it holds).
+ */
+export type Finding = 'nonLibraryError' | 'disagreement' | 'leak' | 'wrongValue';
 
 export interface CaseResult {
   /** 'ok': a result; 'refused': a library error (the same in every mode). */

@@ -25,6 +25,7 @@ export { Variable, variableHooks } from './values/variable';
 export type { VariableOptions } from './values/variable';
 export { readVariable, assignVariable } from './ops/state/variable_ops';
 export type { VarParams } from './ops/state/variable_ops';
+export { currentNameScope, inNameScope } from './values/name_scope';
 export * from './backend/memory';
 export { pinGraphConstant, unpinGraphConstant } from './backend/graph_memory';
 export { GradientTape } from './autodiff/gradient_tape';

@@ -157,7 +157,8 @@ describe('op fuzzer findings', () => {
 
   test('a symbolic tensor where an int list belongs: InvalidArgumentError naming the op, not a JSON cycle TypeError', () => {
     const x = ef.ones([1, 1, 1]);
-    const fn = (a: T, b: T): unknown => (ef.spaceToBatchNd as unknown as (a: T, b: T) => T)(a, b);
+    // (with its paddings: a missing argument is reported first, eager and traced alike)
+    const fn = (a: T, b: T): unknown => (ef.spaceToBatchNd as unknown as (a: T, b: T, p: number[][]) => T)(a, b, [[0, 0]]);
     expect(() => traced(fn, [x, x])).toThrow(/^spaceToBatchNd: blockShape must list positive integers \(got Tensor/);
   });
 
@@ -298,6 +299,25 @@ describe('op fuzzer findings', () => {
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 
+  test('sequenceMask traced with unknown dims and a length of 2^31 - 1: ResourceExhaustedError before allocating (it hung)', () => {
+    for (const spec of [new ef.TensorSpec([null], 'int32'), new ef.TensorSpec(null, 'int32')]) {
+      const f = ef.trace((l: ef.Tensor) => ef.sequenceMask(l), { inputSignature: [spec] });
+      const x = ef.constant([1, 2147483647], 'int32');
+      f(ef.constant([1, 2], 'int32')).dispose();
+      const before = ef.memory().numTensors;
+      const t0 = Date.now();
+      expect(() => f(x)).toThrow(/OOM when allocating a tensor of shape \[2,2147483647\]/);
+      expect(() => f(x)).toThrow(ef.errors.ResourceExhaustedError);
+      expect(Date.now() - t0).toBeLessThan(2000);
+      expect(ef.memory().numTensors).toBe(before);
+      // The run-time width still gives TF's mask, for any rank of lengths.
+      expect(f(ef.constant([1, 3, 0], 'int32')).arraySync()).toEqual([[true, false, false], [true, true, true], [false, false, false]]);
+      if (spec.shape.rank === null) expect(f(ef.constant([[2], [0]], 'int32')).arraySync()).toEqual([[[true, true]], [[false, false]]]);
+      expect(f(ef.zeros([0], 'int32')).shape.dims).toEqual([0, 0]);
+      x.dispose();
+    }
+  });
+
   test('roll of an empty complex64 vector with unknown dims (an empty slice_dyn of complex64)', () => {
     expect(everyMode((a) => ef.roll(a, 1, 0), [c([], [], [0])])).toBe('[["(0,)","complex64",[]]]');
   });
@@ -309,3 +329,29 @@ describe('op fuzzer findings', () => {
   });
 });
 
+
+describe('the 100k op run at the file-fuzzer commit: a tensor where a number belongs fails alike eager and traced', () => {
+  // Traced, the bad argument is a symbolic tensor: formatting it, reading it as a number, or reading it as dims
+  // first failed differently (a TypeError of the JS conversion, or the dims error before another bad argument's).
+  const f32 = (shape: number[]): T => ef.ones(shape);
+  const i32 = (shape: number[]): T => ef.ones(shape, 'int32');
+  test('random.categorical with a tensor numSamples (cases 18200, 68826, 78623, 83629)', () => {
+    expect(everyMode((l, n) => ef.random.categorical(l, n as never), [f32([2, 1]), f32([2, 4])])).toBe('InvalidArgumentError');
+    expect(everyMode((l, n) => ef.random.categorical(l, n as never), [f32([1, 1]), i32([3])])).toBe('InvalidArgumentError');
+  });
+  test('signal.stft with a tensor frameLength (cases 71358, 80298, 97014, ...)', () => {
+    expect(everyMode((x, n) => ef.signal.stft(x, n as never, 1), [f32([4]), f32([1])])).toBe('InvalidArgumentError');
+    expect(everyMode((x, n) => ef.signal.stft(x, n as never, 1), [f32([1, 1, 1]), i32([1, 1, 1])])).toBe('InvalidArgumentError');
+  });
+  test('booleanMask with a tensor axis, with unknown dims too (cases 35820, 59413, 60312, 92535)', () => {
+    expect(everyMode((x, m, a) => ef.booleanMask(x, m, a as never), [f32([1, 3]), ef.constant([true]), i32([2])])).toBe('InvalidArgumentError');
+  });
+  test('a missing argument is reported before a symbolic shape argument (stridedSlice case 8543, conv3dTranspose case 68700)', () => {
+    expect(everyMode((x, b) => (ef.stridedSlice as (...a: unknown[]) => T)(x, b), [i32([2]), i32([2])])).toBe('TypeError');
+    expect(() => (ef.stridedSlice as (...a: unknown[]) => T)(ef.ones([2]), [0])).toThrow(/stridedSlice: missing argument 'end'/);
+  });
+  test('fill and zeros check their dtype before dims given as a tensor (case 26526)', () => {
+    expect(everyMode((s) => ef.zeros(s as never, [[1, 2], [3]] as never), [ef.constant([2], 'int32')])).toBe('TypeError');
+    expect(everyMode((s) => ef.fill(s as never, 1, 'nope' as never), [ef.constant([2], 'int32')])).toBe('TypeError');
+  });
+});

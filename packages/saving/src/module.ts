@@ -1,10 +1,12 @@
 // ef.Module (tf.Module): an object whose attributes (Variables, Modules, traced functions, arrays and plain objects of
 // them) are tracked; the object graph that TF-format checkpoints and SavedModels walk.
 import { ConcreteFunction } from '@eagerflow/function';
-import { Variable, argError, isPlainObject } from '@eagerflow/core';
+import { Variable, argError, currentNameScope, inNameScope, isPlainObject } from '@eagerflow/core';
 
 interface ModuleState {
   name: string;
+  /** The full name scope, fixed at construction: the enclosing scope then `name/` (TF's `name_scope.name`). */
+  scope: string;
   /** Attribute name -> what a restore that ran before the attribute existed wants done when it is assigned. */
   deferred: Map<string, (value: unknown) => void>;
 }
@@ -51,17 +53,19 @@ export class Module {
     }
     const proxy = new Proxy(this, {
       set(target, key, value, receiver): boolean {
-        const ok = Reflect.set(target, key, value, receiver);
-        if (ok && typeof key === 'string') noticeAssignment(receiver as object, key, value);
+        const tracked = trackContainers(value);
+        const ok = Reflect.set(target, key, tracked, receiver);
+        if (ok && typeof key === 'string') noticeAssignment(receiver as object, key, tracked);
         return ok;
       },
       defineProperty(target, key, desc): boolean {
-        const ok = Reflect.defineProperty(target, key, desc);
-        if (ok && typeof key === 'string' && 'value' in desc) noticeAssignment(proxy, key, desc.value);
+        const d = withTrackedValue(target, key, desc);
+        const ok = Reflect.defineProperty(target, key, d);
+        if (ok && typeof key === 'string' && 'value' in d) noticeAssignment(proxy, key, d.value);
         return ok;
       },
     });
-    STATE.set(proxy, { name, deferred: new Map() });
+    STATE.set(proxy, { name, scope: `${currentNameScope()}${name}/`, deferred: new Map() });
     return proxy;
   }
 
@@ -70,9 +74,55 @@ export class Module {
     return stateOf(this).name;
   }
 
-  /** The name scope of the module's variables (`name/`). */
+  /**
+   * The module's name scope, TF's `module.name_scope.name`: the scope in effect when the module was constructed
+   * followed by `name/` (`'outer/dense/'` for a module built inside `outer`'s scope). Variables created inside
+   * `withNameScope` take it as a prefix, as TF names them (`'outer/dense/w'`; EagerFlow's names leave out TF's
+   * `:0` output suffix, as `ef.savedModel.load` does).
+   */
   get nameScope(): string {
-    return `${stateOf(this).name}/`;
+    return stateOf(this).scope;
+  }
+
+  /**
+   * Runs `fn` inside the module's name scope (TF's `with self.name_scope:`): Variables it creates are named
+   * `nameScope + name` (or `nameScope + 'Variable'` when unnamed), and Modules it constructs nest their scopes in it.
+   * Returns what `fn` returns. Only the synchronous part of `fn` runs in the scope (an async function's code after
+   * its first `await` does not).
+   * @example
+   * class Dense extends ef.Module {
+   *   w: ef.Variable;
+   *   constructor() {
+   *     super();
+   *     this.w = this.withNameScope(() => new ef.Variable([[1]], { name: 'w' }));
+   *   }
+   * }
+   * new Dense().w.name; // 'dense/w'
+   */
+  withNameScope<T>(fn: () => T): T {
+    return inNameScope(stateOf(this).scope, fn);
+  }
+
+  /**
+   * Wraps a method so that it runs inside its module's name scope (TF's `@tf.Module.with_name_scope` decorator):
+   * `call = ef.Module.withNameScope(function (this: MyModule, x) { ... })`.
+   * @example
+   * class Lazy extends ef.Module {
+   *   w?: ef.Variable;
+   *   call = ef.Module.withNameScope(function (this: Lazy, x: ef.Tensor) {
+   *     this.w ??= new ef.Variable(ef.ones([x.shape.dims![1]!, 2]), { name: 'w' });
+   *     return ef.matmul(x, this.w);
+   *   });
+   * }
+   * const m = new Lazy();
+   * m.call(ef.ones([1, 3])).arraySync(); // [[3, 3]]
+   * m.w!.name; // 'lazy/w'
+   */
+  static withNameScope<This extends Module, A extends unknown[], R>(method: (this: This, ...args: A) => R): (this: This, ...args: A) => R {
+    if (typeof method !== 'function') throw argError('Module.withNameScope', 'expected a method', typeof method, 'a function', 'Pass the method to wrap: ef.Module.withNameScope(function (this: M, x) { ... }).');
+    return function (this: This, ...args: A): R {
+      return inNameScope(stateOf(this).scope, () => method.apply(this, args));
+    };
   }
 
   /** Every Variable of this module and its submodules, once each, in TF's order. */
@@ -97,20 +147,73 @@ function stateOf(m: object): ModuleState {
   return s;
 }
 
+/** Deferred restorations waiting on a key: of a Module (its state's map) or of a tracked container (this map). */
+const CONTAINER_DEFERRED = new WeakMap<object, Map<string, (value: unknown) => void>>();
+
+function deferredOf(x: object): Map<string, (value: unknown) => void> | undefined {
+  return STATE.get(x)?.deferred ?? CONTAINER_DEFERRED.get(x);
+}
+
 function noticeAssignment(m: object, key: string, value: unknown): void {
-  const s = STATE.get(m);
-  const pending = s?.deferred.get(key);
+  const deferred = deferredOf(m);
+  const pending = deferred?.get(key);
   if (pending === undefined || value === undefined) return;
-  s!.deferred.delete(key);
+  deferred!.delete(key);
   pending(value);
 }
 
-/** Registers what to do when `m[key]` is assigned (a checkpoint restore waiting for the attribute); false if `m` is no Module. */
+/**
+ * TF's ListWrapper/DictWrapper: an array or plain object assigned to a Module attribute (and the arrays and plain
+ * objects inside it) is replaced by a Proxy of itself that notices elements set later (`push`, `m.list[2] = x`,
+ * `m.dict.k = x`), so a checkpoint restored before they existed restores them when they arrive. The Proxy is still
+ * an array (Array.isArray) or a plain object; changes made through another reference to the original are not seen.
+ */
+function trackContainers(x: unknown, depth = 0): unknown {
+  if (x === null || typeof x !== 'object' || depth > 64 || CONTAINER_DEFERRED.has(x)) return x;
+  if (!Array.isArray(x) && !isPlainObject(x)) return x;
+  const target = x as Record<string, unknown>;
+  for (const k of Object.keys(target)) {
+    const inner = trackContainers(target[k], depth + 1);
+    if (inner !== target[k]) target[k] = inner;
+  }
+  const proxy: object = new Proxy(target, {
+    defineProperty(t, key, desc): boolean {
+      const d = withTrackedValue(t, key, desc);
+      const ok = Reflect.defineProperty(t, key, d);
+      if (ok && typeof key === 'string' && 'value' in d) noticeAssignment(proxy, key, d.value);
+      return ok;
+    },
+  });
+  CONTAINER_DEFERRED.set(proxy, new Map());
+  return proxy;
+}
+
+/**
+ * The descriptor with its value's containers tracked; a non-configurable property keeps its value (a Proxy may not
+ * report another value for it than the one defined).
+ */
+function withTrackedValue(target: object, key: string | symbol, desc: PropertyDescriptor): PropertyDescriptor {
+  if (!('value' in desc)) return desc;
+  const configurable = desc.configurable ?? Reflect.getOwnPropertyDescriptor(target, key)?.configurable ?? false;
+  return configurable ? { ...desc, value: trackContainers(desc.value) } : desc;
+}
+
+/**
+ * Registers what to do when `m[key]` is assigned (a checkpoint restore waiting for the attribute or element);
+ * false if `m` is neither a Module nor a container tracked by one.
+ */
 export function deferAttribute(m: object, key: string, run: (value: unknown) => void): boolean {
-  const s = STATE.get(m);
-  if (s === undefined) return false;
-  s.deferred.set(key, run);
+  const deferred = deferredOf(m);
+  if (deferred === undefined) return false;
+  deferred.set(key, run);
   return true;
+}
+
+/** A Module's attribute that is a tracked array or plain object, even one holding nothing trackable yet (else undefined). */
+export function trackedContainerAt(m: object, key: string): object | undefined {
+  if (!(m instanceof Module) && !CONTAINER_DEFERRED.has(m)) return undefined;
+  const v = (m as Record<string, unknown>)[key];
+  return v !== null && typeof v === 'object' && CONTAINER_DEFERRED.has(v) ? v : undefined;
 }
 
 /** Whether `x` may be a tracked attribute value (recursively: arrays and plain objects of trackables). */

@@ -269,12 +269,14 @@ function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], read
     live[id] = v;
     variables.push(v);
   });
+  const captured = new Set<Variable>();
   const fnOf = (name: string, what: string): { f: LoadedFunction; spec: ConcreteJson } => {
     const spec = concrete[name];
     if (spec === undefined) throw corrupt(API, file, `${what} names a concrete function the object graph lacks`, name, 'an entry of concrete_functions');
     const captures = (spec.bound_inputs ?? []).map((id) => {
       const v = live[id];
       if (!(v instanceof Variable)) throw opError(DataLossError, API, `${what} captures node ${id}, which is not a variable`, typeof v, 'a variable (captured constants and assets are not supported yet)', 'Re-save the model with its state in tf.Variables.', null);
+      captured.add(v);
       return v;
     });
     const f = libraryFunction(graph, name, { captures, name: what });
@@ -324,6 +326,16 @@ function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], read
   const base = { signatures, variables, trainableVariables: variables.filter((v) => v.trainable) };
   if (root instanceof Module) {
     Object.defineProperty(root, 'signatures', { value: signatures, enumerable: false });
+    // A variable node neither reachable from the root nor captured by a function (a damaged object graph) would
+    // hold its value with no way to free it: freed here (the file fuzzer found such graphs).
+    const reachable = new Set(root.variables);
+    for (const v of variables) if (!reachable.has(v) && !captured.has(v)) v.dispose();
+    // Variables only functions capture (no attribute path reaches them) still count among the model's variables.
+    const hidden = variables.filter((v) => !reachable.has(v) && captured.has(v));
+    if (hidden.length > 0) {
+      const own = Object.getOwnPropertyDescriptor(Module.prototype, 'variables')?.get as (this: Module) => Variable[];
+      Object.defineProperty(root, 'variables', { get(this: Module) { return [...own.call(this), ...hidden.filter((v) => !v._value.isDisposed)]; }, enumerable: false, configurable: true });
+    }
     return root as unknown as LoadedSavedModel;
   }
   return Object.assign(typeof root === 'function' ? root : {}, base) as unknown as LoadedSavedModel;

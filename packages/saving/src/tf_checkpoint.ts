@@ -4,7 +4,7 @@
 import {
   FailedPreconditionError, InvalidArgumentError, NDArray, Variable, constant, isPlainObject, opError,
 } from '@eagerflow/core';
-import { Module, deferAttribute, isTracedFunction, moduleAttributes } from './module';
+import { Module, deferAttribute, isTracedFunction, moduleAttributes, trackedContainerAt } from './module';
 import { BundleTensor, DT, readBundleIndex, readBundleTensor, shardFile, writeBundle, BundleIndex } from './tensor_bundle';
 import { bundleOf, hostValues, tfDTypeName } from './tf_dtypes';
 import { decodeTfProto, encodeTfProto } from './proto/tf_protos';
@@ -21,6 +21,13 @@ export interface TrackableHook {
   slots?(obj: object, variables: Variable[]): [Variable, string, Variable][];
   /** For restoring: the slot `name` of `variable` (created if need be), or null. */
   slot?(obj: object, variable: Variable, name: string): Variable | null;
+  /**
+   * For restoring an object the hook handles: its children as the saved node names them (a checkpoint may use
+   * another layout than `children`, e.g. Keras 3's optimizer lists or TF's slot variables). `savedList(name)` gives
+   * the live objects already matched to the elements of the saved child list `name` (undefined where not matched
+   * yet; undefined alone when there is no such child). 'later' asks to be matched after the rest of the graph.
+   */
+  restoreChildren?(obj: object, savedList: (name: string) => (object | undefined)[] | undefined): [string, unknown][] | 'later' | null;
 }
 
 /** TF's escaping of a local name in checkpoint keys ('.' -> '..', '/' -> '.S'). */
@@ -230,7 +237,8 @@ export class RestoreStatus {
     const walk = (x: object, path: string): void => {
       if (seen.has(x)) return;
       seen.add(x);
-      if (!live.has(x) && x !== this.root) missing.push(path);
+      // Arrays and plain objects are structure (a hook may build them afresh on each walk): their contents count.
+      if (!live.has(x) && x !== this.root && !Array.isArray(x) && !isPlainObject(x)) missing.push(path);
       for (const [name, c] of childrenOf(x, this.hook) ?? []) walk(c, path ? `${path}/${name}` : name);
     };
     walk(this.root, '');
@@ -275,22 +283,36 @@ export function restoreCheckpoint(prefix: string, root: object, api: string, hoo
     }
     return host;
   };
+  const later: (() => void)[] = [];
+  let deferring = true;
   const match = (id: number, obj: object, path: string, plan: [Variable, NDArray, string][]): void => {
     const node = nodes[id];
     if (node === undefined) throw corrupt(api, `${prefix}.index`, `the object graph refers to node ${id}`, `${nodes.length} nodes`, 'node ids within the graph');
     if (status.matched.has(id)) return;
-    status.matched.set(id, obj);
     if (obj instanceof Variable) {
+      status.matched.set(id, obj);
       const host = valueFor(node, obj, path);
       if (host !== null) plan.push([obj, host, path]);
       return;
     }
-    const live = new Map(childrenOf(obj, hook) ?? []);
+    const savedList = (name: string): (object | undefined)[] | undefined => {
+      const c = (node.children ?? []).find((x) => x.local_name === name);
+      return c === undefined ? undefined : (nodes[c.node_id ?? 0]?.children ?? []).map((g) => status.matched.get(g.node_id ?? -1));
+    };
+    const own = hook?.restoreChildren?.(obj, savedList) ?? null;
+    if (own === 'later') {
+      // An optimizer whose variables are matched elsewhere in the graph: after the rest of it.
+      if (deferring) later.push(() => run(id, obj, path));
+      return;
+    }
+    status.matched.set(id, obj);
+    const live = new Map(own !== null ? own.filter((e): e is [string, object] => e[1] !== null && typeof e[1] === 'object') : childrenOf(obj, hook) ?? []);
     for (const c of node.children ?? []) {
       const name = c.local_name ?? '';
       const cid = c.node_id ?? 0;
       const childPath = path ? `${path}/${name}` : name;
-      const mine = live.get(name);
+      // An empty tracked array or object (nothing trackable in it yet) is matched too: its elements may come later.
+      const mine = live.get(name) ?? trackedContainerAt(obj, name);
       if (mine !== undefined) match(cid, mine, childPath, plan);
       else deferAttribute(obj, name, (value) => {
         if (value !== null && typeof value === 'object' && childrenOf(value, hook) !== null) run(cid, value, childPath);
@@ -303,6 +325,8 @@ export function restoreCheckpoint(prefix: string, root: object, api: string, hoo
     }
   };
   run(0, root, '');
+  deferring = false;
+  for (const f of later) f();
   return status;
 }
 

@@ -7,6 +7,7 @@ import { Converted, TensorLike, convert, dtypeOf, release } from '../values/conv
 import type { ApiSpec, Arg, FnOf } from './api_spec';
 import { typeError } from '../errors/error_toolkit';
 import { promoteWeak } from './weak_types';
+import { symbolicDimsErrors } from '../values/shape_arg';
 
 /** The dtype JS values next to `x` convert to: a weak tensor's dtype is not followed (the numbers stay weak too). */
 export const hintOf = (x: unknown): DType | undefined => (x instanceof Tensor && x.weak ? undefined : dtypeOf(x));
@@ -84,11 +85,22 @@ function readParams(op: string, spec: ApiSpec, plan: Plan, args: readonly unknow
     throw typeError(op, 'too many arguments', `${args.length}`, `at most ${n}${hasOptions ? ' and an options object' : ''}`, 'Pass the options as one object.');
   }
   const idx = plan.paramIdx;
+  // A missing argument first, and dims known only at run time last: the order of errors an eager call has.
+  for (let j = 0; j < idx.length; j++) if (args[idx[j]] === undefined && !spec.args[idx[j]].optional) value(op, spec.args[idx[j]], undefined);
+  let deferred: Error | null = null;
   for (let j = 0; j < idx.length; j++) {
     const a = spec.args[idx[j]];
-    params[a.param ?? a.name] = value(op, a, args[idx[j]]);
+    try {
+      params[a.param ?? a.name] = value(op, a, args[idx[j]]);
+    } catch (e) {
+      if (!(e instanceof Error && symbolicDimsErrors.has(e))) throw e;
+      deferred ??= e;
+    }
   }
-  if (!hasOptions) return;
+  if (!hasOptions) {
+    if (deferred !== null) throw deferred;
+    return;
+  }
   const opts = args[n];
   if (opts !== undefined && opts !== null && !isPlain(opts)) {
     throw typeError(op, 'the options must be an object', describe(opts), `{ ${spec.options.map((o) => o.name).join(', ')} }`, 'Pass keyword arguments as one object.');
@@ -100,6 +112,7 @@ function readParams(op: string, spec: ApiSpec, plan: Plan, args: readonly unknow
     }
   }
   for (const o of spec.options) params[o.param ?? o.name] = value(op, o, given[o.name]);
+  if (deferred !== null) throw deferred;
 }
 
 const NO_OPTIONS: Record<string, unknown> = Object.freeze({});

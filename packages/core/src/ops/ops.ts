@@ -223,6 +223,8 @@ export function cast(x: TensorLike, dtype: DType): Tensor {
  */
 export function fill(dims: number[] | ShapeLike, value: number | boolean | string | Tensor, dtype?: DType): Tensor {
   if (!Array.isArray(dims) && !isTensorShapeArg(dims)) throw argError('fill', 'dims must be an array', describe(dims), 'an array of integers', 'Pass e.g. [2, 3].');
+  // The dtype before the dims: reading a symbolic tensor's dims fails only inside a trace (eager and traced alike).
+  if (dtype !== undefined) asDType(dtype, 'fill');
   const shape = isTensorShapeArg(dims) ? dimsOf('fill', 'dims', dims) : (dims as number[]);
   if (value instanceof Tensor) {
     if (value.rank !== 0) throw argError('fill', 'value must be a scalar', `a tensor of shape ${value.shape.toString()}`, 'a scalar tensor', 'Pass one value to repeat.');

@@ -14,6 +14,12 @@ export function isTensorShapeArg(v: unknown): boolean {
   return v instanceof TensorShape || v instanceof Tensor || (Array.isArray(v) && v.some((d) => d instanceof Tensor));
 }
 
+/**
+ * The errors of dims that exist only at run time: an op reading its params reports any other bad param first, as
+ * it would eagerly (where the same tensor's dims are readable), so eager and traced calls fail alike.
+ */
+export const symbolicDimsErrors = new WeakSet<Error>();
+
 /** Whether the dims of a shape argument exist only at run time (a symbolic tensor inside a trace). */
 export function hasSymbolicDims(v: unknown): boolean {
   if (v instanceof Tensor) return v.isSymbolic;
@@ -28,7 +34,9 @@ function intValuesOf(op: string, what: string, t: Tensor, rank: 0 | 1): number[]
     throw argError(op, `${what} must be ${rank === 0 ? 'a scalar tensor among the dims' : 'a 1-D tensor'}`, `a tensor of shape ${t.shape.toString()}`, rank === 0 ? 'shape ()' : 'a rank-1 int32 tensor', rank === 0 ? 'Pass one scalar per dim, or one vector of dims.' : 'Pass the dims as a vector.');
   }
   if (t.isSymbolic) {
-    throw argError(op, `${what} holds a symbolic tensor whose value is known only when the graph runs`, `a symbolic tensor '${t._sym?.label ?? '?'}'`, 'dims known while tracing', 'Pass the dims as numbers (t.shape gives the static ones), or use an op that takes a run-time shape: ef.reshape(x, ef.shape(y)) reshapes to a run-time shape.');
+    const e = argError(op, `${what} holds a symbolic tensor whose value is known only when the graph runs`, `a symbolic tensor '${t._sym?.label ?? '?'}'`, 'dims known while tracing', 'Pass the dims as numbers (t.shape gives the static ones), or use an op that takes a run-time shape: ef.reshape(x, ef.shape(y)) reshapes to a run-time shape.');
+    symbolicDimsErrors.add(e);
+    throw e;
   }
   return Array.from(t.dataSync() as Int32Array);
 }

@@ -6,6 +6,7 @@ import { TensorLike, constant, convert, release } from './convert';
 import { TensorShape } from './shape';
 import { formatNumpy } from './format';
 import { typeError } from '../errors/error_toolkit';
+import { currentNameScope } from './name_scope';
 
 export interface VariableOptions {
   trainable?: boolean;
@@ -64,7 +65,9 @@ export class Variable {
     this.dtype = init.dtype;
     // TensorFlow (and the API contract): trainable defaults to true whatever the dtype.
     this.trainable = options.trainable ?? true;
-    this.name = options.name ?? `Variable_${unnamed++}`;
+    // Inside a name scope (an ef.Module's), TF's names: 'scope/name', and 'scope/Variable' when unnamed.
+    const scope = currentNameScope();
+    this.name = scope === '' ? options.name ?? `Variable_${unnamed++}` : `${scope}${options.name ?? 'Variable'}`;
     this._value = init === initial ? new Tensor(backend.share(init.concrete('Variable')), init.dtype) : init;
     backend.keepTf(this._value.concrete('Variable'));
   }

@@ -136,8 +136,22 @@ type FeatureMap = Record<string, Record<string, unknown>>;
 type Parsed = Record<string, Tensor | SparseTensor>;
 
 /** Parses the `features` of a batch of feature maps (Examples' features, or SequenceExamples' contexts). */
+/** Runs `build`, which fills `parts`; when it fails, the tensors already made are freed (a bad record leaks nothing). */
+function freeingOnError<T>(parts: Parsed[], build: () => T): T {
+  try {
+    return build();
+  } catch (e) {
+    for (const p of parts) for (const v of Object.values(p)) v.dispose();
+    throw e;
+  }
+}
+
 function parseFeatureMaps(api: string, maps: FeatureMap[], specs: Record<string, FeatureSpec>, single: boolean): Parsed {
   const out: Parsed = {};
+  return freeingOnError([out], () => parseFeatureMapsInto(out, api, maps, specs, single));
+}
+
+function parseFeatureMapsInto(out: Parsed, api: string, maps: FeatureMap[], specs: Record<string, FeatureSpec>, single: boolean): Parsed {
   const B = maps.length;
   for (const key of Object.keys(specs).sort()) {
     const spec = specs[key];
@@ -342,6 +356,10 @@ function parseExamples(api: string, serialized: unknown, features: Record<string
 function parseFeatureLists(api: string, lists: Record<string, { feature?: Record<string, unknown>[] }>[], specs: Record<string, FeatureSpec>, single: boolean): { values: Parsed; lengths: Parsed } {
   const values: Parsed = {};
   const lengths: Parsed = {};
+  return freeingOnError([values, lengths], () => parseFeatureListsInto(values, lengths, api, lists, specs, single));
+}
+
+function parseFeatureListsInto(values: Parsed, lengths: Parsed, api: string, lists: Record<string, { feature?: Record<string, unknown>[] }>[], specs: Record<string, FeatureSpec>, single: boolean): { values: Parsed; lengths: Parsed } {
   const B = lists.length;
   for (const key of Object.keys(specs).sort()) {
     const spec = specs[key];
@@ -382,7 +400,7 @@ function parseSequenceHost(api: string, records: Uint8Array[], ctx: Record<strin
   });
   const context = parseFeatureMaps(api, decoded.map((d) => featureMap(d.context as Record<string, unknown> | undefined)), ctx, single);
   const lists = decoded.map((d) => ((d.feature_lists as { feature_list?: Record<string, { feature?: Record<string, unknown>[] }> } | undefined)?.feature_list ?? {}));
-  const { values, lengths } = parseFeatureLists(api, lists, seq, single);
+  const { values, lengths } = freeingOnError([context], () => parseFeatureLists(api, lists, seq, single));
   return single ? [context, values] : [context, values, lengths];
 }
 

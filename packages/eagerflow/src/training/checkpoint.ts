@@ -10,23 +10,72 @@ import {
   writeCheckpointState,
 } from '@eagerflow/saving';
 import { Optimizer } from './optimizer';
+import { Adagrad, Adam, AdamW, RMSprop, SGD } from './optimizers';
 
 export { RestoreStatus };
 
 /** What a checkpoint tracks: Variables, Modules, optimizers, and objects or arrays of them (names become paths). */
 export type Trackable = Variable | Module | Optimizer | readonly Trackable[] | { readonly [name: string]: Trackable };
 
-/** How TF-format checkpoints walk an optimizer: `iterations`, its own learning rate, and its slots as TF slot variables. */
+/**
+ * Keras 3's optimizer layout (TF 2.21's tf.keras.optimizers): its slot lists by attribute name, grouped as Keras
+ * builds them (one `add_optimizer_variables` call per group: a group's slots interleave per variable, groups follow
+ * each other in `_variables`), and its empty trackable attributes.
+ */
+function kerasLayout(opt: Optimizer): { groups: [string, string][][]; empty: string[] } {
+  if (opt instanceof Adam) {
+    const groups: [string, string][][] = [[['momentum', '_momentums'], ['velocity', '_velocities']]];
+    if (opt.amsgrad) groups.push([['velocity_hat', '_velocity_hats']]);
+    return { groups, empty: opt instanceof AdamW ? ['_exclude_from_weight_decay_cache'] : [] };
+  }
+  if (opt instanceof RMSprop) return { groups: [[['velocity', '_velocities']], [['momentum', '_momentums']], [['average_gradient', '_average_gradients']]], empty: [] };
+  if (opt instanceof Adagrad) return { groups: [[['accumulator', '_accumulators']]], empty: [] };
+  if (opt instanceof SGD) return { groups: [[['momentum', 'momentums']]], empty: [] };
+  // Another Optimizer subclass: its slots in one group, each as Keras names a list (`_<slot>s`).
+  const names = new Set(opt.builtVariables().flatMap((v) => Object.keys(opt.slotsOf(v) ?? {})));
+  return { groups: [[...names].map((n) => [n, `_${n}s`] as [string, string])], empty: [] };
+}
+
+/** Keras 3's trackable children of an optimizer built for `vars` (in that order). */
+function kerasChildren(opt: Optimizer, vars: readonly Variable[]): [string, unknown][] {
+  const { groups, empty } = kerasLayout(opt);
+  const slotOf = (v: Variable, slot: string): Variable | undefined => opt.slotsOf(v)?.[slot];
+  const lr = opt.ownedLearningRate;
+  const all: Variable[] = [opt.iterations, ...(lr !== null ? [lr] : [])];
+  for (const g of groups) for (const v of vars) for (const [slot] of g) {
+    const s = slotOf(v, slot);
+    if (s !== undefined) all.push(s);
+  }
+  const out: [string, unknown][] = [['_variables', all], ['_trainable_variables', [...vars]], ['_trainable_variables_indices', {}], ['_iterations', opt.iterations]];
+  if (lr !== null) out.push(['_learning_rate', lr]);
+  for (const g of groups) for (const [slot, list] of g) out.push([list, vars.map((v) => slotOf(v, slot)).filter((s): s is Variable => s !== undefined)]);
+  for (const e of empty) out.push([e, {}]);
+  return out;
+}
+
+/**
+ * How TF-format checkpoints walk an optimizer: written in Keras 3's layout (TF 2.21's tf.keras optimizers:
+ * `_iterations`, `_learning_rate`, `_variables`, `_trainable_variables` and the slot lists), so TF restores it into a
+ * Keras optimizer; restored from that layout or from TF's slot-variable layout (EagerFlow's earlier checkpoints).
+ */
 const OPTIMIZER_HOOK: TrackableHook = {
   children(obj) {
     if (!(obj instanceof Optimizer)) return null;
-    const out: [string, unknown][] = [['iterations', obj.iterations]];
-    if (obj.ownedLearningRate !== null) out.push(['learning_rate', obj.ownedLearningRate]);
-    return out;
+    return kerasChildren(obj, obj.builtVariables());
   },
-  slots(obj, variables) {
-    const opt = obj as Optimizer;
-    return variables.flatMap((v) => Object.entries(opt.slotsOf(v) ?? {}).map(([name, slot]) => [v, name, slot] as [Variable, string, Variable]));
+  restoreChildren(obj, savedList) {
+    if (!(obj instanceof Optimizer)) return null;
+    const vars = savedList('_trainable_variables');
+    if (vars === undefined) {
+      // TF's slot-variable layout: iterations and the learning rate by name, slots through slot_variables.
+      const out: [string, unknown][] = [['iterations', obj.iterations]];
+      if (obj.ownedLearningRate !== null) out.push(['learning_rate', obj.ownedLearningRate]);
+      return out;
+    }
+    if (vars.some((v) => v === undefined)) return 'later';
+    const live = vars.filter((v): v is Variable => v instanceof Variable && v.dtype === 'float32');
+    obj.build(live);
+    return kerasChildren(obj, live);
   },
   slot(obj, variable, name) {
     const opt = obj as Optimizer;
@@ -34,6 +83,15 @@ const OPTIMIZER_HOOK: TrackableHook = {
     return opt.getSlot(variable, name) ?? null;
   },
 };
+
+/** The iteration counters of the optimizers under `root` (saved as int64, like Keras 3's). */
+function optimizerCounters(root: unknown, out: Variable[] = [], depth = 0): Variable[] {
+  if (depth > 32 || root === null || typeof root !== 'object' || isVar(root)) return out;
+  if (root instanceof Optimizer) out.push(root.iterations);
+  else if (root instanceof Module) for (const [, v] of Object.entries(root)) optimizerCounters(v, out, depth + 1);
+  else if (Array.isArray(root) || Object.getPrototypeOf(root) === Object.prototype) for (const v of Object.values(root as object)) optimizerCounters(v, out, depth + 1);
+  return out;
+}
 
 /** One saved tensor, in the tfjs weights-manifest form (`io.WeightsManifestEntry`). */
 export interface WeightSpec {
@@ -99,7 +157,7 @@ export class Checkpoint {
    */
   write(path: string): string {
     if (typeof path !== 'string' || path === '') throw argError('train.Checkpoint.write', 'expected a path prefix', typeof path, "a string such as '/tmp/ckpt/model'", 'Pass where to write.');
-    return writeCheckpoint(path, this.graphRoot(), 'train.Checkpoint.write', OPTIMIZER_HOOK, new Set(this.counter ? [this.counter] : []));
+    return writeCheckpoint(path, this.graphRoot(), 'train.Checkpoint.write', OPTIMIZER_HOOK, new Set([...(this.counter ? [this.counter] : []), ...optimizerCounters(this.root)]));
   }
 
   /** save(prefix): numbered write (`prefix-1`, `prefix-2`, ...) recorded in the directory's `checkpoint` state file. */

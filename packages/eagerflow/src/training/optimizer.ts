@@ -74,6 +74,7 @@ export abstract class Optimizer {
   private readonly schedule: LearningRateSchedule | null;
   private readonly slotsById = new Map<number, Record<string, Variable>>();
   private readonly slotList: Variable[] = [];
+  private readonly built: Variable[] = [];
   private readonly noDecay = new Set<number>();
 
   constructor(options: OptimizerOptions, defaultLr: number, name: string) {
@@ -148,7 +149,13 @@ export abstract class Optimizer {
         this.slotList.push(slots[s]);
       }
       this.slotsById.set(v.id, slots);
+      this.built.push(v);
     }
+  }
+
+  /** The variables this optimizer has slots for, in the order it built them (Keras's `_trainable_variables`). */
+  builtVariables(): Variable[] {
+    return this.built.slice();
   }
 
   /** A variable's slot (`'momentum'`, `'velocity'`, ...), or undefined before its first update. */

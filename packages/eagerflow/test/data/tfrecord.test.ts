@@ -226,3 +226,31 @@ test('bounded fuzz: damaged GZIP/ZLIB files (byte flips, cuts) fail with DataLos
     }
   }
 });
+
+test('a gzip file whose header swallows the rest (a flipped FEXTRA flag) is a DataLossError, not zero records (found by the file fuzzer)', async () => {
+  const bytes = new Uint8Array(fs.readFileSync(path.join(FIX, 'examples.gzip.tfrecord')));
+  const bad = bytes.slice();
+  bad[3] |= 0x04; // FLG.FEXTRA: the next two bytes become a length that runs past the end
+  for (const src of [bad, path.join(tmp, 'fextra.gzip.tfrecord')]) {
+    if (typeof src === 'string') fs.writeFileSync(src, bad);
+    let err: unknown = null;
+    let n = 0;
+    try {
+      for await (const t of ef.data.TFRecordDataset([src], { compressionType: 'GZIP' })) {
+        n++;
+        (t as ef.Tensor).dispose();
+      }
+    } catch (e) {
+      err = e;
+    }
+    expect([n, (err as Error)?.constructor.name]).toEqual([0, 'DataLossError']);
+    expect((err as Error).message).toMatch(/truncated GZIP stream/);
+  }
+  // The intact file still reads (its one member's size matches its trailer).
+  let count = 0;
+  for await (const t of ef.data.TFRecordDataset([bytes], { compressionType: 'GZIP' })) {
+    count++;
+    (t as ef.Tensor).dispose();
+  }
+  expect(count).toBeGreaterThan(0);
+});

@@ -162,6 +162,8 @@ describe('bad input: InvalidArgumentErrors naming the record and the feature, no
     ['an int64 outside int32', [ser({ n: { int64List: { value: [2 ** 31] } } })], { n: ef.io.FixedLenFeature([], 'int64') }, /int64 value 2147483648 is outside int32's range.*never wraps.*feature 'n', record 0/],
     ['a negative int64 outside int32', [ser({ n: { int64List: { value: [-(2 ** 40)] } } })], { n: ef.io.VarLenFeature('int64') }, /int64 value -1099511627776 is outside int32's range/],
     ['malformed bytes', [ser({}), new Uint8Array([0x0a, 0x05, 0x01])], { x: ef.io.VarLenFeature('float32') }, /cannot parse 3 bytes as a tensorflow\.Example.*\(record 1\)/],
+    // Found by the file fuzzer: the features parsed before the failing one (keys in order) were left allocated.
+    ['a bad feature after good ones', [ser({ a: { floatList: { value: [1] } }, b: { bytesList: { value: [new Uint8Array([1])] } }, x: { bytesList: { value: [new Uint8Array([1])] } } })], { a: ef.io.FixedLenFeature([1], 'float32'), b: ef.io.VarLenFeature('string'), x: ef.io.FixedLenFeature([1], 'float32') }, /Data types don't match\. Data type: bytes but expected type: float.*feature 'x', record 0/],
   ];
   test.each(bad)('%s', (_what, records, spec, msg) => {
     const before = ef.memory().numTensors;
@@ -170,6 +172,18 @@ describe('bad input: InvalidArgumentErrors naming the record and the feature, no
     input.dispose();
     expect(err).toBeInstanceOf(ef.errors.InvalidArgumentError);
     expect((err as Error).message).toMatch(msg);
+    expect(ef.memory().numTensors).toBe(before);
+  });
+
+  test('a SequenceExample whose feature list fails after its context and other lists parsed leaks nothing (found by the file fuzzer)', () => {
+    const seq = new ef.train.SequenceExample({
+      context: { feature: { c: { floatList: { value: [2] } } } },
+      featureLists: { featureList: { a: { feature: [{ floatList: { value: [1] } }] }, z: { feature: [{ floatList: { value: [1, 2] } }] } } },
+    }).serializeToString();
+    const features = { contextFeatures: { c: ef.io.FixedLenFeature([], 'float32') }, sequenceFeatures: { a: ef.io.FixedLenSequenceFeature([], 'float32'), z: ef.io.FixedLenSequenceFeature([], 'float32') } };
+    const before = ef.memory().numTensors;
+    expect(() => ef.io.parseSingleSequenceExample(seq, features)).toThrow(ef.errors.InvalidArgumentError);
+    expect(() => ef.io.parseSequenceExample([seq], features)).toThrow(/Values size: 2 but output shape: \[\]/);
     expect(ef.memory().numTensors).toBe(before);
   });
 

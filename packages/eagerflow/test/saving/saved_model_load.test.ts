@@ -157,3 +157,18 @@ test("a restored function jit-compiles (ONNX Runtime) inside ef.trace, with TF's
   a.forEach((g, i) => close(ef.constant(g), b[i]));
   compiled.dispose();
 });
+
+test('a damaged object graph (file fuzzer cases 67116, 88103: bit flips in the Keras export) leaks no variable: unreachable ones are freed, ones only functions capture are listed', async () => {
+  const { fileBases, fileCase } = await import('../../../../test/fuzz/file_fuzz');
+  const b = await fileBases();
+  const dir = b.dirs.get('sm_keras') as string;
+  for (const i of [67116, 88103]) {
+    const c = fileCase(32, i);
+    fs.writeFileSync(path.join(dir, 'saved_model.pb'), c.bytes);
+    const before = ef.memory().numTensors;
+    const m = await ef.savedModel.load(dir);
+    m.variables.forEach((v) => v.dispose());
+    expect([i, ef.memory().numTensors]).toEqual([i, before]);
+    fs.writeFileSync(path.join(dir, 'saved_model.pb'), c.base.bytes);
+  }
+});

@@ -126,6 +126,39 @@ test('deferred restoration: variables and modules assigned after restore() get t
   status.expectPartial();
 });
 
+test("deferred restoration into tracked arrays and objects (TF's ListWrapper/DictWrapper): elements pushed after restore() of TF's checkpoint get TF's values", () => {
+  class Growing extends ef.Module {
+    layers: Dense[] = [];
+    extras: Record<string, ef.Variable> = {};
+    scale = zeros([]);
+    half = zeros([2]);
+    steps = zeros([3], 'int32');
+    label = new ef.Variable('');
+    frozen = new ef.Variable([0, 0], { trainable: false });
+  }
+  const want = EXPECTED.ckpt_nested;
+  const net = new Growing({ name: 'net' });
+  const step = zeros([], 'int32');
+  const status = new ef.train.Checkpoint({ model: net, step }).restore(path.join(DIR, 'ckpt_nested', want.save_path));
+  expect(arr(net.scale)).toBe(2.5);
+  expect(() => status.assertConsumed()).toThrow(/not matched to live objects.*model\/layers\/0/);
+  // Pushed later, one at a time: each Dense is restored when it lands in the array.
+  net.layers.push(new Dense(3, 2, 'd0'));
+  expect(arr(net.layers[0].w)).toEqual(want.variables['layers/0/w'].value.map((r: number[]) => r.map((x) => Math.fround(x))));
+  expect(arr(net.layers[0].b)).toEqual(want.variables['layers/0/b'].value);
+  net.layers.push(new Dense(2, 1, 'd1'));
+  expect(arr(net.layers[1].b)).toEqual(want.variables['layers/1/b'].value);
+  // Keys added to a tracked object later.
+  net.extras.count = zeros([], 'int32');
+  net.extras.flag = new ef.Variable([false, false]);
+  expect(arr(net.extras.count)).toBe(7);
+  expect(arr(net.extras.flag)).toEqual([true, false]);
+  status.assertConsumed();
+  // The proxies stay arrays and plain objects; the module's variables include the pushed ones in TF's order.
+  expect(Array.isArray(net.layers)).toBe(true);
+  expect(net.variables.length).toBe(want.all.length);
+});
+
 test('errors: missing checkpoint, shape mismatch naming the path, corrupted files', () => {
   const dir = tmp();
   expect(() => new ef.train.Checkpoint({ v: zeros([2]) }).restore(path.join(dir, 'nope'))).toThrow(ef.errors.NotFoundError);

@@ -109,10 +109,17 @@ async function* rawChunks(api: string, src: RecordSource, bufferSize: number): A
 /** Inflates a chunk stream with fflate (browsers and in-memory sources); errors name the file. */
 async function* fflateInflate(api: string, chunks: AsyncIterable<Uint8Array>, kind: 'GZIP' | 'ZLIB', name: string): AsyncGenerator<Uint8Array> {
   let out: Uint8Array[] = [];
+  let produced = 0;
   const sink = (d: Uint8Array): void => {
     if (d.length > 0) out.push(d);
+    produced += d.length;
   };
   const inflater = kind === 'GZIP' ? new Gunzip(sink) : new Unzlib(sink);
+  let members = 1;
+  if (inflater instanceof Gunzip) inflater.onmember = () => void members++;
+  // The input's last 4 bytes: a gzip member's trailer ends with ISIZE, its uncompressed size mod 2^32.
+  const tail = new Uint8Array(4);
+  let seen = 0;
   const push = (c: Uint8Array, final: boolean): Uint8Array[] => {
     try {
       inflater.push(c, final);
@@ -126,15 +133,24 @@ async function* fflateInflate(api: string, chunks: AsyncIterable<Uint8Array>, ki
   let any = false;
   for await (const c of chunks) {
     any = true;
+    if (c.length >= 4) tail.set(c.subarray(c.length - 4));
+    else for (const b of c) (tail.copyWithin(0, 1), (tail[3] = b));
+    seen += c.length;
     yield* push(c, false);
   }
   if (any) yield* push(new Uint8Array(0), true);
+  // fflate ends quietly when the input stops inside a gzip header (a flipped flag bit makes the rest an 'extra'
+  // field): a one-member stream whose output disagrees with its ISIZE was cut short or damaged (Node's zlib and
+  // TF's ZlibInputStream fail there too).
+  if (any && kind === 'GZIP' && members === 1 && (seen < 18 || new DataView(tail.buffer).getUint32(0, true) !== produced % 2 ** 32)) {
+    throw opError(DataLossError, api, `truncated ${kind} stream: ${name} ends inside its compressed data`, `${produced} bytes out, not the size its trailer (ISIZE) gives`, `a complete ${kind} stream`, 'The file was cut short or damaged; rewrite it, or read it with .ignoreErrors() to keep the records before the damage', { opName: api });
+  }
 }
 
 function badCompression(api: string, kind: string, name: string, e: unknown): InvalidArgumentError | DataLossError {
   const m = (e as Error)?.message ?? String(e);
   // A compressed stream cut short is data loss (TF's ZlibInputStream reports it so); other failures are bad input.
-  if (/unexpected end|unexpected EOF/i.test(m)) {
+  if (/unexpected end|unexpected EOF|incorrect data check|incorrect length check/i.test(m)) {
     return opError(DataLossError, api, `truncated ${kind} stream: ${name} ends inside its compressed data`, m, `a complete ${kind} stream`, 'The file was cut short; rewrite it, or read it with .ignoreErrors() to keep the records before the cut', { opName: api, cause: e });
   }
   return argError(api, `cannot ${kind}-decompress ${name}`, m, `${kind} data`, "Check compressionType: files written with compression '' need compressionType ''", { opName: api, cause: e });
@@ -161,7 +177,9 @@ export function sourceBytes(api: string, src: RecordSource, index: number, compr
   const raw = rawChunks(api, src, bufferSize);
   if (compression === '') return raw;
   const name = sourceName(src, index);
-  return typeof src === 'string' ? nodeInflate(api, raw, compression, name) : fflateInflate(api, raw, compression, name);
+  // Node's zlib wherever it exists (it checks the gzip CRC-32 and ISIZE and zlib's Adler-32 as TF's ZlibInputStream
+  // does; fflate checks none of them, so a damaged ZLIB stream could end early as a clean prefix of records).
+  return typeof src === 'string' || nodeModule('node:zlib') !== undefined ? nodeInflate(api, raw, compression, name) : fflateInflate(api, raw, compression, name);
 }
 
 /** The records of one source, in order (DataLossError naming the source and record on bad framing). */

@@ -11,7 +11,7 @@ import { bind } from '../bind';
 import type { Tensor } from '../../values/tensor';
 import { dimsToString } from '../../values/shape';
 import { ruleOps as o } from '../rule_ops';
-import { argError, checkArity, checkDTypes } from '../check';
+import { argError, checkArity, checkDTypes, checkSize } from '../check';
 import { intValues } from '../kernel_util';
 import { slice } from './slice_concat_gather';
 import { pad } from './pad';
@@ -98,6 +98,8 @@ export const padDyn = {
     const v = Array.from(intValues(p));
     const pairs = x.shape.map((_, i) => [v[2 * i], v[2 * i + 1]]);
     if (v.some((n) => n < 0)) throw argError('pad', 'invalid paddings', showValue(pairs), 'non-negative integer paddings', 'Pass [before, after] pairs of counts >= 0.');
+    // The padded size before the kernel allocates it (traced sequenceMask of a length 2^31 - 1 padded a row that far and hung).
+    checkSize('pad', x.shape.map((d, i) => d + pairs[i][0] + pairs[i][1]));
     return [k.run('PadV2', { x }, { paddings: pairs, constantValue: 0 }) as Info];
   },
   // TF's _PadGrad: the cotangent sliced at the befores, x's (run-time) shape.

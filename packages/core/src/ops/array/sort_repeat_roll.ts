@@ -206,10 +206,17 @@ function sequenceMask(lengths: TensorLike, maxlen?: number | null, dtype: DType 
     if (t.dtype !== 'int32') throw argError('sequenceMask', 'lengths must be int32', t.dtype, 'int32', "Cast them with ef.cast(lengths, 'int32').");
     let n = maxlen;
     if ((n === undefined || n === null) && t.isSymbolic) {
-      // Traced: the width max(lengths) is a run-time value; positions 0..width-1 come from zeros padded to it.
+      // Traced: the width max(lengths) is a run-time value; positions 0..width-1 come from zeros of the mask's own
+      // shape [...shape(lengths), width] (an empty last axis padded to the width), so the pad's size check refuses a
+      // mask too large to allocate before anything is (one row of a width 2^31 - 1 passed it, then hung).
       const width = tmp(o.reshape(tmp(o.maximum(tmp(o.reduceMax(t)), 0)), [1]));
-      const row = tmp(o.padDynOf(tmp(o.fill([0], 0, 'int32')), tmp(o.stack([tmp(o.ints([0])), width], 1))));
-      const mask = o.less(tmp(positionsAlong(row, 0)), tmp(o.expandDims(t, -1)));
+      const shp = tmp(o.shapeOf(t));
+      const zeros = tmp(o.mul(shp, 0));
+      const column = tmp(o.expandDims(t, -1));
+      const empty = tmp(o.sliceDynOf(column, tmp(o.concat([zeros, tmp(o.ints([0]))], 0)), tmp(o.concat([shp, tmp(o.ints([0]))], 0))));
+      const pads = tmp(o.concat([tmp(o.stack([zeros, zeros], 1)), tmp(o.reshape(tmp(o.concat([tmp(o.ints([0])), width], 0)), [1, 2]))], 0));
+      // The last axis by its index when the rank is known (tfjs-converter's Cumsum misreads a negative axis).
+      const mask = o.less(tmp(positionsAlong(tmp(o.padDynOf(empty, pads)), t.rank ?? -1)), column);
       if (dt === 'bool') return mask;
       tmp(mask);
       return o.cast(mask, dt);
@@ -314,6 +321,7 @@ function unique(x: TensorLike): { y: Tensor; idx: Tensor } {
  * @example ef.booleanMask([1, 2, 3, 4], [true, false, true, false]).arraySync(); // [1, 3]
  */
 function booleanMask(tensor: TensorLike, mask: TensorLike, axis = 0): Tensor {
+  if (!Number.isInteger(axis)) throw argError('booleanMask', 'axis must be an integer', describe(axis), 'an integer axis', 'Pass e.g. 0.');
   return using('booleanMask', tensor, (t, tmp) => {
     const m = convert('booleanMask', mask, 'bool');
     return releasing([m], () => {

@@ -2,6 +2,7 @@
 import { Info, Kernels, readInfoSync } from '../../backend/backend';
 import type { AVal, Params, Primitive } from '../primitive';
 import type { Tensor } from '../../values/tensor';
+import { describe } from '../../values/dtype';
 import { argError, checkDTypes } from '../check';
 import { ReadScope, SpecNode, WriteScope, attr } from '../graphdef_spec';
 import { bind } from '../bind';
@@ -19,7 +20,7 @@ function inferCategorical(op: string, ins: AVal[], p: CategoricalParams): AVal[]
   checkDTypes(op, ins[0], ['float32'], 'logits');
   const shape = ins[0].shape;
   if (shape !== null && shape.length !== 2) throw argError(op, 'logits must be 2-D [batch, classes]', `shape [${shape.join(',')}]`, 'a 2-D tensor', 'Reshape the logits to [batch, classes].');
-  if (!Number.isInteger(p.numSamples) || p.numSamples < 0) throw argError(op, 'numSamples must be a non-negative integer', String(p.numSamples), 'an integer >= 0', 'Pass a whole number of samples.');
+  if (!Number.isInteger(p.numSamples) || p.numSamples < 0) throw argError(op, 'numSamples must be a non-negative integer', describe(p.numSamples), 'an integer >= 0', 'Pass a whole number of samples.');
   if (shape !== null && shape[1] === 0 && shape[0] !== 0 && p.numSamples > 0) throw argError(op, 'logits have no classes to sample', `shape [${shape.join(',')}]`, 'at least one class', 'Pass logits with at least one column.');
   return [{ dtype: 'int32', shape: [shape === null ? null : shape[0], p.numSamples] }];
 }

@@ -144,6 +144,8 @@ export interface StftOptions {
  */
 function stft(signals: TensorLike, frameLength: number, frameStep: number, options: StftOptions = {}): Tensor {
   const op = 'signal.stft';
+  // Checked before the default fftLength reads it as a number (a symbolic tensor there is a JS-conversion TypeError).
+  if (typeof frameLength !== 'number' || !Number.isInteger(frameLength) || frameLength < 1) throw argError(op, 'frameLength must be a positive integer', describe(frameLength), 'an integer >= 1', 'Pass e.g. 256.');
   const fftLength = lengthArg(op, options.fftLength) ?? 2 ** Math.ceil(Math.log2(Math.max(1, frameLength)));
   const windowFn = options.windowFn === undefined ? hannWindow : options.windowFn;
   if (windowFn !== null && typeof windowFn !== 'function') throw argError(op, 'windowFn must be a function or null', describe(windowFn), '(frameLength) => Tensor, or null', 'Pass e.g. ef.signal.hannWindow.');
