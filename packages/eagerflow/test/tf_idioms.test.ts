@@ -319,7 +319,7 @@ describe('custom gradients through traces and saving (never dropped silently)', 
 });
 
 describe('ef.data as tf.data', () => {
-  const D = (FIX as unknown as { data: { textLines: string[]; reduce: number; filterUnknownShape: number[]; loopInFunction: number } }).data;
+  const D = (FIX as unknown as { data: { textLines: string[]; textFile: string; textFileLines: string[]; reduce: number; filterUnknownShape: number[]; loopInFunction: number } }).data;
   test('TextLineDataset keeps empty lines', async () => {
     const out: unknown[] = [];
     for await (const s of ef.data.TextLineDataset(['a', '', 'b']).asNumpyIterator()) out.push(s);
@@ -329,7 +329,7 @@ describe('ef.data as tf.data', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ef-lines-'));
     try {
       const file = path.join(dir, 'lines.txt');
-      fs.writeFileSync(file, D.textFile as string);
+      fs.writeFileSync(file, D.textFile);
       const out: unknown[] = [];
       for await (const s of ef.data.TextLineDataset(file).asNumpyIterator()) out.push(s);
       expect(out).toEqual(D.textFileLines);
