@@ -4,8 +4,8 @@ import { allocHost, describe } from '../../values/dtype';
 import type { Info, Kernels } from '../../backend/backend';
 import { AVal, Primitive } from '../primitive';
 import { api, arg } from '../api_spec';
-import { attr } from '../graphdef_spec';
-import { isShapeNode, writeShapeOf } from './reshape';
+import { attr, tfOpOf } from '../graphdef_spec';
+import { isShapeNode, squeeze as squeezeRecord, writeShapeOf } from './reshape';
 import type { Attrs, ReadScope } from '../graphdef_spec';
 import type { Tensor } from '../../values/tensor';
 import { bind } from '../bind';
@@ -216,7 +216,7 @@ export const stridedSlice = {
       const strides = p.strides ?? p.begin.map(() => 1);
       const T = attr.type(s.dtype(n.inputs[0]));
       const y = s.add('StridedSlice', 'StridedSlice', [x, s.ints('begin', p.begin), s.ints('end', p.end), s.ints('strides', strides)], { T, Index: attr.type('int32'), ...maskAttrs(p) });
-      return [split === null ? y : s.add('Squeeze', 'Squeeze', [y], { T, squeeze_dims: attr.ints(split.axes) })];
+      return [split === null ? y : s.add(tfOpOf(squeezeRecord), 'shrink', [y], { T, squeeze_dims: attr.ints(split.axes) })];
     },
     read(r): Tensor[] {
       r.arity(4);
