@@ -5,7 +5,8 @@ import * as ef from 'eagerflow';
 import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel } from '@tensorflow/tfjs-converter';
 
-const CASES: ef.Index[][] = [
+type Index = Parameters<ef.Tensor['at']>[number];
+const CASES: Index[][] = [
   [0, '::2', '1:5'], [1, ':', -1], ['::2', 0], [-1, '1:', '::-1'], ['...', 2], [0, null, '2:'],
   ['...', '::2', 1], [1, '...', '::-2'], ['...', 0, '::3'], [null, 0, '...', '::2'], [-1, '::-2', -1], ['1::2', 0, '::-1'],
 ];
@@ -43,7 +44,7 @@ describe('x.at(...) saved, in tfjs-converter', () => {
   });
 
   test('a shrink beside a stride other than 1 is written StridedSlice + Squeeze; a plain slice is one StridedSlice', () => {
-    const form = (idx: ef.Index[]): string[] => opsOf(ef.saveFunction(ef.trace((t: ef.Tensor) => t.at(...idx)).getConcreteFunction(ef.TensorSpec.fromTensor(x)))).filter((o) => o !== 'Placeholder' && o !== 'Const' && o !== 'Identity');
+    const form = (idx: Index[]): string[] => opsOf(ef.saveFunction(ef.trace((t: ef.Tensor) => t.at(...idx)).getConcreteFunction(ef.TensorSpec.fromTensor(x)))).filter((o) => o !== 'Placeholder' && o !== 'Const' && o !== 'Identity');
     expect(form([0, '::2', '1:5'])).toEqual(['StridedSlice', 'Squeeze']);
     expect(form([0, ':', '1:5'])).toEqual(['StridedSlice']);
     expect(form(['::2', '1:3'])).toEqual(['StridedSlice']);
