@@ -4,6 +4,7 @@ import { DType, asDType } from './dtype';
 import { Tensor, freshId, lateTable } from './tensor';
 import { TensorLike, constant, convert, release } from './convert';
 import { TensorShape } from './shape';
+import type { NDArray } from './ndarray';
 import { formatNumpy } from './format';
 import { typeError } from '../errors/error_toolkit';
 import { currentNameScope } from './name_scope';
@@ -85,6 +86,15 @@ export class Variable {
   /** A tensor holding the current value. */
   value(): Tensor {
     return this.readVariable();
+  }
+
+  /**
+   * A host copy of the current value (TF's `v.numpy()`); eager only, like `Tensor.numpy`.
+   * @example
+   * new ef.Variable([1, 2]).numpy().shape; // [2]
+   */
+  numpy(): NDArray {
+    return this._value.numpy();
   }
 
   assign(value: TensorLike): Variable {
