@@ -14,7 +14,7 @@ const TF_image_resize: TfCall = { fn: 'tf.image.resize', cases: 'none', params: 
   ] };
 
 // TF1's resizes (tf.compat.v1.image.resize_*): legacy sampling unless alignCorners / halfPixelCenters.
-const tf1Resize = (fn: string): TfCall => ({ fn, cases: 'none', params: ['images', 'size'], options: { alignCorners: ['align_corners', false], halfPixelCenters: ['half_pixel_centers', false] }, extra: [
+const tf1Resize = (fn: string): TfCall => ({ fn, cases: 'none', params: ['images', 'size'], options: { align_corners: ['alignCorners', false], half_pixel_centers: ['halfPixelCenters', false] }, extra: [
     { name: 'legacy up', args: [IN.t2x4x5x2, [6, 7]] },
     { name: 'legacy down', args: [IN.t2x4x5x2, [3, 2]] },
     { name: 'alignCorners up', args: [IN.t2x4x5x2, [7, 9], { alignCorners: true }] },
