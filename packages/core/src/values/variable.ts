@@ -132,7 +132,7 @@ export interface VarParams {
 
 /** read_variable: no tensor inputs; the variable is a tape source by its own id. */
 export const readVariable = {
-  name: 'read_variable',
+  name: 'read_variable' as const,
   effect: 'stateful',
   foldable: false,
   infer: (_ins: AVal[], p: VarParams) => [{ dtype: p.variable.dtype, shape: p.variable._value.dims }],
@@ -166,7 +166,7 @@ const ASSIGN_OPS = { assign: 'AssignVariableOp', assignAdd: 'AssignAddVariableOp
 
 /** assign_variable: stateful, never dropped, merged or reordered. */
 export const assignVariable = {
-  name: 'assign_variable',
+  name: 'assign_variable' as const,
   effect: 'stateful',
   foldable: false,
   infer(ins: AVal[], p: AssignParams) {
