@@ -2,7 +2,7 @@
 // ResizeBilinear modes (align_corners / neither flag) on tfjs's kernels, with their gradient.
 import { AVal, Info, PRIMITIVES, nhwcSizes, Primitive, ReadScope, Tensor, TfImport, argError, attr, bind, registerPrimitive, stack } from '@eagerflow/core';
 
-const P = PRIMITIVES as unknown as Record<string, Primitive>;
+const P = PRIMITIVES;
 
 /** Split(split_dim, value) into num_split equal pieces (the record's SplitV with static sizes). */
 function readSplit(r: ReadScope): Tensor[] {
