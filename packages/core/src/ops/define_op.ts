@@ -103,19 +103,27 @@ export function defineOp<P extends object, const N extends string, const A exten
 export function defineOp(def: OpDef<never> | UnaryDef | BinaryDef | ReduceDef): Primitive {
   const fam = 'family' in def ? def : null;
   const spec = fam === null ? (def as OpDef<never>).api : fam.family === 'unary' ? unaryApi(fam.api) : fam.family === 'reduce' ? reduceApi(fam.api) : isSpec(fam.api) ? fam.api : binaryApi(fam.api);
-  const rec: Record<string, unknown> = { ...def };
-  for (const k of FAMILY_FIELDS) delete rec[k];
   const vjp = def.vjp ?? null;
-  Object.assign(rec, { effect: def.effect ?? 'pure', vjp, saves: def.saves ?? (vjp === null ? 'none' : 'both'), api: spec });
-  if (fam !== null) Object.assign(rec, familyParts(fam, spec as ApiSpec));
-  const onnx = onnxOf(def.onnx, rec.tf as TfSpec | undefined);
-  rec.onnx = onnx;
-  for (const k of ['onnx', 'tf', 'scalar', 'api'] as const) if (rec[k] === undefined) delete rec[k];
+  const derived: Record<string, unknown> = { effect: def.effect ?? 'pure', vjp, saves: def.saves ?? (vjp === null ? 'none' : 'both'), api: spec };
+  if (fam !== null) Object.assign(derived, familyParts(fam, spec as ApiSpec));
+  derived.onnx = onnxOf(def.onnx, (derived.tf ?? def.tf) as TfSpec | undefined);
+  // A fresh object built by adding properties in one order (no delete: a record whose properties were deleted
+  // drops to V8's dictionary mode, and bind reads infer/impl on every eager call).
+  const rec: Record<string, unknown> = {};
+  const given = def as unknown as Record<string, unknown>;
+  for (const k of RECORD_ORDER) {
+    const v = k in derived ? derived[k] : given[k];
+    if (v !== undefined) rec[k] = v;
+  }
+  for (const k of Object.keys(given)) if (!(k in rec) && !RECORD_ORDER.includes(k) && !FAMILY_FIELDS.includes(k) && given[k] !== undefined) rec[k] = given[k];
   return rec as unknown as Primitive;
 }
 
+/** The record fields, in the order every record object is built with. */
+const RECORD_ORDER: readonly string[] = ['name', 'effect', 'infer', 'impl', 'vjp', 'saves', 'scalar', 'api', 'tf', 'onnx', 'foldable', 'statefulWhen', 'printParams', 'replay'];
+
 /** The fields only the builder reads (not part of the record). */
-const FAMILY_FIELDS = ['family', 'kernel', 'dtypes', 'op', 'out', 'empty', 'host'] as const;
+const FAMILY_FIELDS: readonly string[] = ['family', 'kernel', 'dtypes', 'op', 'out', 'empty', 'host'];
 
 const isSpec = (a: readonly string[] | ApiSpec): a is ApiSpec => !Array.isArray(a);
 
