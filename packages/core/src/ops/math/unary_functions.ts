@@ -106,7 +106,8 @@ export const round = defineOp({
   family: 'unary', name: 'round', api: ['math.round', 'round'],
   dtypes: ['float32', 'int32'],
   scalar: { fn: roundSigned, gpu: (a) => `ef_round(${a})`, exact: true, expr: (a) => `((v) => { const b = Math.floor(v); const r = v - b < 0.5 ? b : v - b > 0.5 ? Math.ceil(v) : b % 2.0 === 0.0 ? b : b + 1.0; return r === 0 ? v * 0 : r; })(${a})` },
-  impl: (k, [x]) => {
+  impl: (k, ins) => {
+    const x = ins[0];
     if (x.dtype === 'int32') return [k.run('Identity', { x }) as Info];
     const host = hostElementwise(k, [x], roundSigned);
     if (host !== null) return [host];
