@@ -38,7 +38,7 @@ const F = (...shape: number[]): InputSpec => ({ shape });
 const I = (...shape: number[]): InputSpec => ({ shape, dtype: 'int32' });
 type Pad = 'SAME' | 'VALID' | [number, number][];
 
-const bindRec = (name: string, ins: ef.Tensor[], params: Record<string, unknown>): ef.Tensor => ef.internal.bind(ef.internal.PRIMITIVES[name], ins, params)[0];
+const bindRec = (name: ef.internal.PrimitiveName, ins: ef.Tensor[], params: Record<string, unknown>): ef.Tensor => ef.internal.bind(ef.internal.PRIMITIVES[name], ins, params)[0];
 const canon = (n: number, s: number, d: number, padding: Pad, dataFormat: string) => ({ strides: new Array<number>(n).fill(s), dilations: new Array<number>(n).fill(d), padding, dataFormat });
 
 interface Conv2dRow {
@@ -116,7 +116,7 @@ const transposes: ForwardCase[] = [
 /** Backprop records without their own public op (conv gradients): bound directly, their rows cover the forward op. */
 function backpropRows(): ForwardCase[] {
   const NO = 'the converter has no filter/depthwise-input backprop ops';
-  const row = (prim: string, api: string, tfCall: TfCall, tf: string, name: string, xs: number[], ys: number[], params: Record<string, unknown>, ref: (a: Ref, b: Ref) => Ref): ForwardCase =>
+  const row = (prim: ef.internal.PrimitiveName, api: string, tfCall: TfCall, tf: string, name: string, xs: number[], ys: number[], params: Record<string, unknown>, ref: (a: Ref, b: Ref) => Ref): ForwardCase =>
     ({ prim, api, tfCall, tfOps: [tf], name, noConverter: NO, inputs: [F(...xs), F(...ys)], op: (a, b) => bindRec(prim, [a, b], params), ref });
   const p2 = canon(2, 2, 1, 'SAME', 'NHWC');
   const pd = canon(2, 1, 2, 'VALID', 'NHWC');
@@ -131,7 +131,7 @@ function backpropRows(): ForwardCase[] {
 
 export const convCases: ForwardCase[] = [...CONV2D.map(conv2dRow), ...dws, ...c3, ...transposes, ...backpropRows()];
 
-const err = (prim: string, api: string, name: string, inputs: InputSpec[], run: (...xs: ef.Tensor[]) => unknown, op: string, got: string, expected: string, cls?: ErrorCase['cls']): ErrorCase =>
+const err = (prim: ef.internal.PrimitiveName, api: string, name: string, inputs: InputSpec[], run: (...xs: ef.Tensor[]) => unknown, op: string, got: string, expected: string, cls?: ErrorCase['cls']): ErrorCase =>
   ({ prim, api, name, inputs, run, op, got, expected, cls });
 
 export const convErrors: ErrorCase[] = [

@@ -68,7 +68,7 @@ const erf = (x: number): number => {
 };
 
 interface Act {
-  prim: string;
+  prim: ef.internal.PrimitiveName;
   api: string;
   tf: string[];
   op: (x: ef.Tensor) => ef.Tensor;
@@ -142,7 +142,7 @@ const composites: ForwardCase[] = [
 
 export const nnActCases: ForwardCase[] = [...actRows, ...exactGelu, ...composites];
 
-const e = (prim: string, api: string, name: string, inputs: InputSpec[], run: (...xs: ef.Tensor[]) => unknown, op: string, got: string, expected: string): ErrorCase => ({ prim, api, name, inputs, run, op, got, expected });
+const e = (prim: ef.internal.PrimitiveName, api: string, name: string, inputs: InputSpec[], run: (...xs: ef.Tensor[]) => unknown, op: string, got: string, expected: string): ErrorCase => ({ prim, api, name, inputs, run, op, got, expected });
 
 export const nnActErrors: ErrorCase[] = [
   e('relu6', 'nn.relu6', 'relu6 of bool', [{ shape: [2], dtype: 'bool' }], (x) => ef.nn.relu6(x), 'relu6', 'bool', 'float32 or int32'),

@@ -80,7 +80,7 @@ const TF_spaceToBatchNd: TfCall = { fn: 'tf.space_to_batch_nd', cases: 'none', e
 const F = (shape: number[], gen?: Gen): InputSpec => ({ shape, gen });
 const I = (shape: number[], gen: Gen = 'index'): InputSpec => ({ shape, dtype: 'int32', gen });
 const fixed = (values: number[], shape = [values.length]): InputSpec => ({ shape, values });
-const bindRec = (name: string, ins: ef.Tensor[], params: Record<string, unknown>): ef.Tensor => ef.internal.bind(ef.internal.PRIMITIVES[name], ins, params)[0];
+const bindRec = (name: ef.internal.PrimitiveName, ins: ef.Tensor[], params: Record<string, unknown>): ef.Tensor => ef.internal.bind(ef.internal.PRIMITIVES[name], ins, params)[0];
 
 /** Builds a Ref of `shape` from an index function. */
 const build = (shape: number[], f: (idx: number[]) => number, dtype: ef.DType = 'float32'): Ref => new Ref(shape, Array.from({ length: sizeOf(shape) }, (_, i) => f(unravel(i, shape))), dtype);
@@ -248,7 +248,7 @@ const layout: ForwardCase[] = [
 
 export const normCases: ForwardCase[] = [...bn, ...lrnRows, ...losses, ...layout];
 
-const e = (prim: string, api: string, name: string, inputs: InputSpec[], run: (...xs: ef.Tensor[]) => unknown, op: string, got: string, expected: string): ErrorCase => ({ prim, api, name, inputs, run, op, got, expected });
+const e = (prim: ef.internal.PrimitiveName, api: string, name: string, inputs: InputSpec[], run: (...xs: ef.Tensor[]) => unknown, op: string, got: string, expected: string): ErrorCase => ({ prim, api, name, inputs, run, op, got, expected });
 
 export const normErrors: ErrorCase[] = [
   e('fused_batch_norm', 'nn.fusedBatchNorm', 'fusedBatchNorm scale of the wrong size', [F([1, 2, 2, 3]), F([2]), F([3])], (x, s, b) => ef.nn.fusedBatchNorm(x, s, b), 'fusedBatchNorm', 'shape [2]', 'shape [3]'),

@@ -65,7 +65,7 @@ const TF_nn_pool: TfCall = { fn: 'tf.nn.pool', cases: 'none', params: ['x', 'w',
 const F = (...shape: number[]): InputSpec => ({ shape });
 const I = (...shape: number[]): InputSpec => ({ shape, dtype: 'int32' });
 type Pad = 'SAME' | 'VALID';
-const bindRec = (name: string, ins: ef.Tensor[], params: Record<string, unknown>): ef.Tensor => ef.internal.bind(ef.internal.PRIMITIVES[name], ins, params)[0];
+const bindRec = (name: ef.internal.PrimitiveName, ins: ef.Tensor[], params: Record<string, unknown>): ef.Tensor => ef.internal.bind(ef.internal.PRIMITIVES[name], ins, params)[0];
 const FMT_GAP = "the converter's pool ops ignore data_format (NCHW is read as NHWC)";
 
 interface Row {
@@ -170,7 +170,7 @@ const composites: ForwardCase[] = [
 
 export const poolCases: ForwardCase[] = [...ROWS.map(poolRow), ...gradRows, ...argmaxRows, ...composites];
 
-const e = (prim: string, api: string, name: string, inputs: InputSpec[], run: (...xs: ef.Tensor[]) => unknown, op: string, got: string, expected: string, cls?: ErrorCase['cls']): ErrorCase => ({ prim, api, name, inputs, run, op, got, expected, cls });
+const e = (prim: ef.internal.PrimitiveName, api: string, name: string, inputs: InputSpec[], run: (...xs: ef.Tensor[]) => unknown, op: string, got: string, expected: string, cls?: ErrorCase['cls']): ErrorCase => ({ prim, api, name, inputs, run, op, got, expected, cls });
 
 export const poolErrors: ErrorCase[] = [
   e('avg_pool', 'nn.avgPool2d', 'avgPool2d bad padding', [F(1, 4, 4, 1)], (x) => ef.nn.avgPool2d(x, 2, 2, 'FULL' as 'SAME'), 'avgPool2d', '"FULL"', "'SAME' or 'VALID'"),

@@ -63,7 +63,7 @@ export const randomCases: ForwardCase[] = [
   { prim: 'random_uniform', api: 'nn.dropout', tfCall: TF_nn_dropout, tfOps: ['RandomUniform'], name: 'nn.dropout of zeros is zeros', inputs: [fixed([0, 0, 0, 0], [2, 2])], op: (x) => ef.nn.dropout(x, { rate: 0.5, seed: 1 }), ref: (x) => x, grad: false },
 ];
 
-const dtypeError = (prim: string, op: string, run: () => unknown): ErrorCase => ({ prim, name: `${op} of int32`, inputs: [], run, op, got: 'int32', expected: 'float32' });
+const dtypeError = (prim: ef.internal.PrimitiveName, op: string, run: () => unknown): ErrorCase => ({ prim, name: `${op} of int32`, inputs: [], run, op, got: 'int32', expected: 'float32' });
 
 export const randomErrors: ErrorCase[] = [
   dtypeError('random_standard_normal', 'random.normal', () => ef.random.normal([2], { dtype: 'int32' })),

@@ -29,7 +29,7 @@ function sameBits(got: ArrayLike<number>, want: ArrayLike<number>, what: string,
   expect(`${what}: ${bad.slice(0, 5).join('; ')}`).toBe(`${what}: `);
 }
 
-const factOf = (prim: string): ef.internal.Primitive['scalar'] => ef.internal.PRIMITIVES[prim].scalar;
+const factOf = (prim: string): ef.internal.Primitive['scalar'] => ef.internal.recordByName(prim, 'math_scalar_facts').scalar;
 const compile1 = (expr: string): ((a: number) => number) => new Function('a', `return ${expr};`) as (a: number) => number;
 const compile2 = (expr: string): ((a: number, b: number) => number) => new Function('a', 'b', `return ${expr};`) as (a: number, b: number) => number;
 

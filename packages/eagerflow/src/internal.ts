@@ -11,9 +11,9 @@
 
 // Records and the op table: every primitive record, the composites, the generated namespaces' entries, the
 // API-spec builders and the record fields' types.
-export { PRIMITIVES, COMPOSITES, TOP, MODULES, opEntries, allPrimitives, primitiveByName, registerPrimitive } from '@eagerflow/core';
-export { api, arg, composite, primitive, makeOp, opNameOf, paramsRecord, paramsKey, isStateful, isFoldable } from '@eagerflow/core';
-export type { Primitive, PrimitiveName, Info, Kernels, Attrs, Params, ParamsRecord, ScalarFact, VjpRule, AVal } from '@eagerflow/core';
+export { PRIMITIVES, COMPOSITES, TOP, MODULES, opEntries, allPrimitives, getRecord, recordByName, findRecord, isPrimitive, registerPrimitive } from '@eagerflow/core';
+export { api, arg, composite, defineOp, makeOp, opNameOf, paramsRecord, paramsKey, isStateful, isFoldable } from '@eagerflow/core';
+export type { Primitive, PrimitiveName, RecordNamed, OpDef, OpRecord, Info, Kernels, Attrs, Params, ParamsRecord, ScalarFact, VjpRule, AVal } from '@eagerflow/core';
 export type { ApiSpec, Arg, CompositeSpec, Positional, OptionsOf, FnOf, EntriesOf } from '@eagerflow/core';
 // The helpers gradient rules and composites are written with.
 export { convert, broadcastLike, reduceLike, reshapeLike, MAX_RANK } from '@eagerflow/core';

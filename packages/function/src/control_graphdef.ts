@@ -1,5 +1,5 @@
 // cond/while as TensorFlow's (Stateless)If and (Stateless)While over library functions: the writers and the output check.
-import { AVal, PRIMITIVES, Params, Primitive, ReadScope, SpecNode, Tensor, WriteScope, attr, isStateful, outputRef, tfOpOf } from '@eagerflow/core';
+import { AVal, Params, Primitive, PrimitiveName, ReadScope, SpecNode, Tensor, WriteScope, attr, getRecord, isStateful, outputRef, tfOpOf } from '@eagerflow/core';
 import type { Graph } from './graph';
 
 const range = (a: number, b: number): number[] => Array.from({ length: Math.max(0, b - a) }, (_, i) => a + i);
@@ -21,7 +21,7 @@ function opFor(n: SpecNode<unknown>, [stateless, stateful]: ControlOps): string 
 }
 
 /** The TF op another record writes (the loop counter's Less, LogicalAnd and AddV2). */
-const opOf = (name: string): string => tfOpOf(PRIMITIVES[name]);
+const opOf = (name: PrimitiveName): string => tfOpOf(getRecord(name));
 
 /** cond -> (Stateless)If: both branches take every captured value; each reads its own slice. */
 export function writeCond(s: WriteScope, n: SpecNode<unknown>, ins: string[], ops: ControlOps): string[] {

@@ -1,9 +1,9 @@
 // Import-side records for tfjs-converter's fused forms: Prelu, and conv + BiasAdd + activation on tfjs's fused conv
 // kernels (one kernel, as tfjs-converter runs _FusedConv2D), each differentiable and written back as the TF op it was.
-import { AVal, AttrValue, Info, PRIMITIVES, Primitive, ReadScope, Tensor, argError, attr, bind, greater, minimum, multiply, reduceLike, registerPrimitive, where, hostFusedConv, hostKernelsPay, backend } from '@eagerflow/core';
+import { AVal, AttrValue, Info, PRIMITIVES, Primitive, ReadScope, Tensor, argError, attr, bind, greater, minimum, multiply, reduceLike, registerPrimitive, where, hostFusedConv, hostKernelsPay, backend, PrimitiveName } from '@eagerflow/core';
 import type { Kernels, LowerScope, OnnxCodec, SpecNode } from '@eagerflow/core';
 
-const P = PRIMITIVES as unknown as Record<string, Primitive>;
+const P = PRIMITIVES;
 
 /**
  * PReLU as tfjs-converter's Prelu op computes it (x < 0 ? alpha·x : x): one record on tfjs's Prelu kernel
@@ -56,7 +56,7 @@ function hostPrelu(k: Kernels, x: Info, alpha: Info): Info | null {
 export const prelu = (x: Tensor, alpha: Tensor): Tensor => bind(preluRecord, [x, alpha], {})[0];
 
 /** The activations tfjs's fused conv kernels apply, by TF's fused_ops name, with the record that defines each one's gradient. */
-export const ACTIVATIONS: Record<string, { tfjs: string; prim: string | null }> = {
+export const ACTIVATIONS: Record<string, { tfjs: string; prim: PrimitiveName | null }> = {
   Relu: { tfjs: 'relu', prim: 'relu' },
   Relu6: { tfjs: 'relu6', prim: 'relu6' },
   Elu: { tfjs: 'elu', prim: 'elu' },
@@ -78,7 +78,7 @@ export interface FusedConvParams extends Epilogue {
   readonly depthwise: boolean;
 }
 
-const convOf = (p: FusedConvParams): string => (p.depthwise ? 'depthwise_conv2d' : 'conv2d');
+const convOf = (p: FusedConvParams): 'conv2d' | 'depthwise_conv2d' => (p.depthwise ? 'depthwise_conv2d' : 'conv2d');
 const one = (prim: Primitive, ins: Tensor[], params: object): Tensor => bind(prim, ins, params)[0];
 
 /**
@@ -192,7 +192,7 @@ function epilogueVjp(g: Tensor | null, head: Primitive, headParams: object, [a, 
   let dz: Tensor | null = g;
   let dAlpha: Tensor | null = null;
   if (p.activation === 'Prelu') [dz, dAlpha] = vjp(preluRecord)([g], [z, alpha], [y], {}, [true, need[3] ?? false]);
-  else if (p.activation !== '') dz = vjp(P[ACTIVATIONS[p.activation].prim as string])([g], [z], [y], p.activation === 'LeakyRelu' ? { alpha: p.leakyreluAlpha } : {}, [true])[0];
+  else if (p.activation !== '') dz = vjp(P[ACTIVATIONS[p.activation].prim as PrimitiveName])([g], [z], [y], p.activation === 'LeakyRelu' ? { alpha: p.leakyreluAlpha } : {}, [true])[0];
   const [dz0, db] = vjp(P.bias_add)([dz], [z0, bias], [z], { dataFormat: 'NHWC' }, [true, need[2]]);
   const [da, dB] = vjp(head)([dz0], [a, b], [z0], headParams, [need[0], need[1]]);
   return [da, dB, db, ...(alpha ? [dAlpha] : [])];

@@ -1,5 +1,5 @@
 // The epilogue pass: conv2d / depthwiseConv2d / matmul + bias + activation onto tfjs's fused kernels, and its inverse for exporters.
-import { Primitive, backend, isStateful, paramsRecord } from '@eagerflow/core';
+import { Primitive, backend, isStateful, paramsRecord, isPrimitive } from '@eagerflow/core';
 import { Graph, Node, Value, isGraph } from './graph';
 import { ACTIVATIONS, FusedConvParams, FusedMatMulParams, fusedConvRecord, fusedMatMulRecord } from './fused_records';
 
@@ -27,7 +27,7 @@ const chains = new WeakMap<object, Chain>();
 function headFits(g: Graph, n: Node): boolean {
   if (!(n.prim.name in KERNEL) || n.inputs.length !== 2 || n.inputs.some((i) => g.values[i].dtype !== 'float32')) return false;
   const [a, b] = n.inputs.map((i) => g.values[i].shape);
-  if (n.prim.name === 'matmul') {
+  if (isPrimitive(n.prim, 'matmul')) {
     // tfjs-backend-wasm 4.22's _FusedMatMul adds the bias at the wrong positions when an operand is transposed
     // (rows after the first; measured, docs/performance.md): there the unfused ops run.
     const pm = paramsRecord(n.params);
@@ -47,9 +47,9 @@ function biasOf(g: Graph, n: Node, x: number): number | null {
     const s = g.values[b].shape;
     return g.values[b].dtype === 'float32' && s !== null && s.length === 1 && s[0] !== null && s[0] === channels;
   };
-  if (n.prim.name === 'bias_add') return n.inputs[0] === x && paramsRecord(n.params).dataFormat === 'NHWC' && fits(n.inputs[1]) ? n.inputs[1] : null;
+  if (isPrimitive(n.prim, 'bias_add')) return n.inputs[0] === x && paramsRecord(n.params).dataFormat === 'NHWC' && fits(n.inputs[1]) ? n.inputs[1] : null;
   // add(x, bias) broadcasts a [C] bias along x's last axis (C known): the same sums as bias_add, x's shape kept.
-  if (n.prim.name !== 'add' || n.inputs.length !== 2 || channels === null) return null;
+  if (!isPrimitive(n.prim, 'add') || n.inputs.length !== 2 || channels === null) return null;
   const other = n.inputs[0] === x ? n.inputs[1] : n.inputs[1] === x ? n.inputs[0] : null;
   return other !== null && other !== x && fits(other) ? other : null;
 }
@@ -84,7 +84,7 @@ export function fuseEpilogues(g: Graph): Graph {
     const activation = act === null ? '' : ACT_OF_PRIM[act.prim.name];
     const last = act ?? bias;
     const inputs = [...head.inputs, b, ...(act !== null && act.prim.name === 'prelu' ? [act.inputs[1]] : [])];
-    const leakyreluAlpha = act !== null && act.prim.name === 'leaky_relu' ? (paramsRecord(act.params).alpha as number) : 0.2;
+    const leakyreluAlpha = act !== null && isPrimitive(act.prim, 'leaky_relu') ? (paramsRecord(act.params).alpha as number) : 0.2;
     const params =
       hk === 'matmul'
         ? ({ transposeA: paramsRecord(head.params).transposeA === true, transposeB: paramsRecord(head.params).transposeB === true, activation, leakyreluAlpha } satisfies FusedMatMulParams)

@@ -3,7 +3,7 @@
 import * as ef from 'eagerflow';
 
 type Prim = ef.internal.Primitive & { scalar: { fn: (a: number, b: number) => number; gpu?: (a: string, b: string) => string } };
-const PRIMS = ef.internal.PRIMITIVES as Record<string, Prim>;
+const PRIMS = ef.internal.PRIMITIVES as unknown as Record<string, Prim>;
 const withGpu = Object.values(PRIMS).filter((p) => p.scalar?.gpu !== undefined);
 
 /**

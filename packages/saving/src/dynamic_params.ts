@@ -1,7 +1,7 @@
 // Data-dependent parameters: Fill dims, Slice begin/size, Pad paddings, Range bounds, TopKV2 k, Reshape/Tile/BroadcastTo
 // shapes computed by the graph (detection post-processing). One record runs the op's own record with the params
 // read from those tensors when it executes; gradients are the op's own, with the params of that run.
-import { AVal, AttrValue, Info, Primitive, ReadScope, Tensor, backend, bind, primitiveByName, registerPrimitive, unimplemented } from '@eagerflow/core';
+import { AVal, AttrValue, Info, Primitive, ReadScope, Tensor, backend, bind, recordByName, registerPrimitive, unimplemented } from '@eagerflow/core';
 import type { DType } from '@eagerflow/core';
 import type { NodeReader } from './reader';
 import type { ParsedNode } from './validate';
@@ -31,7 +31,7 @@ const paramsOf = (p: DynamicParams, values: ArrayLike<number>[]): Record<string,
   return out;
 };
 
-const targetOf = (p: DynamicParams): Primitive => primitiveByName(p.target) as Primitive;
+const targetOf = (p: DynamicParams): Primitive => recordByName(p.target, 'dynamic params');
 
 /** Runs record `target` with params read from its param inputs (checked by the record's infer on the run's shapes). */
 const dynamicParams: Primitive<DynamicParams> = {

@@ -1,7 +1,7 @@
 // Detection-model ops: Pack and Split (TF1's ResizeBilinear modes are read by core's resize records).
-import { PRIMITIVES, Primitive, ReadScope, Tensor, TfImport, bind, stack } from '@eagerflow/core';
+import { PRIMITIVES, ReadScope, Tensor, TfImport, bind, stack } from '@eagerflow/core';
 
-const P = PRIMITIVES as unknown as Record<string, Primitive>;
+const P = PRIMITIVES;
 
 /** Split(split_dim, value) into num_split equal pieces (the record's SplitV with static sizes). */
 function readSplit(r: ReadScope): Tensor[] {

@@ -1,11 +1,11 @@
 // Import rows for TF's fused and converter-only ops (_FusedConv2D, FusedDepthwiseConv2dNative, _FusedMatMul, Prelu, AddN) on the records.
-import { PRIMITIVES, Primitive, ReadScope, Tensor, TfImport, bind, readConvAttrs } from '@eagerflow/core';
+import { PRIMITIVES, ReadScope, Tensor, TfImport, bind, readConvAttrs, PrimitiveName } from '@eagerflow/core';
 import { fusedConv2d, prelu } from '@eagerflow/function';
 import { fromBase64 } from './format';
 import { ParsedNode } from './validate';
 
-const P = PRIMITIVES as unknown as Record<string, Primitive>;
-const one = (prim: string, ins: Tensor[], params: object = {}): Tensor => bind(P[prim], ins, params)[0];
+const P = PRIMITIVES;
+const one = (prim: PrimitiveName, ins: Tensor[], params: object = {}): Tensor => bind(P[prim], ins, params)[0];
 
 
 /** A list-of-strings attr (`list.s`, base64), e.g. fused_ops. */
@@ -65,7 +65,7 @@ function applyFused(r: ReadScope, y: Tensor, args: Args, fmt: string): Tensor {
       case 'Elu':
       case 'Sigmoid':
       case 'Tanh':
-        y = one(op.toLowerCase(), [y]);
+        y = one(op.toLowerCase() as 'relu' | 'relu6' | 'elu' | 'sigmoid' | 'tanh', [y]);
         break;
       case 'LeakyRelu':
         y = one('leaky_relu', [y], { alpha: r.node.float('leakyrelu_alpha', 0.2) });

@@ -1,12 +1,12 @@
 // TensorList* and TensorArray*V3 ops read onto dense tensors: a list of n elements of one static shape is the tensor
 // [n, ...element shape], so lists ride through ef.whileLoop as ordinary loop variables and stay differentiable.
-import { PRIMITIVES, Primitive, ReadScope, Tensor, TfImport, add, bind, concat, maximum, padDynOf, reshape, sliceDynOf, stack, subtract, zerosLike } from '@eagerflow/core';
+import { PRIMITIVES, ReadScope, Tensor, TfImport, add, bind, concat, maximum, padDynOf, reshape, sliceDynOf, stack, subtract, zerosLike, PrimitiveName } from '@eagerflow/core';
 import type { DType } from '@eagerflow/core';
 import { ParsedNode } from './validate';
 import type { ConstValue } from './weights';
 
-const P = PRIMITIVES as unknown as Record<string, Primitive>;
-const one = (prim: string, ins: Tensor[], params: object = {}): Tensor => bind(P[prim], ins, params)[0];
+const P = PRIMITIVES;
+const one = (prim: PrimitiveName, ins: Tensor[], params: object = {}): Tensor => bind(P[prim], ins, params)[0];
 
 /** Element shapes of lists made with an unknown one, inferred from what reads or writes them (by node). */
 const inferred = new WeakMap<object, number[]>();

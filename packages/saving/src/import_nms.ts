@@ -5,7 +5,7 @@ import { loadLimits } from './reader';
 import { AVal, Info, Kernels, PRIMITIVES, Primitive, ReadScope, Tensor, argError, attr, backend, bind, outputRef, paramsRecord, registerPrimitive, tfOpOf } from '@eagerflow/core';
 import type { WriteScope } from '@eagerflow/core';
 
-const P = PRIMITIVES as unknown as Record<string, Primitive>;
+const P = PRIMITIVES;
 
 /** The per-box NMS versions by TF op: V3/V4/V5 are named by core's image.nonMaxSuppression* records. */
 const V2 = 'NonMaxSuppressionV2';

@@ -1,5 +1,5 @@
 // Import-only TF ops: rows that read TensorFlow ops no record writes, pointing at primitives.
-import { PRIMITIVES, Primitive, Tensor, TfImport, bind, softmax } from '@eagerflow/core';
+import { PRIMITIVES, Tensor, TfImport, bind, softmax } from '@eagerflow/core';
 import { DETECT_IMPORT_ROWS } from './import_detect';
 import { FUSED_IMPORT_ROWS } from './import_fused';
 import { LIST_IMPORT_ROWS } from './import_lists';
@@ -8,7 +8,7 @@ import { CONVERTER_IMPORT_ROWS } from './import_converter_ops';
 // The NMS family (NonMaxSuppressionV2..V5, CombinedNonMaxSuppression) registers its records.
 import './import_nms';
 
-const P = PRIMITIVES as unknown as Record<string, Primitive>;
+const P = PRIMITIVES;
 
 /**
  * TF ops read but never written: rank as shape(shape(x)), v1 Select, and the shape helpers that

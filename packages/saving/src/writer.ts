@@ -1,5 +1,5 @@
 // GraphDef writer: a traced Graph -> GraphDef JSON nodes, a function library (cond/while bodies) and weights.
-import { AVal, DType, FunctionFinish, HostSaveState, Variable, WriteScope, backend, internalError, isStateful, paramsRecord } from '@eagerflow/core';
+import { AVal, DType, FunctionFinish, HostSaveState, Variable, WriteScope, backend, internalError, isStateful, paramsRecord, isPrimitive } from '@eagerflow/core';
 import { writeNode } from './spec_io';
 import { writeHostCallback } from './host_codec';
 import { HOST_CALLBACK_PRIMITIVE, hostCallbacks } from './host';
@@ -255,7 +255,7 @@ function assignedVariables(g: Graph, out: Set<Variable>): Set<Variable> {
     if (v !== undefined && (v as { _slot?: unknown })._slot !== undefined) {
       throw saveError('a variable passed as an argument cannot be saved', `variable argument '${(v as Variable).name}'`, 'variables captured by the function', 'Capture the variable from an enclosing scope (closure) instead of passing it as an argument');
     }
-    if (n.prim.name === 'assign_variable' && v instanceof Variable) out.add(v);
+    if (isPrimitive(n.prim, 'assign_variable') && v instanceof Variable) out.add(v);
     for (const p of Object.values(n.params)) if (isGraph(p)) assignedVariables(p, out);
   }
   return out;

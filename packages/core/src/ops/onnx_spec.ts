@@ -79,7 +79,7 @@ export function onnxSpec<P>(s: OnnxSpec<P>): OnnxSpec {
  * Sets `onnx` on the record itself and returns it.
  * @example
  * // not-run
- * export const exp = withOnnx(unary('exp', 'Exp', ...), { op: 'Exp' });
+ * export const conv2dBackpropFilter = withOnnx(C2.filter, gradLower.convFilter(false));
  */
 export function withOnnx<T extends { readonly name: string; readonly effect: 'pure' | 'stateful' }>(record: T, onnx: OnnxSpec): T {
   // Set on the record object itself: its GraphDef readers and vjps bind that object, so a copy would

@@ -89,11 +89,6 @@ export function isFoldable(prim: Primitive, params: Params): boolean {
   return !isStateful(prim, params) && (prim.foldable ?? true);
 }
 
-/** Narrow helper so records are type-checked against their own params. */
-export function primitive<P extends object>(p: Primitive<P>): Primitive<P> {
-  return p;
-}
-
 /** Params are compared by value for CSE; this is the canonical key. */
 export function paramsKey(params: Params): string {
   // eslint-disable-next-line no-unreachable-loop

@@ -23,7 +23,8 @@ import * as FFT from './signal/fft';
 import * as CONV from './nn/conv';
 import * as POOL from './nn/pool';
 import * as NORM from './nn/normalization';
-import { internalError } from '../errors/error_toolkit';
+import { internalError, opError } from '../errors/error_toolkit';
+import { NotFoundError } from '../errors/errors';
 import * as V from './state/variable_ops';
 import * as BM from './math/unary_functions';
 import * as AR from './math/binary_functions';
@@ -55,7 +56,19 @@ type ValuesOf<T> = T[keyof T];
 const isRecord = (x: unknown): x is Primitive =>
   typeof x === 'object' && x !== null && typeof (x as Primitive).name === 'string' && typeof (x as Primitive).infer === 'function' && typeof (x as Primitive).impl === 'function';
 
-function collect(): Record<string, Primitive> {
+/** The records among the modules' exports (each keeps its literal name, params and API types). */
+type TableRecord = Extract<RecordExports, { readonly name: string; readonly effect: 'pure' | 'stateful'; readonly saves: Primitive['saves'] }>;
+
+/** An IR name of core's table: a literal union, so a misspelt name is a compile error. */
+export type PrimitiveName = TableRecord['name'];
+
+/** Core's record named `N`, with its own types. */
+export type RecordNamed<N extends PrimitiveName> = Extract<TableRecord, { readonly name: N }>;
+
+/** Every core record by IR name. */
+export type PrimitiveTable = { readonly [N in PrimitiveName]: RecordNamed<N> };
+
+function collect(): PrimitiveTable {
   const out: Record<string, Primitive> = {};
   for (const mod of MODULES) {
     for (const x of Object.values(mod)) {
@@ -64,7 +77,7 @@ function collect(): Record<string, Primitive> {
       out[x.name] = x;
     }
   }
-  return out;
+  return out as unknown as PrimitiveTable;
 }
 
 /**
@@ -72,25 +85,44 @@ function collect(): Record<string, Primitive> {
  * @example
  * ef.internal.PRIMITIVES.sinh.name; // 'sinh'
  */
-export const PRIMITIVES: Readonly<Record<string, Primitive>> = collect();
+export const PRIMITIVES: PrimitiveTable = collect();
 
-/** An IR name of the table. */
-export type PrimitiveName = string;
-
-/** Lookup by IR name (the keys are the records' names; checked at load). */
-export function primitiveByName(name: string): Primitive | undefined {
-  return (PRIMITIVES as Record<string, Primitive>)[name];
+/**
+ * Core's record of a name known in the source (a literal: a misspelt name does not compile).
+ * @example
+ * ef.internal.getRecord('add').name; // 'add'
+ */
+export function getRecord<N extends PrimitiveName>(name: N): RecordNamed<N> {
+  return (PRIMITIVES as unknown as Readonly<Record<PrimitiveName, RecordNamed<N>>>)[name];
 }
 
-
 const extra: Primitive[] = [];
+
+/**
+ * A record by a name that comes from data (a loaded graph, a saved node): core's table, then the
+ * registered records. Unknown names raise a NotFoundError naming `site` and the name.
+ * @example
+ * ef.internal.recordByName('add', 'my reader').name; // 'add'
+ */
+export function recordByName(name: string, site: string): Primitive {
+  const p = findRecord(name);
+  if (p === undefined) {
+    throw opError(NotFoundError, site, `no primitive named '${name}'`, `'${name}'`, 'an IR name of ef.internal.allPrimitives()', 'Check the name, or register the record (ef.internal.registerPrimitive) before reading data that names it.');
+  }
+  return p;
+}
+
+/** The record of a name from data, or undefined (core's table, then the registered records). */
+export function findRecord(name: string): Primitive | undefined {
+  return Object.prototype.hasOwnProperty.call(PRIMITIVES, name) ? (PRIMITIVES as unknown as Record<string, Primitive>)[name] : extra.find((e) => e.name === name);
+}
 
 /**
  * Registers a record defined outside core (control flow, host callbacks): the GraphDef reader and
  * the op tables see it. Names must be unique.
  */
 export function registerPrimitive(p: Primitive): void {
-  if (primitiveByName(p.name) !== undefined || extra.some((e) => e.name === p.name)) {
+  if (findRecord(p.name) !== undefined) {
     if (extra.includes(p)) return;
     throw internalError('registerPrimitive', `a second primitive named '${p.name}' (names must be unique)`);
   }
@@ -100,4 +132,13 @@ export function registerPrimitive(p: Primitive): void {
 /** Every record: core's table, then the registered ones. */
 export function allPrimitives(): Primitive[] {
   return [...(Object.values(PRIMITIVES) as Primitive[]), ...extra];
+}
+
+/**
+ * Whether `p` is core's record named `name` (a literal of the table: a misspelt name does not compile).
+ * @example
+ * ef.internal.isPrimitive(ef.internal.PRIMITIVES.add, 'add'); // true
+ */
+export function isPrimitive(p: Primitive, name: PrimitiveName): boolean {
+  return p.name === name;
 }

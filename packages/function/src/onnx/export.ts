@@ -1,5 +1,5 @@
 // ONNX export (API section 15): ef.toOnnx / ef.saveOnnx write a traced function as one ONNX ModelProto.
-import { describe, typeError, unimplemented } from '@eagerflow/core';
+import { describe, typeError, unimplemented, isPrimitive } from '@eagerflow/core';
 import { Saveable, concreteOf } from '../saveable';
 import { nodeFs } from '../node_fs';
 import { unfuseEpilogues } from '../passes_epilogue';
@@ -25,7 +25,7 @@ export function toOnnx(f: Saveable, options: OnnxExportOptions = {}): Uint8Array
   const cf = concreteOf(f);
   const g = unfuseEpilogues(cf.graph);
   const probe = probeScope(g, opset);
-  const missing = g.nodes.filter((n) => n.prim.name !== 'read_variable' && !lowers(probe, n));
+  const missing = g.nodes.filter((n) => !isPrimitive(n.prim, 'read_variable') && !lowers(probe, n));
   if (missing.length > 0) {
     const names = [...new Set(missing.map((n) => n.prim.name))];
     throw unimplemented(

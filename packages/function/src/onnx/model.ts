@@ -1,5 +1,5 @@
 // One generic ONNX writer: nodes of a traced graph (a segment, or the whole graph) -> a ModelProto, read off the records' lowerings.
-import { AVal, DType, Dims, Info, VarParams, LowerScope, ONNX_TYPE, OnnxAttr, OnnxAttrs, OnnxDecl, OnnxSpec, backend, internalError, isOnnxCodec, isStateful, onnxAccepts, paramsRecord } from '@eagerflow/core';
+import { AVal, DType, Dims, Info, VarParams, LowerScope, ONNX_TYPE, OnnxAttr, OnnxAttrs, OnnxDecl, OnnxSpec, backend, internalError, isOnnxCodec, isStateful, onnxAccepts, paramsRecord, isPrimitive } from '@eagerflow/core';
 import { Graph, Node, isGraph } from '../graph';
 import { runLimitsOf } from '../run_limits';
 import { ATTR_TYPE, F, Msg } from './proto';
@@ -189,7 +189,7 @@ function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>
     return name;
   };
   for (const n of nodes) {
-    if (n.prim.name === 'read_variable') {
+    if (isPrimitive(n.prim, 'read_variable')) {
       // Export only (segments take reads as inputs): the variable's value now, as an initializer.
       const v = (n.params as unknown as VarParams).variable;
       const info = v._value.concrete('toOnnx');

@@ -1,5 +1,5 @@
 // jitCompile's executor lowering: runs of nodes with ONNX lowerings become one compiled segment (an ONNX Runtime session) each.
-import { AVal, DType, Info, Kernels, PRIMITIVES, Primitive, Variable, assignVariable, backend, isStateful, readVariable, unimplemented } from '@eagerflow/core';
+import { AVal, DType, Info, Kernels, PRIMITIVES, Primitive, Variable, assignVariable, backend, isStateful, readVariable, unimplemented, isPrimitive } from '@eagerflow/core';
 import { Graph, Node, Value, isGraph } from '../graph';
 import { unfuseEpilogues } from '../passes_epilogue';
 import { hostLoopBeatsOrt } from '../fuse';
@@ -101,7 +101,7 @@ const ASSIGN_ARITHMETIC: Readonly<Record<string, Primitive | undefined>> = { ass
  * 784-256-256-10 SGD step that was about a third of the step's time (measured with --cpu-prof).
  */
 function foldAssignArithmetic(g: Graph): Graph {
-  const folds = g.nodes.some((n) => n.prim.name === 'assign_variable' && (n.params as { mode?: string }).mode !== 'assign');
+  const folds = g.nodes.some((n) => isPrimitive(n.prim, 'assign_variable') && (n.params as { mode?: string }).mode !== 'assign');
   if (!folds) return g;
   const values: Value[] = g.values.slice();
   const fresh = (dtype: DType, shape: Value['shape']): number => values.push({ kind: 'node', dtype, shape }) - 1;
@@ -110,11 +110,11 @@ function foldAssignArithmetic(g: Graph): Graph {
   const lastRead = new Map<Variable, number>();
   for (const n of g.nodes) {
     const mode = (n.params as { mode?: string }).mode;
-    const arith = n.prim.name === 'assign_variable' ? ASSIGN_ARITHMETIC[mode as string] : undefined;
+    const arith = isPrimitive(n.prim, 'assign_variable') ? ASSIGN_ARITHMETIC[mode as string] : undefined;
     if (arith === undefined) {
       nodes.push(n);
-      if (n.prim.name === 'read_variable') lastRead.set(variableOf(n), n.outputs[0]);
-      else if (n.prim.name === 'assign_variable') lastRead.delete(variableOf(n));
+      if (isPrimitive(n.prim, 'read_variable')) lastRead.set(variableOf(n), n.outputs[0]);
+      else if (isPrimitive(n.prim, 'assign_variable')) lastRead.delete(variableOf(n));
       else if (isStateful(n.prim, n.params)) lastRead.clear();
       continue;
     }
@@ -141,9 +141,9 @@ function foldAssignArithmetic(g: Graph): Graph {
  * host callbacks, which may assign it); other ordered nodes wait for any stateful node there.
  */
 function waitsFor(n: Node, after: readonly Node[]): boolean {
-  if (n.prim.name === 'read_variable') {
+  if (isPrimitive(n.prim, 'read_variable')) {
     const v = variableOf(n);
-    return after.some((a) => (a.prim.name === 'assign_variable' ? variableOf(a) === v : a.prim.name !== 'read_variable' && isStateful(a.prim, a.params)));
+    return after.some((a) => (isPrimitive(a.prim, 'assign_variable') ? variableOf(a) === v : !isPrimitive(a.prim, 'read_variable') && isStateful(a.prim, a.params)));
   }
   return after.some((a) => isStateful(a.prim, a.params) || PLUMBING.has(a.prim.name));
 }

@@ -1,6 +1,6 @@
 // Gradients through compiled functions: a tape over a jitCompile call records one node whose vjp is the
 // traced backward function, itself compiled (and so differentiable the same way: higher orders).
-import { GradientTape, Tensor, Variable, backend, ctx, isStateful, recordOperation, zeros } from '@eagerflow/core';
+import { GradientTape, Tensor, Variable, backend, ctx, isStateful, recordOperation, zeros, isPrimitive } from '@eagerflow/core';
 import type { Graph, Node } from '../graph';
 import { replay } from '../replay';
 import { resolveSlot } from '../variable_slots';
@@ -27,7 +27,7 @@ const isDiff = (t: { dtype: string }): boolean => t.dtype === 'float32';
 
 /** Whether a tape may see a compiled call as one node: pure except variable reads (no assignments, callbacks, state). */
 function oneNode(g: Graph): boolean {
-  return ctx.builder === null && g.nodes.every((n) => n.prim.name === 'read_variable' || !isStateful(n.prim, n.params));
+  return ctx.builder === null && g.nodes.every((n) => isPrimitive(n.prim, 'read_variable') || !isStateful(n.prim, n.params));
 }
 
 /**
@@ -36,7 +36,7 @@ function oneNode(g: Graph): boolean {
  */
 export function tapedCompiledCall(cf: CompiledCall, tensors: readonly Tensor[]): Tensor[] | null {
   if (traceBackward === null || !oneNode(cf.graph)) return null;
-  const readNodes = cf.graph.nodes.filter((n) => n.prim.name === 'read_variable');
+  const readNodes = cf.graph.nodes.filter((n) => isPrimitive(n.prim, 'read_variable'));
   const vars: Variable[] = [];
   for (const n of readNodes) {
     const v = resolveSlot(n.params).variable as Variable;

@@ -1,5 +1,6 @@
 // creation: fill, range, zerosLike and onesLike, with their GraphDef codecs (Fill, Range).
 import type { Info } from '../../backend/backend';
+import { defineOp } from '../define_op';
 import { DType, describe } from '../../values/dtype';
 import { AVal, Params, Primitive } from '../primitive';
 import type { Tensor } from '../../values/tensor';
@@ -12,10 +13,9 @@ import { withScratch } from '../kernel_util';
 
 const unaryApi = <const P extends readonly string[]>(paths: P) => api(paths, [arg.tensor('x')]);
 
-function likeConst<const P extends readonly string[]>(name: string, kernel: string, paths: P, dtypes: readonly DType[], value: number) {
-  return {
+function likeConst<const N extends string, const P extends readonly string[]>(name: N, kernel: string, paths: P, dtypes: readonly DType[], value: number) {
+  return defineOp({
     name,
-    effect: 'pure',
     infer(ins: AVal[]) {
       checkDTypes(name, ins[0], dtypes);
       return [{ dtype: ins[0].dtype, shape: ins[0].shape }];
@@ -27,7 +27,7 @@ function likeConst<const P extends readonly string[]>(name: string, kernel: stri
     api: unaryApi(paths),
     tf: { op: kernel },
     onnx: lower.likeConst(value),
-  } satisfies Primitive;
+  });
 }
 
 export const zerosLike = likeConst('zeros_like', 'ZerosLike', ['zerosLike'], ALL, 0);
@@ -40,9 +40,8 @@ export interface FillParams {
   readonly dtype: DType;
 }
 
-export const fill = {
+export const fill = defineOp({
   name: 'fill',
-  effect: 'pure',
   infer(_ins: AVal[], p: FillParams) {
     checkDimsValid('fill', p.shape);
     checkSize('fill', p.shape);
@@ -57,10 +56,8 @@ export const fill = {
   impl: (k, _ins, p: FillParams) => [p.dtype === 'complex64'
     ? withScratch(k, (s) => s.run('Complex', { real: s.run('Fill', {}, { shape: [...p.shape], value: p.value, dtype: 'float32' }), imag: s.run('Fill', {}, { shape: [...p.shape], value: 0, dtype: 'float32' }) }))
     : k.run('Fill', {}, { shape: [...p.shape], value: p.dtype === 'bool' ? Number(p.value) : p.value, dtype: p.dtype }) as Info],
-  vjp: null,
-  saves: 'none',
   tf: { ops: ['Fill'], write: writeFill, read: readFill },
-} satisfies Primitive<FillParams>;
+});
 
 function representable(v: unknown, dtype: DType): boolean {
   switch (dtype) {
@@ -82,9 +79,8 @@ export interface RangeParams {
   readonly dtype: DType;
 }
 
-export const range = {
+export const range = defineOp({
   name: 'range',
-  effect: 'pure',
   infer(_ins: AVal[], p: RangeParams) {
     if (p.step === 0) throw argError('range', 'step must not be zero', '0', 'a non-zero step', 'Pass a positive or negative step.');
     if (p.dtype === 'int32' && ![p.start, p.stop, p.step].every(Number.isInteger)) {
@@ -102,10 +98,8 @@ export const range = {
   impl: (k, _ins, p: RangeParams) => [
     (rangeSize(p) === 0 ? k.run('Fill', {}, { shape: [0], value: 0, dtype: p.dtype }) : k.run('Range', {}, { start: p.start, stop: p.stop, step: p.step, dtype: p.dtype })) as Info,
   ],
-  vjp: null,
-  saves: 'none',
   tf: { ops: ['Range'], write: writeRange, read: readRange },
-} satisfies Primitive<RangeParams>;
+});
 
 function rangeSize(p: RangeParams): number {
   return Math.max(0, Math.ceil((p.stop - p.start) / p.step));

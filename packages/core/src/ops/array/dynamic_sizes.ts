@@ -2,6 +2,7 @@
 // UnsortedSegmentSum with non-Const operands). Gradients and composites traced with unknown dims build their sizes
 // from `shape` at run time with these, as TensorFlow does; with static shapes the ops keep their Const-sized records.
 import { showValue } from '../../values/dtype';
+import { defineOp } from '../define_op';
 import type { Info, Kernels } from '../../backend/backend';
 import { convert } from '../../values/convert';
 import type { DType } from '../../values/dtype';
@@ -48,9 +49,8 @@ function complexZeros(k: Kernels, z: Info): Info {
 }
 
 /** slice_dyn(x, begin, size): TF's Slice with run-time begin and size (size -1: to the end). */
-export const sliceDyn = {
+export const sliceDyn = defineOp({
   name: 'slice_dyn',
-  effect: 'pure',
   infer(ins: AVal[]) {
     checkArity('slice', ins, 3);
     checkSizes('slice', ins[0], ins[1], 'begin');
@@ -82,12 +82,11 @@ export const sliceDyn = {
     matches: (r) => dynamicInput(r, 1) || dynamicInput(r, 2),
     read: (r): Tensor[] => (r.arity(3), [bind1(sliceDyn as Primitive, [r.input(0), r.input(1), r.input(2)])]),
   },
-} satisfies Primitive;
+});
 
 /** pad_dyn(x, paddings): TF's Pad (zeros) with run-time [rank, 2] paddings. */
-export const padDyn = {
+export const padDyn = defineOp({
   name: 'pad_dyn',
-  effect: 'pure',
   infer(ins: AVal[]) {
     checkArity('pad', ins, 2);
     checkSizes('pad', ins[0], ins[1], 'paddings', true);
@@ -111,12 +110,11 @@ export const padDyn = {
     matches: (r) => dynamicInput(r, 1),
     read: (r): Tensor[] => (r.arity(2), [bind1(padDyn as Primitive, [r.input(0), r.input(1)])]),
   },
-} satisfies Primitive;
+});
 
 /** reshape_dyn(x, shape): TF's Reshape to a run-time int32 shape (one -1 allowed). */
-export const reshapeDyn = {
+export const reshapeDyn = defineOp({
   name: 'reshape_dyn',
-  effect: 'pure',
   infer(ins: AVal[]) {
     checkArity('reshape', ins, 2);
     checkDTypes('reshape', ins[1], ['int32'], 'shape');
@@ -133,12 +131,11 @@ export const reshapeDyn = {
     matches: (r) => dynamicInput(r, 1) && !isShapeNode(r.producer(1)),
     read: (r): Tensor[] => (r.arity(2), [bind1(reshapeDyn as Primitive, [r.input(0), r.input(1)])]),
   },
-} satisfies Primitive;
+});
 
 /** segment_sum_dyn(data, segmentIds, numSegments): unsortedSegmentSum with a run-time scalar count. */
-export const segmentSumDyn = {
+export const segmentSumDyn = defineOp({
   name: 'unsorted_segment_sum_dyn',
-  effect: 'pure',
   infer(ins: AVal[]) {
     checkArity('unsortedSegmentSum', ins, 3);
     checkDTypes('unsortedSegmentSum', ins[2], ['int32'], 'numSegments');
@@ -161,7 +158,7 @@ export const segmentSumDyn = {
     matches: (r) => dynamicInput(r, 2),
     read: (r): Tensor[] => (r.arity(3), [bind1(segmentSumDyn as Primitive, [r.input(0), r.input(1), r.input(2)])]),
   },
-} satisfies Primitive;
+});
 
 /** Binds slice_dyn: `x` sliced at int32 `begin` with int32 `size` (tensors). */
 export const sliceDynOf = (x: Tensor, begin: Tensor, size: Tensor): Tensor => bind1(sliceDyn as Primitive, [x, begin, size]);

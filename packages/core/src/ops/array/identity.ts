@@ -1,5 +1,6 @@
 // graph: identity, stopGradient, print (stateful) and ensureShape, with their GraphDef forms.
 import { lower } from '../onnx_lowerings';
+import { defineOp } from '../define_op';
 import { withOnnx } from '../onnx_spec';
 import { showValue } from '../../values/dtype';
 import type { Info } from '../../backend/backend';
@@ -17,17 +18,16 @@ import { g0 } from '../rule_helpers';
 
 const unaryApi = <const P extends readonly string[]>(paths: P) => api(paths, [arg.tensor('x')]);
 
-function passThrough<const P extends readonly string[]>(name: string, paths: P, vjp: Primitive['vjp'], tf: TfDecl) {
-  return {
+function passThrough<const N extends string, const P extends readonly string[]>(name: N, paths: P, vjp: Primitive['vjp'], tf: TfDecl) {
+  return defineOp({
     name,
-    effect: 'pure',
     infer: (ins: AVal[]) => [{ dtype: ins[0].dtype, shape: ins[0].shape }],
     impl: (k, [x]) => [k.run('Identity', { x }) as Info],
     vjp,
     saves: 'none',
     api: unaryApi(paths),
     tf,
-  } satisfies Primitive;
+  });
 }
 
 export const identity = withOnnx(passThrough('identity', ['identity'], (c) => [g0(c)], { op: 'Identity', readAlso: ['Snapshot'] }), lower.identity);
@@ -39,7 +39,7 @@ export interface PrintParams {
 }
 
 /** print: stateful, prints its inputs when run (at call time inside graphs). */
-export const print = {
+export const print = defineOp({
   name: 'print',
   effect: 'stateful',
   infer: () => [],
@@ -47,11 +47,9 @@ export const print = {
     printValues(p.template, ins);
     return [];
   },
-  vjp: null,
-  saves: 'none',
   printParams: (p: PrintParams) => `[${p.template.map((s) => (s === null ? '_' : JSON.stringify(s))).join(', ')}]`,
   tf: { ops: ['Print'], write: writePrint, read: readPrint },
-} satisfies Primitive<PrintParams>;
+});
 
 export interface EnsureShapeParams {
   readonly dims: Dims;
@@ -76,9 +74,8 @@ export function ensureShapeCheck(x: Info, p: EnsureShapeParams): void {
 }
 
 /** ensure_shape: refines the static shape, checks the runtime shape. */
-export const ensureShape = {
+export const ensureShape = defineOp({
   name: 'ensure_shape',
-  effect: 'pure',
   infer(ins: AVal[], p: EnsureShapeParams) {
     const s = new TensorShape(ins[0].shape);
     if (!s.isCompatibleWith(p.dims)) {
@@ -94,7 +91,7 @@ export const ensureShape = {
   saves: 'none',
   api: api(['ensureShape'], [arg.tensor('x'), arg.custom('shape', dimsArg, undefined, 'dims')]),
   tf: { ops: ['EnsureShape'], write: writeEnsureShape, read: readEnsureShape },
-} satisfies Primitive<EnsureShapeParams>;
+});
 
 const bindP = (p: Primitive<PrintParams> | Primitive<EnsureShapeParams>, ins: Tensor[], params: object): Tensor[] =>
   bind(p as unknown as Primitive, ins, params as Params);

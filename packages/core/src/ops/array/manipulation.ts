@@ -1,5 +1,6 @@
 // Manipulation records (tfjs-converter's transformation/slice_join): tile, reverse, unstack, split, oneHot, gatherNd, scatterNd, linspace.
 import { onnxSpec } from '../onnx_spec';
+import { defineOp } from '../define_op';
 import { lower } from '../onnx_lowerings';
 import { DType, describe } from '../../values/dtype';
 import type { Info } from '../../backend/backend';
@@ -24,10 +25,9 @@ export interface TileParams {
 }
 
 /** tile(input, multiples): repeats the whole tensor along each axis; the gradient sums the copies. */
-export const tile = {
+export const tile = defineOp({
   name: 'tile',
   onnx: onnxSpec<TileParams>({ op: 'Tile', inputs: ['x', { param: 'multiples' }], dtypes: ['float32', 'int32', 'bool'] }),
-  effect: 'pure',
   infer(ins: AVal[], p: TileParams) {
     checkArity('tile', ins, 1);
     const s = ins[0].shape;
@@ -51,7 +51,7 @@ export const tile = {
   saves: 'inputs',
   api: api(['tile'], [arg.tensor('input'), arg.ints('multiples')]),
   tf: tfSpec<TileParams>({ op: 'Tile', inputs: ['x', { param: 'multiples', shape: 'vector' }], attrs: { T: { dtypeOf: 0 }, Tmultiples: I32 } }),
-} satisfies Primitive<TileParams>;
+});
 
 export interface AxesParams {
   readonly axes: readonly number[];
@@ -64,9 +64,8 @@ const axisList = (op: string, v: unknown): number[] => {
 };
 
 /** reverse(tensor, axis): flips the given axes (TF's ReverseV2); its own gradient. */
-export const reverse = {
+export const reverse = defineOp({
   name: 'reverse',
-  effect: 'pure',
   infer(ins: AVal[], p: AxesParams) {
     checkArity('reverse', ins, 1);
     if (ins[0].shape !== null) normalizeAxes('reverse', p.axes, ins[0].shape.length);
@@ -77,7 +76,7 @@ export const reverse = {
   saves: 'none',
   api: api(['reverse'], [arg.tensor('tensor'), arg.custom<number | number[], 'axis'>('axis', axisList, undefined, 'axes')]),
   tf: tfSpec<AxesParams>({ op: 'ReverseV2', inputs: ['x', { param: 'axes', shape: 'vector' }], attrs: { T: { dtypeOf: 0 }, Tidx: I32 } }),
-} satisfies Primitive<AxesParams>;
+});
 
 export interface UnstackParams {
   readonly axis: number;
@@ -85,9 +84,8 @@ export interface UnstackParams {
 }
 
 /** unstack along `axis` into `num` tensors (TF's Unpack); the gradient stacks the cotangents. */
-export const unstack = {
+export const unstack = defineOp({
   name: 'unstack',
-  effect: 'pure',
   infer(ins: AVal[], p: UnstackParams) {
     checkArity('unstack', ins, 1);
     const s = ins[0].shape;
@@ -102,7 +100,7 @@ export const unstack = {
   saves: 'outputs',
   tf: tfSpec<UnstackParams>({ op: 'Unpack', attrs: { T: { dtypeOf: 0 }, num: { param: 'num', kind: 'int' }, axis: { param: 'axis', kind: 'int', default: 0 } } }),
   onnx: lower.unstack,
-} satisfies Primitive<UnstackParams>;
+});
 
 export interface SplitParams {
   readonly sizes: readonly number[];
@@ -131,9 +129,8 @@ function resolveSplit(n: number | null, p: SplitParams, shown: string): (number 
 }
 
 /** split into pieces of `sizes` along `axis` (TF's SplitV; no sizes: numSplit equal pieces, TF's Split); the gradient concatenates the cotangents. */
-export const split = {
+export const split = defineOp({
   name: 'split',
-  effect: 'pure',
   infer(ins: AVal[], p: SplitParams) {
     checkArity('split', ins, 1);
     const s = ins[0].shape;
@@ -170,7 +167,7 @@ export const split = {
       return bind(split as Primitive, [r.input(even ? 1 : 0)], { sizes, axis: r.number(even ? 0 : 2, 'the split axis'), numSplit });
     },
   },
-} satisfies Primitive<SplitParams>;
+});
 
 export interface OneHotParams {
   readonly depth: number;
@@ -181,9 +178,8 @@ export interface OneHotParams {
 }
 
 /** oneHot(indices, depth, {onValue, offValue, axis, dtype}); out-of-range indices give offValue rows. Not differentiable (TF). */
-export const oneHot = {
+export const oneHot = defineOp({
   name: 'one_hot',
-  effect: 'pure',
   infer(ins: AVal[], p: OneHotParams) {
     checkArity('oneHot', ins, 1);
     checkDTypes('oneHot', ins[0], ['int32'], 'indices');
@@ -208,8 +204,6 @@ export const oneHot = {
     return [out];
   },
   onnx: lower.oneHot,
-  vjp: null,
-  saves: 'none',
   api: api(['oneHot'], [arg.tensor('indices', 'int32'), arg.int('depth')], [arg.number('onValue', 1), arg.number('offValue', 0), arg.int('axis', -1), arg.dtype('dtype', 'float32')]),
   tf: {
     ops: ['OneHot'],
@@ -232,12 +226,11 @@ export const oneHot = {
       return bind(oneHot as Primitive, [r.input(0)], params);
     },
   },
-} satisfies Primitive<OneHotParams>;
+});
 
 /** gatherNd(params, indices): slices of params at int32 index tuples (last axis of indices). */
-export const gatherNd = {
+export const gatherNd = defineOp({
   name: 'gather_nd',
-  effect: 'pure',
   onnx: lower.gatherNd,
   infer(ins: AVal[]) {
     checkArity('gatherNd', ins, 2);
@@ -250,7 +243,7 @@ export const gatherNd = {
   },
   impl(k, [params, indices]) {
     // Traced with unknown dims, infer could not check: the same error at run time.
-    gatherNd.infer([{ dtype: params.dtype as DType, shape: params.shape }, { dtype: indices.dtype as DType, shape: indices.shape }]);
+    gatherNd.infer([{ dtype: params.dtype as DType, shape: params.shape }, { dtype: indices.dtype as DType, shape: indices.shape }], {});
     return [k.run('GatherNd', { params, indices }) as Info];
   },
   vjp: (c, [params, indices]): (Tensor | null)[] => {
@@ -262,7 +255,7 @@ export const gatherNd = {
   saves: 'inputs',
   api: api(['gatherNd'], [arg.tensor('params'), arg.tensor('indices', 'int32')]),
   tf: tfSpec({ op: 'GatherNd', noT: true, attrs: { Tparams: { dtypeOf: 0 }, Tindices: { dtypeOf: 1 } } }),
-} satisfies Primitive;
+});
 
 export interface ScatterParams {
   /** null: unknown rank (then a third input gives the shape at run time). */
@@ -270,9 +263,8 @@ export interface ScatterParams {
 }
 
 /** scatterNd(indices, updates, shape): zeros of `shape` with updates added at the index tuples (duplicates sum). */
-export const scatterNd = {
+export const scatterNd = defineOp({
   name: 'scatter_nd',
-  effect: 'pure',
   // An optional third input gives the shape at run time (dims null in `shape`; TF's ScatterNd(i, u, Shape(like))).
   infer(ins: AVal[], p: ScatterParams) {
     if (ins.length !== 3) checkArity('scatterNd', ins, 2);
@@ -312,7 +304,7 @@ export const scatterNd = {
       return bind(scatterNd as Primitive, [r.input(0), r.input(1)], { shape });
     },
   },
-} satisfies Primitive<ScatterParams>;
+});
 
 export interface LinSpaceParams {
   readonly start: number;
@@ -334,9 +326,8 @@ function linspaceValues(p: LinSpaceParams): Float32Array {
 }
 
 /** linspace(start, stop, num): `num` evenly spaced float32 values from start to stop inclusive (num = 0: empty, like tf.linspace). */
-export const linspace = {
+export const linspace = defineOp({
   name: 'linspace',
-  effect: 'pure',
   infer(_ins: AVal[], p: LinSpaceParams) {
     if (!Number.isInteger(p.num) || p.num < 0) throw argError('linspace', 'num must be a non-negative integer', describe(p.num), 'an integer >= 0', 'Pass the number of values.');
     return [{ dtype: 'float32', shape: [p.num] }];
@@ -344,8 +335,6 @@ export const linspace = {
   // TF's LinSpace kernel: start + i * step in float32 (no accumulation), the last value exactly stop; tfjs's kernel
   // accumulates (linspace(-10, 10, 201) ended at 10.0000038 with a midpoint of 1.9e-6). num = 0 is empty (tf.linspace).
   impl: (k, _ins, p: LinSpaceParams) => [k.upload(linspaceValues(p), [p.num], 'float32')],
-  vjp: null,
-  saves: 'none',
   api: api(['linspace'], [arg.number('start'), arg.number('stop'), arg.int('num')]),
   tf: {
     ops: ['LinSpace'],
@@ -364,5 +353,5 @@ export const linspace = {
       return bind(linspace as Primitive, [], { start: r.number(0, 'the start'), stop: r.number(1, 'the stop'), num });
     },
   },
-} satisfies Primitive<LinSpaceParams>;
+});
 

@@ -1,5 +1,6 @@
 // Mirror padding (tf.pad's REFLECT / SYMMETRIC) and its gradient, as index gathers and segment sums per axis.
 import { showValue } from '../../values/dtype';
+import { OpRecord, defineOp } from '../define_op';
 import type { Info, Kernels } from '../../backend/backend';
 import { bind } from '../bind';
 import { AVal, Primitive } from '../primitive';
@@ -98,9 +99,8 @@ function mirrorTf(op: string, rec: () => Primitive<MirrorPadParams>): NonNullabl
 }
 
 /** mirror_pad: REFLECT excludes the edge value, SYMMETRIC repeats it (TensorFlow's MirrorPad). */
-export const mirrorPad: Primitive<MirrorPadParams> = {
+export const mirrorPad: OpRecord<'mirror_pad', MirrorPadParams> = defineOp({
   name: 'mirror_pad',
-  effect: 'pure',
   infer: (ins: AVal[], p: MirrorPadParams) => [{ dtype: ins[0].dtype, shape: paddedShape('pad', ins[0].shape, p) }],
   impl: (k, [x], p) => [eachAxis(k, x, p, (cur, axis, b, a) => gatherAxis(k, cur, axis, mirrorIndex(cur.shape[axis], b, a, p.mode)), false)],
   // Shaped like x by a checked reshape: traced with unknown dims the forward node (and its check) may be pruned, and
@@ -112,12 +112,11 @@ export const mirrorPad: Primitive<MirrorPadParams> = {
   },
   saves: 'inputs',
   tf: mirrorTf('MirrorPad', () => mirrorPad),
-};
+});
 
 /** mirror_pad_grad: folds the padded cotangent back onto the input (TensorFlow's MirrorPadGrad). */
-export const mirrorPadGrad: Primitive<MirrorPadParams> = {
+export const mirrorPadGrad: OpRecord<'mirror_pad_grad', MirrorPadParams> = defineOp({
   name: 'mirror_pad_grad',
-  effect: 'pure',
   infer(ins: AVal[], p: MirrorPadParams) {
     const s = ins[0].shape;
     if (s !== null && s.length !== p.paddings.length) throw argError('pad', 'the cotangent must have one dim per [before, after] pair', `shape ${dimsToString(s)} for ${p.paddings.length} pairs`, `rank ${p.paddings.length}`, 'Pass a cotangent shaped like the padded result.');
@@ -136,4 +135,4 @@ export const mirrorPadGrad: Primitive<MirrorPadParams> = {
   vjp: (c, _x, _o, p) => [bind(mirrorPad as Primitive, [c[0] as Tensor], p)[0]],
   saves: 'none',
   tf: mirrorTf('MirrorPadGrad', () => mirrorPadGrad),
-};
+});

@@ -1,5 +1,6 @@
 // transformation: constant padding (Pad / PadV2); mirror padding is in mirror_pad.ts.
 import { showValue } from '../../values/dtype';
+import { defineOp } from '../define_op';
 import type { Info } from '../../backend/backend';
 import { bind } from '../bind';
 import { lower } from '../onnx_lowerings';
@@ -18,9 +19,8 @@ export interface PadParams {
   readonly constantValue?: number;
 }
 
-export const pad = {
+export const pad = defineOp({
   name: 'pad',
-  effect: 'pure',
   infer(ins: AVal[], p: PadParams) {
     const s = ins[0].shape;
     if (s !== null && (s.length === 0 || s.length !== p.paddings.length)) throw argError('pad', 'paddings must have one pair per dim of a tensor of rank >= 1', `${p.paddings.length} pairs for shape ${dimsToString(s)}`, `${Math.max(s.length, 1)}`, 'Pass [before, after] for each dim (TensorFlow cannot pad a scalar).');
@@ -57,7 +57,7 @@ export const pad = {
     },
     read: readPad,
   },
-} satisfies Primitive<PadParams>;
+});
 
 /** Pad, or PadV2 with its constant value. */
 const bindP = (p: Primitive, ins: Tensor[], params: Record<string, unknown>): Tensor[] => bind(p, ins, params);

@@ -1,5 +1,6 @@
 // transformation: reshape, broadcastTo, transpose, expandDims, squeeze, shape, and the run-time-shaped gradient helpers.
 import { lower } from '../onnx_lowerings';
+import { defineOp } from '../define_op';
 import { onnxSpec } from '../onnx_spec';
 import type { Info, Kernels } from '../../backend/backend';
 import { DType, describe } from '../../values/dtype';
@@ -64,17 +65,16 @@ export interface ShapeParams {
   readonly shape: readonly number[];
 }
 
-export const reshape = {
+export const reshape = defineOp({
   name: 'reshape',
   onnx: onnxSpec<ShapeParams>({ op: 'Reshape', inputs: ['x', { param: 'shape' }], attrs: { allowzero: { fixed: { i: 1 } } }, dtypes: ['float32', 'int32', 'bool'] }),
-  effect: 'pure',
   infer: (ins: AVal[], p: ShapeParams) => [{ dtype: ins[0].dtype, shape: resolveReshape('reshape', ins[0].shape, p.shape) }],
   impl: (k, [x], p: ShapeParams) => [k.run('Reshape', { x }, { shape: resolveReshape('reshape', x.shape, p.shape) }) as Info],
   vjp: (c, [x]) => [o.reshapeLike(g0(c), x)],
   saves: 'none',
   api: api(['reshape'], [arg.tensor('x'), arg.ints('shape')], [], { dynamic: reshapeToRunTimeShape }),
   tf: tfSpec<ShapeParams>({ op: 'Reshape', inputs: ['x', { param: 'shape', shape: 'vector', check: 'dims' }], attrs: { T: { dtypeOf: 0 }, Tshape: I32 } }),
-} satisfies Primitive<ShapeParams>;
+});
 
 const bindP = (p: Primitive, ins: Tensor[], params: Params = {}): Tensor[] => bind(p, ins, params);
 /** Whether a node is the `shape` record's TF op with its one input (patterns such as Reshape(x, Shape(like))). */
@@ -94,16 +94,15 @@ export function writeShapeOf(s: WriteScope, x: string, i: number): string {
 }
 
 /** Runtime-shaped helpers: their shape comes from a second input (dynamic shapes in traces). */
-function likeOp(name: string, run: (k: Kernels, x: Info, like: Info) => Info, shapeOf: (x: AVal, like: AVal) => Dims, vjp: Primitive['vjp'], tf: Primitive['tf']): Primitive {
-  return {
+function likeOp<const N extends string>(name: N, run: (k: Kernels, x: Info, like: Info) => Info, shapeOf: (x: AVal, like: AVal) => Dims, vjp: Primitive['vjp'], tf: Primitive['tf']) {
+  return defineOp({
     name,
-    effect: 'pure',
     infer: (ins: AVal[]) => [{ dtype: ins[0].dtype, shape: shapeOf(ins[0], ins[1]) }],
     impl: (k, [x, like]) => [run(k, x, like)],
     vjp,
     saves: 'none',
     tf,
-  };
+  });
 }
 
 /** The target dims when they are all known (then sizes can be checked statically). */
@@ -119,7 +118,7 @@ export const reshapeLike = likeOp(
     ops: ['Reshape'],
     write: (s, n, [x, like]) => [s.add('Reshape', 'Reshape', [x, writeShapeOf(s, like, n.inputs[1])], { T: typeAttrOf(s, n.inputs[0]), Tshape: attr.type('int32') })],
     matches: (r) => tensorOfShapeNode(r, r.producer(1)) !== null,
-    read: (r) => (r.arity(2), bindP(reshapeLike, [r.input(0), tensorOfShapeNode(r, r.producer(1)) as Tensor])),
+    read: (r): Tensor[] => (r.arity(2), bindP(reshapeLike, [r.input(0), tensorOfShapeNode(r, r.producer(1)) as Tensor])),
   },
 );
 export const broadcastLike = likeOp(
@@ -136,7 +135,7 @@ export const broadcastLike = likeOp(
       return [s.add('BroadcastTo', 'BroadcastTo', [x, target], { T: typeAttrOf(s, n.inputs[0]), Tidx: attr.type('int32') })];
     },
     matches: (r) => likeOfBroadcast(r) !== null,
-    read: (r) => (r.arity(2), bindP(broadcastLike, [r.input(0), likeOfBroadcast(r) as Tensor])),
+    read: (r): Tensor[] => (r.arity(2), bindP(broadcastLike, [r.input(0), likeOfBroadcast(r) as Tensor])),
   },
 );
 
@@ -161,7 +160,7 @@ export const reduceLike = likeOp('reduce_like', reduceToShape, reducedShapeOf, (
   },
   write: writeReduceLike,
   matches: (r) => likeOfReduce(r) !== null,
-  read: (r) => (r.arity(2), bindP(reduceLike, [r.input(0), likeOfReduce(r) as Tensor])),
+  read: (r): Tensor[] => (r.arity(2), bindP(reduceLike, [r.input(0), likeOfReduce(r) as Tensor])),
 });
 
 function writeReduceLike(s: WriteScope, n: SpecNode, [x, like]: string[]): string[] {
@@ -226,10 +225,9 @@ function checkBroadcastsTo(x: Dims, target: readonly number[]): void {
   });
 }
 
-export const broadcastTo = {
+export const broadcastTo = defineOp({
   name: 'broadcast_to',
   onnx: onnxSpec<ShapeParams>({ op: 'Expand', inputs: ['x', { param: 'shape' }], dtypes: ['float32', 'int32', 'bool'] }),
-  effect: 'pure',
   infer(ins: AVal[], p: ShapeParams) {
     checkDimsValid('broadcastTo', p.shape);
     checkSize('broadcastTo', p.shape);
@@ -242,7 +240,7 @@ export const broadcastTo = {
   saves: 'none',
   api: api(['broadcastTo'], [arg.tensor('x'), arg.ints('shape')]),
   tf: tfSpec<ShapeParams>({ op: 'BroadcastTo', inputs: ['x', { param: 'shape', shape: 'vector', check: 'dims' }], attrs: { T: { dtypeOf: 0 }, Tidx: I32 } }),
-} satisfies Primitive<ShapeParams>;
+});
 
 export interface PermParams {
   readonly perm: readonly number[] | null;
@@ -253,10 +251,9 @@ function permFor(rank: number, p: PermParams): number[] {
   return p.perm === null ? Array.from({ length: rank }, (_, i) => rank - 1 - i) : p.perm.map((a) => (a < 0 && a >= -rank ? a + rank : a));
 }
 
-export const transpose = {
+export const transpose = defineOp({
   name: 'transpose',
   onnx: lower.transpose,
-  effect: 'pure',
   infer(ins: AVal[], p: PermParams) {
     const s = ins[0].shape;
     if (s === null) return [{ dtype: ins[0].dtype, shape: null }];
@@ -289,12 +286,11 @@ export const transpose = {
     },
     read: (r): Tensor[] => (r.arity(2), bindP(transpose as Primitive, [r.input(0)], { perm: r.numbers(1, 'the perm') })),
   },
-} satisfies Primitive<PermParams>;
+});
 
-export const expandDims = {
+export const expandDims = defineOp({
   name: 'expand_dims',
   onnx: onnxSpec<AxisParams>({ op: 'Unsqueeze', inputs: ['x', { param: 'axis' }], dtypes: ['float32', 'int32', 'bool'] }),
-  effect: 'pure',
   infer(ins: AVal[], p: AxisParams) {
     const s = ins[0].shape;
     if (s === null) return [{ dtype: ins[0].dtype, shape: null }];
@@ -313,7 +309,7 @@ export const expandDims = {
   saves: 'none',
   api: api(['expandDims'], [arg.tensor('x'), arg.int('axis')]),
   tf: tfSpec<AxisParams>({ op: 'ExpandDims', inputs: ['x', { param: 'axis', shape: 'scalar' }], attrs: { T: { dtypeOf: 0 }, Tdim: I32 } }),
-} satisfies Primitive<AxisParams>;
+});
 
 export interface AxisParams {
   readonly axis: number;
@@ -338,10 +334,9 @@ function squeezeDims(op: string, s: readonly (number | null)[], axes: readonly n
   return s.filter((_, i) => !norm.includes(i));
 }
 
-export const squeeze = {
+export const squeeze = defineOp({
   name: 'squeeze',
   onnx: lower.squeeze,
-  effect: 'pure',
   infer: (ins: AVal[], p: AxesParams) => [{ dtype: ins[0].dtype, shape: ins[0].shape === null ? null : squeezeDims('squeeze', ins[0].shape, p.axes) }],
   impl: (k, [x], p: AxesParams) => [k.run('Reshape', { x }, { shape: squeezeDims('squeeze', x.shape, p.axes) as number[] }) as Info],
   vjp: (c, [x]) => [o.reshapeLike(g0(c), x)],
@@ -360,20 +355,17 @@ export const squeeze = {
       return bindP(squeeze as Primitive, [r.input(0)], { axes: axes.length ? axes : null });
     },
   },
-} satisfies Primitive<AxesParams>;
+});
 
 /** shape(x): the dynamic shape as an int32 vector. */
-export const shape = {
+export const shape = defineOp({
   name: 'shape',
   onnx: lower.shape,
-  effect: 'pure',
   infer: (ins: AVal[]) => [{ dtype: 'int32' as DType, shape: [ins[0].shape === null ? null : ins[0].shape.length] }],
   impl: (k, [x]) => [k.upload(Int32Array.from(x.shape), [x.shape.length], 'int32')],
-  vjp: null,
-  saves: 'none',
   api: api(['shape'], [arg.tensor('x')]),
   tf: { op: 'Shape', attrs: { T: { dtypeOf: 0 }, out_type: I32 } },
-} satisfies Primitive;
+});
 
 /** transpose's perm: null (reverse the axes) or integers. */
 function permArg(op: string, v: unknown): readonly number[] | null {

@@ -1,9 +1,10 @@
 // slice_join: concat, slice and gather (with its gradient as a segment sum).
 import { lower } from '../onnx_lowerings';
+import { defineOp } from '../define_op';
 import { onnxSpec } from '../onnx_spec';
 import type { Info } from '../../backend/backend';
 import { describe } from '../../values/dtype';
-import { AVal, Primitive } from '../primitive';
+import { AVal } from '../primitive';
 import { api, arg } from '../api_spec';
 import { attr, tfSpec } from '../graphdef_spec';
 import { dimsToString } from '../../values/shape';
@@ -18,10 +19,9 @@ export interface AxisParams {
   readonly axis: number;
 }
 
-export const concat = {
+export const concat = defineOp({
   name: 'concat',
   onnx: onnxSpec<AxisParams>({ op: 'Concat', attrs: { axis: { param: 'axis', kind: 'int' } }, dtypes: ['float32', 'int32', 'bool'] }),
-  effect: 'pure',
   infer(ins: AVal[], p: AxisParams) {
     if (ins.length === 0) throw argError('concat', 'no tensors to concatenate', '0 tensors', 'at least 1', 'Pass a non-empty array.');
     const dtype = ins[0].dtype;
@@ -64,17 +64,16 @@ export const concat = {
   saves: 'none',
   api: api(['concat'], [arg.tensors('values'), arg.int('axis', 0)]),
   tf: tfSpec<AxisParams>({ op: 'ConcatV2', inputs: ['xs', { param: 'axis', shape: 'scalar' }], attrs: { T: { dtypeOf: 0 }, N: { count: true }, Tidx: I32 } }),
-} satisfies Primitive<AxisParams>;
+});
 
 export interface SliceParams {
   readonly begin: readonly number[];
   readonly size: readonly number[];
 }
 
-export const slice = {
+export const slice = defineOp({
   name: 'slice',
   onnx: lower.slice,
-  effect: 'pure',
   infer(ins: AVal[], p: SliceParams) {
     const s = ins[0].shape;
     if (![...p.begin, ...p.size].every(Number.isInteger)) {
@@ -111,12 +110,11 @@ export const slice = {
   saves: 'none',
   api: api(['slice'], [arg.tensor('x'), arg.custom('begin', intOrInts('begin')), arg.custom('size', intOrInts('size'), null)], [], { prepare: sliceDefaults }),
   tf: tfSpec<SliceParams>({ op: 'Slice', inputs: ['x', { param: 'begin', shape: 'vector' }, { param: 'size', shape: 'vector' }], attrs: { T: { dtypeOf: 0 }, Index: I32 } }),
-} satisfies Primitive<SliceParams>;
+});
 
-export const gather = {
+export const gather = defineOp({
   name: 'gather',
   onnx: onnxSpec<AxisParams>({ op: 'Gather', attrs: { axis: { param: 'axis', kind: 'int' } }, dtypes: ['float32', 'int32', 'bool'] }),
-  effect: 'pure',
   infer(ins: AVal[], p: AxisParams) {
     checkArity('gather', ins, 2);
     checkDTypes('gather', ins[1], ['int32'], 'indices');
@@ -146,7 +144,7 @@ export const gather = {
     inputs: ['x', 'x', { param: 'axis', shape: 'scalar' }],
     attrs: { Tparams: { dtypeOf: 0 }, Tindices: I32, Taxis: I32, batch_dims: { fixed: attr.int(0), readCheck: true } },
   }),
-} satisfies Primitive<AxisParams>;
+});
 
 /** Scatters a gather cotangent back with a segment sum along `axis`. */
 function gatherGrad(g: Tensor, x: Tensor, idx: Tensor, axisIn: number): Tensor {

@@ -1,5 +1,6 @@
 // stridedSlice with TF's five masks, resolved here (not by the kernel) so shape inference, the kernel call and the gradient agree.
 import type { DType } from '../../values/dtype';
+import { defineOp } from '../define_op';
 import { allocHost, describe } from '../../values/dtype';
 import type { Info, Kernels } from '../../backend/backend';
 import { AVal, Primitive } from '../primitive';
@@ -188,9 +189,8 @@ export function shrinkAsSqueeze(p: StridedSliceParams, rank: number | null): { p
 }
 
 /** stridedSlice(input, begin, end, strides?, {beginMask, endMask, ellipsisMask, newAxisMask, shrinkAxisMask}): TF's numpy-style slice. */
-export const stridedSlice = {
+export const stridedSlice = defineOp({
   name: 'strided_slice',
-  effect: 'pure',
   infer(ins: AVal[], p: StridedSliceParams) {
     checkArity(OP, ins, 1);
     const s = ins[0].shape;
@@ -223,7 +223,7 @@ export const stridedSlice = {
       return bind(stridedSlice as Primitive, [r.input(0)], readParams(r, 1));
     },
   },
-} satisfies Primitive<StridedSliceParams>;
+});
 
 function stridesArg(op: string, v: unknown): number[] | null {
   if (v === null || v === undefined) return null;
@@ -232,9 +232,8 @@ function stridesArg(op: string, v: unknown): number[] | null {
 }
 
 /** The gradient of stridedSlice: the cotangent scattered into zeros of the input's shape (TF's StridedSliceGrad). */
-export const stridedSliceGrad = {
+export const stridedSliceGrad = defineOp({
   name: 'strided_slice_grad',
-  effect: 'pure',
   infer(ins: AVal[], p: StridedSliceParams) {
     checkArity('stridedSliceGrad', ins, 2);
     // A cotangent is numeric (a string one would be scattered into undecodable bytes).
@@ -281,7 +280,7 @@ export const stridedSliceGrad = {
       return bind(stridedSliceGrad as Primitive, [r.input(4), r.tensorOf(shapeOf.inputs[0], shapeOf.name)], readParams(r, 1));
     },
   },
-} satisfies Primitive<StridedSliceParams>;
+});
 
 
 // The run-time-shaped records (dynamic.ts) join the table through this module.

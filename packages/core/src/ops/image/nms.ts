@@ -1,6 +1,7 @@
 // image: non-max suppression (TF's NonMaxSuppressionV3 / V4 padded / V5 with scores), on tfjs's kernels; not differentiable (TF has no gradient).
 import type { Info } from '../../backend/backend';
-import { AVal, Primitive } from '../primitive';
+import { defineOp } from '../define_op';
+import { AVal } from '../primitive';
 import { api, arg } from '../api_spec';
 import { TfInput, attr, tfSpec } from '../graphdef_spec';
 import { dimsToString } from '../../values/shape';
@@ -37,45 +38,36 @@ const inputs = <P extends NmsParams>(extra: readonly TfInput<P>[] = []): readonl
 const kernelAttrs = (p: NmsParams): Record<string, unknown> => ({ maxOutputSize: p.maxOutputSize, iouThreshold: p.iouThreshold, scoreThreshold: p.scoreThreshold });
 
 /** Indices of the kept boxes, by descending score (TF's NonMaxSuppressionV3). */
-export const nonMaxSuppression = {
+export const nonMaxSuppression = defineOp({
   name: 'non_max_suppression',
-  effect: 'pure',
   infer(ins: AVal[], p: NmsParams) {
     checkNms('image.nonMaxSuppression', ins, p);
     return [{ dtype: 'int32', shape: [null] }];
   },
   impl: (k, [boxes, scores], p: NmsParams) => [k.run('NonMaxSuppressionV3', { boxes, scores }, kernelAttrs(p)) as Info],
-  vjp: null,
-  saves: 'none',
   api: api(['image.nonMaxSuppression'], [arg.tensor('boxes', 'float32'), arg.tensor('scores', 'float32'), arg.int('maxOutputSize')], opts),
   tf: tfSpec<NmsParams>({ op: 'NonMaxSuppressionV3', inputs: inputs(), attrs: { T: { dtypeOf: 0 }, T_threshold: { fixed: attr.type('float32') } } }),
-} satisfies Primitive<NmsParams>;
+});
 
 /** Kept indices and their (soft-NMS decayed) scores (TF's NonMaxSuppressionV5). */
-export const nonMaxSuppressionWithScores = {
+export const nonMaxSuppressionWithScores = defineOp({
   name: 'non_max_suppression_with_scores',
-  effect: 'pure',
   infer(ins: AVal[], p: NmsScoresParams) {
     checkNms('image.nonMaxSuppressionWithScores', ins, p);
     if (!(p.softNmsSigma >= 0)) throw argError('image.nonMaxSuppressionWithScores', 'softNmsSigma must be >= 0', String(p.softNmsSigma), 'a number >= 0 (0: hard NMS)', 'Pass e.g. 0.5.');
     return [{ dtype: 'int32', shape: [null] }, { dtype: 'float32', shape: [null] }];
   },
   impl: (k, [boxes, scores], p: NmsScoresParams) => k.run('NonMaxSuppressionV5', { boxes, scores }, { ...kernelAttrs(p), softNmsSigma: p.softNmsSigma }) as Info[],
-  vjp: null,
-  saves: 'none',
   tf: tfSpec<NmsScoresParams>({ op: 'NonMaxSuppressionV5', inputs: inputs([{ param: 'softNmsSigma', shape: 'scalar', dtype: 'float32' }]), attrs: { T: { dtypeOf: 0 }, pad_to_max_output_size: { fixed: attr.bool(false) } } }),
-} satisfies Primitive<NmsScoresParams>;
+});
 
 /** Kept indices (zero-padded to maxOutputSize with `padToMaxOutputSize`) and how many are valid (TF's NonMaxSuppressionV4). */
-export const nonMaxSuppressionPadded = {
+export const nonMaxSuppressionPadded = defineOp({
   name: 'non_max_suppression_padded',
-  effect: 'pure',
   infer(ins: AVal[], p: NmsPaddedParams) {
     checkNms('image.nonMaxSuppressionPadded', ins, p);
     return [{ dtype: 'int32', shape: [p.padToMaxOutputSize ? p.maxOutputSize : null] }, { dtype: 'int32', shape: [] }];
   },
   impl: (k, [boxes, scores], p: NmsPaddedParams) => k.run('NonMaxSuppressionV4', { boxes, scores }, { ...kernelAttrs(p), padToMaxOutputSize: p.padToMaxOutputSize }) as Info[],
-  vjp: null,
-  saves: 'none',
   tf: tfSpec<NmsPaddedParams>({ op: 'NonMaxSuppressionV4', inputs: inputs(), attrs: { T: { dtypeOf: 0 }, T_threshold: { fixed: attr.type('float32') }, pad_to_max_output_size: { param: 'padToMaxOutputSize', kind: 'bool', default: false } } }),
-} satisfies Primitive<NmsPaddedParams>;
+});

@@ -1,5 +1,6 @@
 // Image resize primitives (TF2 half-pixel bilinear / nearest) and their gradients, plus ef.image.resize.
 import { showValue } from '../../values/dtype';
+import { OpRecord, defineOp } from '../define_op';
 import type { Info, Kernels } from '../../backend/backend';
 import { AVal, Primitive } from '../primitive';
 import { Dims, dimsToString } from '../../values/shape';
@@ -46,10 +47,9 @@ function resizedShape(op: string, x: Dims, size: readonly (number | null)[]): Di
   return x === null ? [null, size[0], size[1], null] : [x[0], size[0], size[1], x[3]];
 }
 
-function resizeRecord(method: ResizeMethod, name: string): Primitive<ResizeParams> {
-  return {
+function resizeRecord<const N extends string>(method: ResizeMethod, name: N): OpRecord<N, ResizeParams> {
+  return defineOp({
     name,
-    effect: 'pure',
     infer(ins: AVal[], p: ResizeParams) {
       checkArity(name, ins, 1);
       checkDTypes(name, ins[0], method === 'bilinear' ? ['float32'] : ['float32', 'int32']);
@@ -70,7 +70,7 @@ function resizeRecord(method: ResizeMethod, name: string): Primitive<ResizeParam
         return bind(method === 'bilinear' ? resizeBilinear : resizeNearest, [r.input(0)], withMode([h, w], mode));
       },
     },
-  };
+  });
 }
 
 /** The resize attrs of the params' mode (TF2's tf.image.resize: align_corners=false, half_pixel_centers=true). */
@@ -164,10 +164,9 @@ function resizeAdjoint(k: Kernels, method: ResizeMethod, dy: Info, like: Info, p
   return out;
 }
 
-function gradRecord(method: ResizeMethod, name: string): Primitive<ResizeParams> {
-  return {
+function gradRecord<const N extends string>(method: ResizeMethod, name: N): OpRecord<N, ResizeParams> {
+  return defineOp({
     name,
-    effect: 'pure',
     infer(ins: AVal[], p: ResizeParams) {
       checkArity(name, ins, 2);
       checkDTypes(name, ins[0], ['float32'], 'grads');
@@ -185,7 +184,7 @@ function gradRecord(method: ResizeMethod, name: string): Primitive<ResizeParams>
     vjp: (c, _ins, _o, p) => [c[0] === null ? null : bind(method === 'bilinear' ? resizeBilinear : resizeNearest, [c[0]], p)[0], null],
     saves: 'none',
     tf: resizeGradTf(method, () => (method === 'bilinear' ? resizeBilinearGrad : resizeNearestGrad)),
-  };
+  });
 }
 
 export const resizeBilinear = resizeRecord('bilinear', 'resize_bilinear');

@@ -1,5 +1,6 @@
 // matrices: batched matmul (MatMul / BatchMatMulV2) with its gradient rule.
 import { lower } from '../onnx_lowerings';
+import { defineOp } from '../define_op';
 import type { Info } from '../../backend/backend';
 import { AVal, Primitive } from '../primitive';
 import { api, arg } from '../api_spec';
@@ -26,10 +27,9 @@ function adjointAsTranspose(op: string, p: Record<string, unknown>): void {
   }
 }
 
-export const matmul = {
+export const matmul = defineOp({
   name: 'matmul',
   onnx: lower.matmul,
-  effect: 'pure',
   infer(ins: AVal[], p: MatMulParams) {
     checkArity('matmul', ins, 2);
     checkDTypes('matmul', ins[0], ['float32', 'int32'], 'a');
@@ -95,4 +95,4 @@ export const matmul = {
       return bind(matmul as Primitive, [r.input(0), r.input(1)], { transposeA: r.node.bool(ta, false), transposeB: r.node.bool(tb, false) });
     },
   },
-} satisfies Primitive<MatMulParams>;
+});

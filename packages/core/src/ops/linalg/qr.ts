@@ -1,5 +1,6 @@
 // matrices: QR decomposition (TF's Qr) by Householder reflections in float64, with TensorFlow's _QrGrad in our own ops.
 import type { Info } from '../../backend/backend';
+import { defineOp } from '../define_op';
 import { AVal, Primitive } from '../primitive';
 import { tfSpec } from '../graphdef_spec';
 import type { Tensor } from '../../values/tensor';
@@ -38,9 +39,8 @@ function matrixDims(a: Tensor): [number, number] {
 }
 
 /** Q and R with A = Q R (TF's Qr: Q [..., M, K] and R [..., K, N], K = min(M, N); M x M and M x N with `fullMatrices`). */
-export const qr = {
+export const qr = defineOp({
   name: 'qr',
-  effect: 'pure',
   infer(ins: AVal[], p: QrParams) {
     checkArity('linalg.qr', ins, 1);
     checkDTypes('linalg.qr', ins[0], FLOAT, 'input');
@@ -79,6 +79,5 @@ export const qr = {
     const dx = qrGradDeep(q, u, o.add(dq, o.matmul(y, dv, false, true)), du);
     return [o.concat([dx, dy], -1)];
   },
-  saves: 'both',
   tf: tfSpec<QrParams>({ op: 'Qr', attrs: { T: { dtypeOf: 0 }, full_matrices: { param: 'fullMatrices', kind: 'bool', default: false } } }),
-} satisfies Primitive<QrParams>;
+});

@@ -1,5 +1,6 @@
 // matrices: tf.linalg's square-matrix ops (Cholesky, MatrixInverse, MatrixDeterminant, LogMatrixDeterminant, MatrixTriangularSolve, MatrixSolve) with float64 host kernels and TensorFlow's gradient rules in our own ops.
 import type { Info, Kernels } from '../../backend/backend';
+import { defineOp } from '../define_op';
 import { AVal, Primitive } from '../primitive';
 import { api, arg } from '../api_spec';
 import { tfSpec } from '../graphdef_spec';
@@ -64,9 +65,8 @@ export interface AdjointParams {
 }
 
 /** The lower Cholesky factor of symmetric positive-definite matrices (TF's Cholesky; only the lower triangle is read). */
-export const cholesky = {
+export const cholesky = defineOp({
   name: 'cholesky',
-  effect: 'pure',
   infer(ins: AVal[]) {
     checkArity('linalg.cholesky', ins, 1);
     return [{ dtype: 'float32', shape: squareShape('linalg.cholesky', ins[0]) }];
@@ -90,16 +90,15 @@ export const cholesky = {
   saves: 'outputs',
   api: api(['linalg.cholesky'], [arg.tensor('input', 'float32')]),
   tf: tfSpec({ op: 'Cholesky' }),
-} satisfies Primitive;
+});
 
 function identityT(n: number): Tensor {
   return constMatrix(n, 0, 1, 0);
 }
 
 /** Inverses (or inverses of the transposes, `adjoint`) of square matrices (TF's MatrixInverse; singular input is an error). */
-export const matrixInverse = {
+export const matrixInverse = defineOp({
   name: 'matrix_inverse',
-  effect: 'pure',
   infer(ins: AVal[]) {
     checkArity('linalg.inv', ins, 1);
     return [{ dtype: 'float32', shape: squareShape('linalg.inv', ins[0]) }];
@@ -119,14 +118,13 @@ export const matrixInverse = {
   saves: 'outputs',
   api: api(['linalg.inv'], [arg.tensor('input', 'float32')], [arg.bool('adjoint', false)]),
   tf: tfSpec<AdjointParams>({ op: 'MatrixInverse', attrs: { T: { dtypeOf: 0 }, adjoint: { param: 'adjoint', kind: 'bool', default: false } } }),
-} satisfies Primitive<AdjointParams>;
+});
 
 const inverseT = (a: Tensor): Tensor => bind(matrixInverse as Primitive, [a], { adjoint: true })[0];
 
 /** Determinants of square matrices (TF's MatrixDeterminant: [..., M, M] -> [...]; 0 for singular ones). */
-export const matrixDeterminant = {
+export const matrixDeterminant = defineOp({
   name: 'matrix_determinant',
-  effect: 'pure',
   infer(ins: AVal[]) {
     checkArity('linalg.det', ins, 1);
     const s = squareShape('linalg.det', ins[0]);
@@ -142,15 +140,13 @@ export const matrixDeterminant = {
     const g = c[0] as Tensor;
     return [o.mul(o.expandDims(o.expandDims(o.mul(g, det), -1), -1), inverseT(a))];
   },
-  saves: 'both',
   api: api(['linalg.det'], [arg.tensor('input', 'float32')]),
   tf: tfSpec({ op: 'MatrixDeterminant' }),
-} satisfies Primitive;
+});
 
 /** sign(det) and log|det| of square matrices (TF's LogMatrixDeterminant; sign 0 and -inf for singular ones). */
-export const logMatrixDeterminant = {
+export const logMatrixDeterminant = defineOp({
   name: 'log_matrix_determinant',
-  effect: 'pure',
   infer(ins: AVal[]) {
     checkArity('linalg.slogdet', ins, 1);
     const s = squareShape('linalg.slogdet', ins[0]);
@@ -170,7 +166,7 @@ export const logMatrixDeterminant = {
   },
   saves: 'inputs',
   tf: tfSpec({ op: 'LogMatrixDeterminant' }),
-} satisfies Primitive;
+});
 
 export interface TriSolveParams {
   readonly lower: boolean;
@@ -213,9 +209,8 @@ function solvePairs(k: Kernels, a: Info, b: Info, f: (m: Mat, r: Mat, n: number,
 }
 
 /** Solves triangular systems op(A) X = B (TF's MatrixTriangularSolve; batch dims broadcast). */
-export const matrixTriangularSolve = {
+export const matrixTriangularSolve = defineOp({
   name: 'matrix_triangular_solve',
-  effect: 'pure',
   infer: (ins: AVal[]) => solveShape('linalg.triangularSolve', ins, true),
   impl(k, [a, b], p: TriSolveParams) {
     return [solvePairs(k, a, b, (m, r, n, kk) => triSolve(m, r, n, kk, p.lower, p.adjoint))];
@@ -227,15 +222,13 @@ export const matrixTriangularSolve = {
     const gaFull: Tensor | null = need[0] ? o.neg(p.adjoint ? o.matmul(x, gb, false, true) : o.matmul(gb, x, false, true)) : null;
     return [gaFull === null ? null : o.reduceLike(triangle(gaFull, p.lower), a), need[1] ? o.reduceLike(gb, b) : null];
   },
-  saves: 'both',
   api: api(['linalg.triangularSolve'], [arg.tensor('matrix', 'float32'), arg.tensor('rhs', 'float32')], [arg.bool('lower', true), arg.bool('adjoint', false)]),
   tf: tfSpec<TriSolveParams>({ op: 'MatrixTriangularSolve', attrs: { T: { dtypeOf: 0 }, lower: { param: 'lower', kind: 'bool', default: true }, adjoint: { param: 'adjoint', kind: 'bool', default: false } } }),
-} satisfies Primitive<TriSolveParams>;
+});
 
 /** Solves A X = B (or A^T X = B, `adjoint`) by LU with partial pivoting (TF's MatrixSolve; singular A is an error). */
-export const matrixSolve = {
+export const matrixSolve = defineOp({
   name: 'matrix_solve',
-  effect: 'pure',
   infer: (ins: AVal[]) => solveShape('linalg.solve', ins, false),
   impl(k, [a, b], p: AdjointParams) {
     return [solvePairs(k, a, b, (m, r, n, kk) => {
@@ -251,7 +244,6 @@ export const matrixSolve = {
     const ga: Tensor | null = need[0] ? o.neg(p.adjoint ? o.matmul(x, gb, false, true) : o.matmul(gb, x, false, true)) : null;
     return [ga, gb];
   },
-  saves: 'both',
   api: api(['linalg.solve'], [arg.tensor('matrix', 'float32'), arg.tensor('rhs', 'float32')], [arg.bool('adjoint', false)]),
   tf: tfSpec<AdjointParams>({ op: 'MatrixSolve', attrs: { T: { dtypeOf: 0 }, adjoint: { param: 'adjoint', kind: 'bool', default: false } } }),
-} satisfies Primitive<AdjointParams>;
+});

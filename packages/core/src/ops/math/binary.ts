@@ -1,12 +1,11 @@
 // arithmetic: elementwise binary records with broadcasting (add, subtract, multiply, divide, pow, maximum, minimum).
-import { withOnnx } from '../onnx_spec';
 import { lower } from '../onnx_lowerings';
 import type { Info } from '../../backend/backend';
 import { isHostBackend } from '../../backend/backend';
 import { ruleOps as o } from '../rule_ops';
 import { NUMERIC, argError } from '../check';
 import { intMultiply, intValues, withScratch } from '../kernel_util';
-import { Impl, binary } from '../elementwise';
+import { Impl, defineOp } from '../define_op';
 import { g0 } from '../rule_helpers';
 import { stringAdd } from './string_concat';
 
@@ -44,24 +43,24 @@ function cPow(a: number, b: number): number {
 const addImpl: Impl = (k, [a, b]) => [a.dtype === 'string' ? stringAdd(k, a, b) : (k.run('Add', { a, b }) as Info)];
 
 // complex64 too: the tape sums complex cotangents (fft, complex) with it.
-export const add = withOnnx(binary('add', 'Add', ['math.add', 'add'], [...NUMERIC, 'complex64', 'string'], 'none', (c) => [g0(c), g0(c)], undefined, { fn: (a, b) => a + b, expr: (a, b) => `(${a} + ${b})`, gpu: (a, b) => `(${a} + ${b})` }, addImpl, { op: 'AddV2', readAlso: ['Add'] }), { op: 'Add', dtypes: ['float32', 'int32'] });
-export const sub = withOnnx(binary('sub', 'Sub', ['math.subtract', 'subtract'], NUMERIC, 'none', (c, _x, _y, _p, need) => [g0(c), need[1] ? o.neg(g0(c)) : null], undefined, { fn: (a, b) => a - b, expr: (a, b) => `(${a} - ${b})`, gpu: (a, b) => `(${a} - ${b})` }), { op: 'Sub', dtypes: ['float32', 'int32'] });
-export const mul = withOnnx(binary('mul', 'Multiply', ['math.multiply', 'multiply'], NUMERIC, 'inputs', (c, [a, b], _y, _p, need) => [need[0] ? o.mul(g0(c), b) : null, need[1] ? o.mul(g0(c), a) : null], undefined, { fn: (a, b) => a * b, expr: (a, b) => `(${a} * ${b})`, gpu: (a, b) => `(${a} * ${b})` }, mulImpl, { op: 'Mul' }), { op: 'Mul', dtypes: ['float32', 'int32'] });
+export const add = defineOp({ family: 'binary', name: 'add', api: ['math.add', 'add'], dtypes: [...NUMERIC, 'complex64', 'string'], saves: 'none', vjp: (c) => [g0(c), g0(c)], scalar: { fn: (a, b) => a + b, expr: (a, b) => `(${a} + ${b})`, gpu: (a, b) => `(${a} + ${b})` }, impl: addImpl, tf: { op: 'AddV2', readAlso: ['Add'] }, onnx: { op: 'Add', dtypes: ['float32', 'int32'] } });
+export const sub = defineOp({ family: 'binary', name: 'sub', api: ['math.subtract', 'subtract'], saves: 'none', vjp: (c, _x, _y, _p, need) => [g0(c), need[1] ? o.neg(g0(c)) : null], scalar: { fn: (a, b) => a - b, expr: (a, b) => `(${a} - ${b})`, gpu: (a, b) => `(${a} - ${b})` }, onnx: { dtypes: ['float32', 'int32'] } });
+export const mul = defineOp({ family: 'binary', name: 'mul', kernel: 'Multiply', api: ['math.multiply', 'multiply'], saves: 'inputs', vjp: (c, [a, b], _y, _p, need) => [need[0] ? o.mul(g0(c), b) : null, need[1] ? o.mul(g0(c), a) : null], scalar: { fn: (a, b) => a * b, expr: (a, b) => `(${a} * ${b})`, gpu: (a, b) => `(${a} * ${b})` }, impl: mulImpl, tf: { op: 'Mul' }, onnx: { dtypes: ['float32', 'int32'] } });
 /** TensorFlow's RealDiv gradient: dx = g / y, dy = g * ((-x / y) / y) (no y^2: it overflows for tiny y). */
-export const div = withOnnx(binary('div', 'RealDiv', [], NUMERIC, 'inputs', (c, [a, b], _y, _p, need) => [
+export const div = defineOp({ family: 'binary', name: 'div', kernel: 'RealDiv', api: [], saves: 'inputs', vjp: (c, [a, b], _y, _p, need) => [
   need[0] ? o.div(g0(c), b) : null,
   need[1] ? o.mul(g0(c), o.div(o.div(o.neg(a), b), b)) : null,
-], undefined, { fn: (a, b) => a / b, expr: (a, b) => `(${a} / ${b})`, gpu: (a, b) => `(${a} / ${b})` }), { op: 'Div' });
+], scalar: { fn: (a, b) => a / b, expr: (a, b) => `(${a} / ${b})`, gpu: (a, b) => `(${a} / ${b})` }, onnx: { op: 'Div' } });
 /** TensorFlow's Pow gradient, in its association order: dx = (g * y) * x^(y-1), dy = (g * z) * log(x) where x > 0. */
-export const pow = withOnnx(binary('pow', 'Pow', ['math.pow', 'pow'], NUMERIC, 'both', (c, [a, b], [y], _p, need) => [
+export const pow = defineOp({ family: 'binary', name: 'pow', api: ['math.pow', 'pow'], vjp: (c, [a, b], [y], _p, need) => [
   need[0] ? o.mul(o.mul(g0(c), b), o.pow(a, o.sub(b, 1))) : null,
   need[1] ? o.mul(o.mul(g0(c), y), o.where(o.greater(a, 0), o.log(o.where(o.greater(a, 0), a, 1)), 0)) : null,
-], undefined, { fn: cPow, expr: (a, b) => `(${a} === 1 || (${a} === -1 && Math.abs(${b}) === Infinity) ? 1 : Math.pow(${a}, ${b}))` }, powImpl), { op: 'Pow' });
-export const maximum = withOnnx(binary('maximum', 'Maximum', ['math.maximum', 'maximum'], NUMERIC, 'inputs', (c, [a, b]) => {
+], scalar: { fn: cPow, expr: (a, b) => `(${a} === 1 || (${a} === -1 && Math.abs(${b}) === Infinity) ? 1 : Math.pow(${a}, ${b}))` }, impl: powImpl, onnx: true });
+export const maximum = defineOp({ family: 'binary', name: 'maximum', api: ['math.maximum', 'maximum'], saves: 'inputs', vjp: (c, [a, b]) => {
   const mask = o.greaterEqual(a, b);
   return [o.where(mask, g0(c), 0), o.where(mask, 0, g0(c))];
-}, undefined, { fn: Math.max, expr: (a, b) => `Math.max(${a}, ${b})`, gpu: (a, b) => `ef_sel(isnan(${a}), ${a}, ef_sel(isnan(${b}), ${b}, max(${a}, ${b})))`, exact: true }), lower.maximum);
-export const minimum = withOnnx(binary('minimum', 'Minimum', ['math.minimum', 'minimum'], NUMERIC, 'inputs', (c, [a, b]) => {
+}, scalar: { fn: Math.max, expr: (a, b) => `Math.max(${a}, ${b})`, gpu: (a, b) => `ef_sel(isnan(${a}), ${a}, ef_sel(isnan(${b}), ${b}, max(${a}, ${b})))`, exact: true }, onnx: lower.maximum });
+export const minimum = defineOp({ family: 'binary', name: 'minimum', api: ['math.minimum', 'minimum'], saves: 'inputs', vjp: (c, [a, b]) => {
   const mask = o.lessEqual(a, b);
   return [o.where(mask, g0(c), 0), o.where(mask, 0, g0(c))];
-}, undefined, { fn: Math.min, expr: (a, b) => `Math.min(${a}, ${b})`, gpu: (a, b) => `ef_sel(isnan(${a}), ${a}, ef_sel(isnan(${b}), ${b}, min(${a}, ${b})))`, exact: true }), lower.minimum);
+}, scalar: { fn: Math.min, expr: (a, b) => `Math.min(${a}, ${b})`, gpu: (a, b) => `ef_sel(isnan(${a}), ${a}, ef_sel(isnan(${b}), ${b}, min(${a}, ${b})))`, exact: true }, onnx: lower.minimum });

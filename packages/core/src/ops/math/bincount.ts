@@ -1,7 +1,8 @@
 // bincount (TF's Bincount: arr, size, weights): the size is a tensor, read on the host when the kernel runs (tfjs takes it as an attr).
 import type { Info } from '../../backend/backend';
+import { defineOp } from '../define_op';
 import { readInfoSync } from '../../backend/backend';
-import { AVal, Primitive } from '../primitive';
+import { AVal } from '../primitive';
 import { tfSpec } from '../graphdef_spec';
 import { dimsToString } from '../../values/shape';
 import { NUMERIC, argError, checkArity, checkDTypes } from '../check';
@@ -10,9 +11,8 @@ import { NUMERIC, argError, checkArity, checkDTypes } from '../check';
  * Counts (or sums `weights`) of each value of the 1-D int32 `arr` in [0, size). Empty `weights`
  * count; the result has the weights' dtype. Not differentiable (TF).
  */
-export const bincount = {
+export const bincount = defineOp({
   name: 'bincount',
-  effect: 'pure',
   infer(ins: AVal[]) {
     checkArity('bincount', ins, 3);
     checkDTypes('bincount', ins[0], ['int32'], 'arr');
@@ -33,8 +33,6 @@ export const bincount = {
     if (weights.shape[0] !== 0 && weights.shape[0] !== arr.shape[0]) throw argError('bincount', 'weights must match arr', `[${weights.shape}] for arr [${arr.shape}]`, `[${arr.shape}] or no weights`, 'Pass one weight per element.');
     return [k.run('Bincount', { x: arr, weights }, { size: n }) as Info];
   },
-  vjp: null,
-  saves: 'none',
   tf: tfSpec({ op: 'Bincount', attrs: { T: { dtypeOf: 2 } } }),
-} satisfies Primitive;
+});
 

@@ -1,5 +1,6 @@
 // The cast record: below the ops hub (its gradient casts back with bind), so constant() can use it.
 import { lower } from '../onnx_lowerings';
+import { defineOp } from '../define_op';
 import type { Info, Kernels } from '../../backend/backend';
 import { withScratch } from '../kernel_util';
 import { DType, isFloating } from '../../values/dtype';
@@ -13,10 +14,9 @@ export interface CastParams {
   readonly dtype: DType;
 }
 
-export const cast = {
+export const cast = defineOp({
   name: 'cast',
   onnx: lower.cast,
-  effect: 'pure',
   infer(ins: AVal[], p: CastParams) {
     if (ins[0].dtype === 'string' || p.dtype === 'string') {
       throw argError('cast', 'cannot cast between string and other dtypes', `${ins[0].dtype} -> ${p.dtype}`, 'numeric or bool dtypes', 'Parse strings on the host (numpyFunction) instead.');
@@ -28,7 +28,7 @@ export const cast = {
   vjp: (c, [x], _o, p: CastParams): (Tensor | null)[] => [isFloating(x.dtype) && isFloating(p.dtype) ? bind(cast as unknown as Primitive, [c[0] as Tensor], { dtype: x.dtype })[0] : null],
   saves: 'none',
   tf: tfSpec<CastParams>({ op: 'Cast', attrs: { SrcT: { dtypeOf: 0 }, DstT: { param: 'dtype', kind: 'type' }, Truncate: { fixed: attr.bool(false) } } }),
-} satisfies Primitive<CastParams>;
+});
 
 /** float32 -> int32 truncates; NaN, ±inf and values outside int32 become INT_MIN, as TensorFlow's CPU cast does. */
 function floatToInt(k: Kernels, x: Info): Info {

@@ -1,31 +1,28 @@
 // logical: comparisons, boolean ops and where (select), TensorFlow's Equal ... SelectV2.
 import { lower } from '../onnx_lowerings';
-import { withOnnx } from '../onnx_spec';
 import type { Info, Kernels } from '../../backend/backend';
-import { Primitive } from '../primitive';
 import { api, arg } from '../api_spec';
 import { ruleOps as o } from '../rule_ops';
-import { ALL, NUMERIC, broadcastOrThrow, checkArity, checkDTypes, checkSameDType } from '../check';
+import { ALL, broadcastOrThrow, checkArity, checkDTypes, checkSameDType } from '../check';
 import { broadcastInfo, broadcastShape, complexByParts, sameShape } from '../kernel_util';
-import { binary, unary } from '../elementwise';
+import { defineOp } from '../define_op';
 import { g0 } from '../rule_helpers';
 
 const SHAPE_ERROR = { incompatible_shape_error: { fixed: { b: true } } } as const;
-export const equal = withOnnx(binary('equal', 'Equal', ['math.equal', 'equal'], ALL, 'none', null, 'bool', undefined, undefined, { op: 'Equal', attrs: { T: { dtypeOf: 0 }, ...SHAPE_ERROR } }), { op: 'Equal', dtypes: ['float32', 'int32', 'bool'] });
-export const notEqual = withOnnx(binary('not_equal', 'NotEqual', ['math.notEqual', 'notEqual'], ALL, 'none', null, 'bool', undefined, undefined, { op: 'NotEqual', attrs: { T: { dtypeOf: 0 }, ...SHAPE_ERROR } }), lower.notEqual);
-export const less = withOnnx(binary('less', 'Less', ['math.less', 'less'], NUMERIC, 'none', null, 'bool'), { op: 'Less', dtypes: ['float32', 'int32'] });
-export const lessEqual = withOnnx(binary('less_equal', 'LessEqual', ['math.lessEqual', 'lessEqual'], NUMERIC, 'none', null, 'bool'), { op: 'LessOrEqual', dtypes: ['float32', 'int32'] });
-export const greater = withOnnx(binary('greater', 'Greater', ['math.greater', 'greater'], NUMERIC, 'none', null, 'bool'), { op: 'Greater', dtypes: ['float32', 'int32'] });
-export const greaterEqual = withOnnx(binary('greater_equal', 'GreaterEqual', ['math.greaterEqual', 'greaterEqual'], NUMERIC, 'none', null, 'bool'), { op: 'GreaterOrEqual', dtypes: ['float32', 'int32'] });
-export const logicalAnd = withOnnx(binary('logical_and', 'LogicalAnd', ['math.logicalAnd', 'logicalAnd'], ['bool'], 'none', null, 'bool', undefined, undefined, { op: 'LogicalAnd', noT: true }), { op: 'And', dtypes: ['bool'] });
-export const logicalOr = withOnnx(binary('logical_or', 'LogicalOr', ['math.logicalOr', 'logicalOr'], ['bool'], 'none', null, 'bool', undefined, undefined, { op: 'LogicalOr', noT: true }), { op: 'Or', dtypes: ['bool'] });
-export const logicalNot = withOnnx(unary('logical_not', 'LogicalNot', ['math.logicalNot', 'logicalNot'], ['bool'], 'none', null, undefined, undefined, { op: 'LogicalNot', noT: true }), { op: 'Not', dtypes: ['bool'] });
+export const equal = defineOp({ family: 'binary', name: 'equal', api: ['math.equal', 'equal'], dtypes: ALL, out: 'bool', tf: { op: 'Equal', attrs: { T: { dtypeOf: 0 }, ...SHAPE_ERROR } }, onnx: { dtypes: ['float32', 'int32', 'bool'] } });
+export const notEqual = defineOp({ family: 'binary', name: 'not_equal', api: ['math.notEqual', 'notEqual'], dtypes: ALL, out: 'bool', tf: { op: 'NotEqual', attrs: { T: { dtypeOf: 0 }, ...SHAPE_ERROR } }, onnx: lower.notEqual });
+export const less = defineOp({ family: 'binary', name: 'less', api: ['math.less', 'less'], out: 'bool', onnx: { dtypes: ['float32', 'int32'] } });
+export const lessEqual = defineOp({ family: 'binary', name: 'less_equal', api: ['math.lessEqual', 'lessEqual'], out: 'bool', onnx: { op: 'LessOrEqual', dtypes: ['float32', 'int32'] } });
+export const greater = defineOp({ family: 'binary', name: 'greater', api: ['math.greater', 'greater'], out: 'bool', onnx: { dtypes: ['float32', 'int32'] } });
+export const greaterEqual = defineOp({ family: 'binary', name: 'greater_equal', api: ['math.greaterEqual', 'greaterEqual'], out: 'bool', onnx: { op: 'GreaterOrEqual', dtypes: ['float32', 'int32'] } });
+export const logicalAnd = defineOp({ family: 'binary', name: 'logical_and', api: ['math.logicalAnd', 'logicalAnd'], dtypes: ['bool'], out: 'bool', onnx: { op: 'And', dtypes: ['bool'] } });
+export const logicalOr = defineOp({ family: 'binary', name: 'logical_or', api: ['math.logicalOr', 'logicalOr'], dtypes: ['bool'], out: 'bool', onnx: { op: 'Or', dtypes: ['bool'] } });
+export const logicalNot = defineOp({ family: 'unary', name: 'logical_not', api: ['math.logicalNot', 'logicalNot'], dtypes: ['bool'], onnx: { op: 'Not', dtypes: ['bool'] } });
 
 /** where(cond, a, b): broadcasting select; gradient flows to the chosen side. */
-export const select = {
+export const select = defineOp({
   name: 'select',
   onnx: lower.where,
-  effect: 'pure',
   infer(ins) {
     checkArity('where', ins, 3);
     checkDTypes('where', ins[0], ['bool'], 'condition');
@@ -47,7 +44,7 @@ export const select = {
   // ef.where (composites.ts) binds this for three arguments and where_coords for one.
   api: api([], [arg.tensor('condition', null), arg.tensor('x'), arg.tensor('y')]),
   tf: { op: 'SelectV2', attrs: { T: { dtypeOf: 1 } } },
-} satisfies Primitive;
+});
 
 /** tfjs's Select has no string kernel: gather from [e..., t...] at i + n * cond (same-shape inputs). */
 function selectStrings(k: Kernels, c: Info, t: Info, e: Info): Info {

@@ -1,11 +1,11 @@
 // reduction: sum, max, argMax and the int32 mean, with their gradient rules and GraphDef specs.
 import { lower } from '../onnx_lowerings';
+import { defineOp } from '../define_op';
 import type { Info } from '../../backend/backend';
 import type { DType } from '../../values/dtype';
 import { AVal, Primitive } from '../primitive';
 import { api, arg } from '../api_spec';
 import { attr, tfSpec } from '../graphdef_spec';
-import type { TfDecl } from '../graphdef_spec';
 import type { Tensor } from '../../values/tensor';
 import { ruleOps as o } from '../rule_ops';
 import { bind } from '../bind';
@@ -14,28 +14,7 @@ import { Scratch, withScratch } from '../kernel_util';
 import { isHostBackend, readInfoSync } from '../../backend/backend';
 import { I32 } from '../rule_helpers';
 
-export interface ReduceParams {
-  readonly axes: readonly number[] | null;
-  readonly keepDims: boolean;
-}
-
-/** Output shape of a reduction named `op`; `axes: null` reduces everything. */
-export function reducedShape(op: string, x: AVal, p: ReduceParams): AVal['shape'] {
-  if (x.shape === null) return p.keepDims || p.axes !== null ? null : [];
-  const rank = x.shape.length;
-  const axes = p.axes === null ? x.shape.map((_, i) => i) : normalizeAxes(op, p.axes, rank);
-  if (p.keepDims) return x.shape.map((d, i) => (axes.includes(i) ? 1 : d));
-  return x.shape.filter((_, i) => !axes.includes(i));
-}
-
-/** The axes a reduction runs over, for a kernel call (non-negative; `null` = every axis). */
-export function runtimeAxes(x: Info, p: ReduceParams): number[] {
-  const r = x.shape.length;
-  return p.axes === null ? x.shape.map((_, i) => i) : p.axes.map((a) => (a < 0 ? a + r : a));
-}
-
-/** The dims of a reduction's result. */
-export const reducedDims = (x: Info, axes: number[], keepDims: boolean): number[] => (keepDims ? x.shape.map((d, i) => (axes.includes(i) ? 1 : d)) : x.shape.filter((_, i) => !axes.includes(i)));
+import { ReduceParams, reduceApi, reduceTf, reducedDims, reducedShape, runtimeAxes } from './reduce_axes';
 
 /** Re-inserts reduced axes into a cotangent so it broadcasts against the input. */
 export function keepDimsLike(g: Tensor, x: Tensor, p: ReduceParams): Tensor {
@@ -49,22 +28,9 @@ export function keepDimsLike(g: Tensor, x: Tensor, p: ReduceParams): Tensor {
 }
 
 
-/** A reduction's GraphDef form: axes as a Const input (null = every axis), keep_dims as an attr (`noT`: no T attr, Any/All). */
-export const reduceTf = (op: string, noT = false): TfDecl =>
-  tfSpec<ReduceParams>({
-    op,
-    inputs: ['x', { param: 'axes', shape: 'vector', nullMeans: 'all-axes' }],
-    attrs: { ...(noT ? {} : { T: { dtypeOf: 0 } }), Tidx: I32, keep_dims: { param: 'keepDims', kind: 'bool', default: false } },
-    ...(noT ? { noT } : {}),
-  }) as TfDecl;
-
-/** A reduction's API: `(x, axis = null, keepDims = false)`. */
-export const reduceApi = <const P extends readonly string[]>(paths: P) => api(paths, [arg.tensor('x'), arg.axes('axis'), arg.bool('keepDims', false)]);
-
-export const sum = {
+export const sum = defineOp({
   name: 'sum',
   onnx: lower.reduce('ReduceSum'),
-  effect: 'pure',
   infer(ins: AVal[], p: ReduceParams) {
     checkArity('reduceSum', ins, 1);
     checkDTypes('reduceSum', ins[0], NUMERIC);
@@ -81,12 +47,11 @@ export const sum = {
   saves: 'none',
   api: reduceApi(['math.reduceSum', 'reduceSum']),
   tf: reduceTf('Sum'),
-} satisfies Primitive<ReduceParams>;
+});
 
-export const max = {
+export const max = defineOp({
   name: 'max',
   onnx: lower.reduce('ReduceMax'),
-  effect: 'pure',
   infer(ins: AVal[], p: ReduceParams) {
     checkArity('reduceMax', ins, 1);
     checkDTypes('reduceMax', ins[0], NUMERIC);
@@ -106,10 +71,9 @@ export const max = {
     const count = o.broadcastLike(keepDimsLike(o.reduceSum(mask, p.axes === null ? null : [...p.axes], false), x, { ...p, keepDims: false }), x);
     return [o.div(o.mul(o.broadcastLike(keepDimsLike(c[0] as Tensor, x, p), x), mask), count)];
   },
-  saves: 'both',
   api: reduceApi(['math.reduceMax', 'reduceMax']),
   tf: reduceTf('Max'),
-} satisfies Primitive<ReduceParams>;
+});
 
 export interface AxisParams {
   readonly axis: number;
@@ -127,10 +91,9 @@ export function argInfer(op: string, ins: AVal[], p: AxisParams, dtypes: readonl
   return [{ dtype: 'int32', shape: s.filter((_, i) => i !== a) }];
 }
 
-export const argMax = {
+export const argMax = defineOp({
   name: 'arg_max',
   onnx: lower.arg('ArgMax'),
-  effect: 'pure',
   infer: (ins: AVal[], p: AxisParams) => argInfer('argMax', ins, p, ['float32', 'int32', 'bool']),
   impl: (k, [x], p: AxisParams) => {
     const axis = p.axis < 0 ? p.axis + x.shape.length : p.axis;
@@ -144,20 +107,17 @@ export const argMax = {
       return s.run('ArgMax', { x: s.run('Maximum', { a: noNaN, b: s.scalar(-3.4028234663852886e38) }) }, { axis });
     })];
   },
-  vjp: null,
-  saves: 'none',
   api: api(['math.argMax', 'argMax'], [arg.tensor('x'), arg.int('axis', 0)]),
   tf: tfSpec<AxisParams>({ op: 'ArgMax', inputs: ['x', { param: 'axis', shape: 'scalar' }], attrs: { T: { dtypeOf: 0 }, Tidx: I32, output_type: I32 } }),
-} satisfies Primitive<AxisParams>;
+});
 
 
 /**
  * int32 mean like TensorFlow's Mean: the sum does not wrap and the quotient truncates toward zero.
  * On the host (cpu) it is exact (float64 sums); GPU backends sum in int32 (wrapping past 2^31).
  */
-export const intMean = {
+export const intMean = defineOp({
   name: 'int_mean',
-  effect: 'pure',
   infer(ins: AVal[], p: ReduceParams) {
     checkArity('reduceMean', ins, 1);
     checkDTypes('reduceMean', ins[0], ['int32']);
@@ -171,8 +131,6 @@ export const intMean = {
     if (isHostBackend()) return [k.upload(hostIntMean(readInfoSync(x) as Int32Array, x.shape, axes, count), shape, 'int32')];
     return [withScratch(k, (s) => truncDiv(s, s.run('Sum', { x }, { axis: axes, keepDims: p.keepDims }), s.scalar(count, 'int32')))];
   },
-  vjp: null,
-  saves: 'none',
   tf: {
     // TensorFlow's Mean: int32 truncates (this record); float means read as ef.reduceMean (sum / count).
     ops: ['Mean'],
@@ -190,7 +148,7 @@ export const intMean = {
       return [o.reduceMean(x, axes, keepDims)];
     },
   },
-} satisfies Primitive<ReduceParams>;
+});
 
 /** Exact means on the host: float64 sums (exact below 2^53), truncated like C integer division. */
 function hostIntMean(data: Int32Array, shape: readonly number[], axes: readonly number[], count: number): Int32Array {

@@ -1,21 +1,21 @@
 // Reduction and scan records (tfjs-converter's reduction): reduceMin/Prod/Any/All, argMin, cumsum/cumprod, addN, topK.
 // Composites: Composite math ops of issue 11 built from records: topK's named results, reduceVariance/Std/Logsumexp/EuclideanNorm, countNonzero.
 import { lower } from '../onnx_lowerings';
+import { defineOp } from '../define_op';
 import { withOnnx } from '../onnx_spec';
 import type { DType } from '../../values/dtype';
 import type { Info } from '../../backend/backend';
-import { isHostBackend, readInfoSync } from '../../backend/backend';
+import { readInfoSync } from '../../backend/backend';
 import { AVal, Primitive } from '../primitive';
 import { api, arg, composites } from '../api_spec';
 import { attr, outputRef, tfSpec } from '../graphdef_spec';
-import type { TfSpec } from '../graphdef_spec';
 import type { Tensor } from '../../values/tensor';
 import { bind } from '../bind';
 import { dimsToString } from '../../values/shape';
 import * as AR from './binary_functions';
 import * as o from '../ops';
 import { NUMERIC, argError, checkArity, checkDTypes, normalizeAxes } from '../check';
-import { AxisParams, ReduceParams, argInfer, keepDimsLike, reduceApi, reduceTf, reducedDims, reducedShape, runtimeAxes } from './reduce';
+import { AxisParams, argInfer, keepDimsLike } from './reduce';
 import { g0, I32 } from '../rule_helpers';
 import { describe } from '../../values/dtype';
 import { TensorLike, convert } from '../../values/convert';
@@ -26,41 +26,14 @@ import * as BM from './unary_functions';
 import * as BC from './bincount';
 
 
-/** A reduction record: tfjs kernel `kernel` with attrs { axis, keepDims }. */
-/** What a reduction over nothing gives (TensorFlow's identity element), per dtype; tfjs kernels give NaN or garbage. */
-type EmptyValue = (dtype: DType) => number | boolean;
-
-function reduction<const P extends readonly string[]>(name: string, op: string, kernel: string, paths: P, dtypes: readonly DType[], vjp: Primitive<ReduceParams>['vjp'], tf: TfSpec, empty?: EmptyValue, host?: (x: Info, axes: number[]) => Int32Array | Float32Array) {
-  return {
-    name,
-    effect: 'pure',
-    infer(ins: AVal[], p: ReduceParams) {
-      checkArity(op, ins, 1);
-      checkDTypes(op, ins[0], dtypes);
-      return [{ dtype: ins[0].dtype, shape: reducedShape(op, ins[0], p) }];
-    },
-    impl(k, [x], p: ReduceParams) {
-      const axes = runtimeAxes(x, p);
-      // An empty input without the kernel (tfjs-webgl's reductions raise on it): the identity, or an empty result.
-      if (empty && x.shape.includes(0)) return [k.run('Fill', {}, { shape: reducedDims(x, axes, p.keepDims), value: empty(x.dtype as DType), dtype: x.dtype }) as Info];
-      if (host && isHostBackend()) return [k.upload(host(x, axes), reducedDims(x, axes, p.keepDims), x.dtype as DType)];
-      return [k.run(kernel, { x }, { axis: axes, keepDims: p.keepDims }) as Info];
-    },
-    vjp,
-    saves: vjp === null ? 'none' : 'both',
-    api: reduceApi(paths),
-    tf,
-  } satisfies Primitive<ReduceParams>;
-}
-
 const bindReduce = (rec: Primitive, x: Tensor, axes: readonly number[] | null, keepDims: boolean): Tensor => bind(rec, [x], { axes, keepDims })[0];
 
 /** TensorFlow splits the gradient of a min evenly between tied minima (as for max). */
-export const min = withOnnx(reduction('min', 'reduceMin', 'Min', ['math.reduceMin', 'reduceMin'], NUMERIC, (c, [x], [y], p) => {
+export const min = defineOp({ family: 'reduce', name: 'min', api: ['math.reduceMin', 'reduceMin'], empty: (d) => (d === 'int32' ? 2147483647 : Infinity), onnx: lower.reduce('ReduceMin'), vjp: (c, [x], [y], p) => {
   const mask = o.cast(o.equal(x, o.broadcastLike(keepDimsLike(y, x, p), x)), x.dtype);
   const count = o.broadcastLike(keepDimsLike(o.reduceSum(mask, p.axes === null ? null : [...p.axes], false), x, { ...p, keepDims: false }), x);
   return [o.div(o.mul(o.broadcastLike(keepDimsLike(g0(c), x, p), x), mask), count)];
-}, reduceTf('Min'), (d) => (d === 'int32' ? 2147483647 : Infinity)), lower.reduce('ReduceMin'));
+} });
 
 /**
  * The product on the host, in the dtype's own arithmetic like TensorFlow: int32 wraps around
@@ -95,14 +68,14 @@ function hostProd(x: Info, axes: number[]): Int32Array | Float32Array {
  * ends along it (no division: right with zeros), and the result transposed back. One flattened axis, as TF, so the
  * second order propagates NaN and inf exactly as TF's does.
  */
-export const prod = withOnnx(reduction('prod', 'reduceProd', 'Prod', ['math.reduceProd', 'reduceProd'], NUMERIC, (c, [x], _y, p): (Tensor | null)[] => {
+export const prod = defineOp({ family: 'reduce', name: 'prod', api: ['math.reduceProd', 'reduceProd'], empty: () => 1, host: hostProd, onnx: lower.reduce('ReduceProd'), vjp: (c, [x], _y, p): (Tensor | null)[] => {
   const rank = x.rank;
   if (rank === null) throw argError('reduceProd gradient', 'unknown input rank', 'a tensor of unknown rank', 'a known rank', 'Give the input a rank with setShape.');
   const axes = [...new Set(p.axes === null ? Array.from({ length: rank }, (_, i) => i) : p.axes.map((a) => (a < 0 ? a + rank : a)))];
   const others = axes.length === 0 ? null : othersProduct(x, axes, rank);
   const g = o.broadcastLike(keepDimsLike(g0(c), x, p), x);
   return [others === null ? g : o.mul(g, others)];
-}, reduceTf('Prod'), () => 1, hostProd), lower.reduce('ReduceProd'));
+} });
 
 /** The product of the other elements of each reduced group (TF's _ProdGrad without the cotangent). */
 function othersProduct(x: Tensor, axes: number[], rank: number): Tensor {
@@ -125,20 +98,17 @@ function othersProduct(x: Tensor, axes: number[], rank: number): Tensor {
 
 const prodOfVector = (v: Tensor): Tensor => bindReduce(prod as Primitive, v, null, false);
 
-export const any = reduction('any', 'reduceAny', 'Any', ['math.reduceAny', 'reduceAny'], ['bool'], null, reduceTf('Any', true), () => false);
-export const all = reduction('all', 'reduceAll', 'All', ['math.reduceAll', 'reduceAll'], ['bool'], null, reduceTf('All', true), () => true);
+export const any = defineOp({ family: 'reduce', name: 'any', api: ['math.reduceAny', 'reduceAny'], dtypes: ['bool'], empty: () => false });
+export const all = defineOp({ family: 'reduce', name: 'all', api: ['math.reduceAll', 'reduceAll'], dtypes: ['bool'], empty: () => true });
 
-export const argMin = {
+export const argMin = defineOp({
   name: 'arg_min',
   onnx: lower.arg('ArgMin'),
-  effect: 'pure',
   infer: (ins: AVal[], p: AxisParams) => argInfer('argMin', ins, p, NUMERIC),
   impl: (k, [x], p: AxisParams) => [k.run('ArgMin', { x }, { axis: p.axis < 0 ? p.axis + x.shape.length : p.axis }) as Info],
-  vjp: null,
-  saves: 'none',
   api: api(['math.argMin', 'argMin'], [arg.tensor('x'), arg.int('axis', 0)]),
   tf: tfSpec<AxisParams>({ op: 'ArgMin', inputs: ['x', { param: 'axis', shape: 'scalar' }], attrs: { T: { dtypeOf: 0 }, Tidx: I32, output_type: I32 } }),
-} satisfies Primitive<AxisParams>;
+});
 
 export interface ScanParams {
   readonly axis: number;
@@ -147,10 +117,9 @@ export interface ScanParams {
 }
 
 /** A scan along one axis (tfjs kernels Cumsum/Cumprod; TF ops of the same names). */
-function scan<const P extends readonly string[]>(name: string, op: string, kernel: string, paths: P, vjp: Primitive<ScanParams>['vjp']) {
-  return {
+function scan<const N extends string, const P extends readonly string[]>(name: N, op: string, kernel: string, paths: P, vjp: Primitive<ScanParams>['vjp']) {
+  return defineOp({
     name,
-    effect: 'pure',
     infer(ins: AVal[], p: ScanParams) {
       checkArity(op, ins, 1);
       checkDTypes(op, ins[0], NUMERIC);
@@ -163,7 +132,6 @@ function scan<const P extends readonly string[]>(name: string, op: string, kerne
     },
     impl: (k, [x], p: ScanParams) => [k.run(kernel, { x }, { axis: p.axis < 0 ? p.axis + x.shape.length : p.axis, exclusive: p.exclusive, reverse: p.reverse }) as Info],
     vjp,
-    saves: 'both',
     // A known rank makes the axis non-negative before binding: tfjs-converter's Cumsum/Cumprod reject negative axes.
     api: api(paths, [arg.tensor('x'), arg.int('axis', 0)], [arg.bool('exclusive', false), arg.bool('reverse', false)], {
       prepare: (_op: string, params: Record<string, unknown>, [x]: Tensor[]) => {
@@ -176,7 +144,7 @@ function scan<const P extends readonly string[]>(name: string, op: string, kerne
       inputs: ['x', { param: 'axis', shape: 'scalar' }],
       attrs: { T: { dtypeOf: 0 }, Tidx: I32, exclusive: { param: 'exclusive', kind: 'bool', default: false }, reverse: { param: 'reverse', kind: 'bool', default: false } },
     }),
-  } satisfies Primitive<ScanParams>;
+  });
 }
 
 const scanOf = (rec: Primitive, x: Tensor, p: ScanParams, reverse: boolean): Tensor => bind(rec, [x], { ...p, reverse })[0];
@@ -191,10 +159,9 @@ export const cumprod = scan('cumprod', 'cumprod', 'Cumprod', ['math.cumprod'], (
 });
 
 /** addN(inputs): the elementwise sum of same-shape tensors (TF's AddN: no broadcasting). */
-export const addN = {
+export const addN = defineOp({
   name: 'add_n',
   onnx: lower.addN,
-  effect: 'pure',
   infer(ins: AVal[]) {
     if (ins.length === 0) throw argError('addN', 'no tensors to add', '0 tensors', 'at least 1', 'Pass a non-empty array.');
     checkDTypes('addN', ins[0], NUMERIC);
@@ -219,7 +186,7 @@ export const addN = {
   saves: 'none',
   api: api(['math.addN', 'addN'], [arg.tensors('inputs')]),
   tf: tfSpec({ op: 'AddN', inputs: ['xs'], attrs: { T: { dtypeOf: 0 }, N: { count: true } } }),
-} satisfies Primitive;
+});
 
 export interface TopKParams {
   readonly k: number;
@@ -230,9 +197,8 @@ export interface TopKParams {
  * The k largest entries along the last axis and their int32 indices (TF's TopKV2; ties: lower index first). An
  * optional int32 scalar input gives k at run time (sort and argsort of an axis whose size only the run time knows).
  */
-export const topK = {
+export const topK = defineOp({
   name: 'top_k',
-  effect: 'pure',
   infer(ins: AVal[], p: TopKParams) {
     if (ins.length !== 2) checkArity('topK', ins, 1);
     checkDTypes('topK', ins[0], NUMERIC, 'input');
@@ -275,7 +241,6 @@ export const topK = {
     const summed = o.unsortedSegmentSum(o.reshape(g, [rows * kk]), flat, rows * n);
     return [o.reshape(summed, shape), ...extra];
   },
-  saves: 'both',
   onnx: lower.topK,
   tf: {
     ops: ['TopKV2'],
@@ -291,7 +256,7 @@ export const topK = {
       return bind(topK as Primitive, [r.input(0), r.input(1)], { k: 0, sorted });
     },
   },
-} satisfies Primitive<TopKParams>;
+});
 
 type Axis = number | number[] | null;
 const NONE = {};

@@ -1,5 +1,6 @@
 // Segment, search and scatter-update records (tfjs-converter's segment/evaluation/slice_join): unsortedSegmentMax/Min/Prod, searchsorted, tensorScatterNdUpdate.
 import type { DType } from '../../values/dtype';
+import { defineOp } from '../define_op';
 import { describe } from '../../values/dtype';
 import type { Info, Kernels } from '../../backend/backend';
 import { readInfoSync } from '../../backend/backend';
@@ -109,9 +110,8 @@ function prodVjp(c: (Tensor | null)[], [data, ids]: Tensor[], [y]: Tensor[], p: 
 }
 
 function segment<const P extends readonly string[]>(kind: Kind, op: string, tfOp: string, paths: P, vjp: Primitive<SegmentParams>['vjp']) {
-  return {
+  return defineOp({
     name: `unsorted_segment_${kind}`,
-    effect: 'pure',
     infer: (ins: AVal[], p: SegmentParams) => segmentInfer(op, ins, p),
     impl(k, [data, ids], p: SegmentParams) {
       // Traced with unknown dims, infer could not check: the same error at run time.
@@ -120,10 +120,9 @@ function segment<const P extends readonly string[]>(kind: Kind, op: string, tfOp
       return [segmentImpl(k, data, ids, p, kind)];
     },
     vjp,
-    saves: 'both',
     api: api(paths, [arg.tensor('data'), arg.tensor('segmentIds', 'int32'), arg.int('numSegments')]),
     tf: tfSpec<SegmentParams>({ op: tfOp, inputs: ['x', 'x', { param: 'numSegments', shape: 'scalar' }], attrs: { T: { dtypeOf: 0 }, Tindices: I32, Tnumsegments: I32 } }),
-  } satisfies Primitive<SegmentParams>;
+  });
 }
 
 export const unsortedSegmentMax = segment('max', 'unsortedSegmentMax', 'UnsortedSegmentMax', ['math.unsortedSegmentMax'], minMaxVjp);
@@ -135,9 +134,8 @@ export interface SearchParams {
 }
 
 /** searchsorted(sortedSequence, values, {side}): insertion points (int32) along the last axis (TF's LowerBound/UpperBound). */
-export const searchsorted = {
+export const searchsorted = defineOp({
   name: 'searchsorted',
-  effect: 'pure',
   infer(ins: AVal[]) {
     checkArity('searchsorted', ins, 2);
     checkDTypes('searchsorted', ins[0], NUMERIC, 'sortedSequence');
@@ -149,7 +147,7 @@ export const searchsorted = {
     return [{ dtype: 'int32' as DType, shape: v }];
   },
   impl(k, [sortedSequence, values], p: SearchParams) {
-    searchsorted.infer([sortedSequence, values].map((x) => ({ dtype: x.dtype as DType, shape: x.shape })));
+    searchsorted.infer([sortedSequence, values].map((x) => ({ dtype: x.dtype as DType, shape: x.shape })), p);
     // tfjs's kernel takes [batch, n] operands (its op reshapes 1-D ones): reshape around it.
     // No values (or no sequence rows): an empty result, without the kernel (a [-1, 0] reshape cannot infer its -1).
     if (values.shape.includes(0) || sortedSequence.shape.includes(0)) return [k.run('Fill', {}, { shape: values.shape, value: 0, dtype: 'int32' }) as Info];
@@ -161,8 +159,6 @@ export const searchsorted = {
       return s.run('Reshape', { x: s.run('SearchSorted', { sortedSequence: seq, values: vals }, { side: p.side.toLowerCase() }) }, { shape: values.shape });
     })];
   },
-  vjp: null,
-  saves: 'none',
   api: api(['searchsorted'], [arg.tensor('sortedSequence'), arg.tensor('values')], [arg.oneOf('side', ['LEFT', 'RIGHT'] as const, 'LEFT')]),
   tf: {
     ops: ['LowerBound', 'UpperBound'],
@@ -173,12 +169,11 @@ export const searchsorted = {
     },
     read: (r): Tensor[] => (r.arity(2), bind(searchsorted as Primitive, [r.input(0), r.input(1)], { side: r.node.op === 'LowerBound' ? 'LEFT' : 'RIGHT' })),
   },
-} satisfies Primitive<SearchParams>;
+});
 
 /** tensorScatterNdUpdate(tensor, indices, updates): `tensor` with the index tuples replaced by `updates`. */
-export const tensorScatterNdUpdate = {
+export const tensorScatterNdUpdate = defineOp({
   name: 'tensor_scatter_nd_update',
-  effect: 'pure',
   infer(ins: AVal[]) {
     checkArity('tensorScatterNdUpdate', ins, 3);
     checkDTypes('tensorScatterNdUpdate', ins[1], ['int32'], 'indices');
@@ -204,12 +199,11 @@ export const tensorScatterNdUpdate = {
   saves: 'inputs',
   api: api(['tensorScatterNdUpdate'], [arg.tensor('tensor'), arg.tensor('indices', 'int32'), arg.tensor('updates')]),
   tf: tfSpec({ op: 'TensorScatterUpdate', attrs: { T: { dtypeOf: 0 }, Tindices: { dtypeOf: 1 } } }),
-} satisfies Primitive;
+});
 
 /** unique(x) of a 1-D tensor: the distinct values in first-seen order and each element's int32 index into them (TF's Unique). */
-export const unique = {
+export const unique = defineOp({
   name: 'unique',
-  effect: 'pure',
   infer(ins: AVal[]) {
     checkArity('unique', ins, 1);
     checkDTypes('unique', ins[0], ['float32', 'int32', 'bool', 'string'], 'x');
@@ -222,18 +216,15 @@ export const unique = {
     if (x.shape.length !== 1) throw argError('unique', 'x must be 1-D', `[${x.shape}]`, 'a rank-1 tensor', 'Reshape it with ef.reshape(x, [-1]).');
     return k.run('Unique', { x }, { axis: 0 }) as Info[];
   },
-  vjp: null,
-  saves: 'none',
   tf: tfSpec({ op: 'Unique', attrs: { T: { dtypeOf: 0 }, out_idx: I32 } }),
-} satisfies Primitive;
+});
 
 /**
  * The int32 coordinates of the true entries of a bool tensor, in row-major order (TF's one-argument
  * `where`, GraphDef Where). tfjs has no Where kernel: the mask is read on the host (a sync read).
  */
-export const whereCoords = {
+export const whereCoords = defineOp({
   name: 'where_coords',
-  effect: 'pure',
   infer(ins: AVal[]) {
     checkArity('where', ins, 1);
     checkDTypes('where', ins[0], ['bool'], 'condition');
@@ -250,7 +241,5 @@ export const whereCoords = {
     });
     return [k.upload(Int32Array.from(out), [out.length / Math.max(rank, 1), rank], 'int32')];
   },
-  vjp: null,
-  saves: 'none',
   tf: tfSpec({ op: 'Where', attrs: { T: { fixed: attr.type('bool') } }, noT: true }),
-} satisfies Primitive;
+});

@@ -1,6 +1,7 @@
 // segment: unsortedSegmentSum with TensorFlow's range checks and its gradient (a gather).
 import type { Info, Kernels } from '../../backend/backend';
-import { AVal, Primitive } from '../primitive';
+import { defineOp } from '../define_op';
+import { AVal } from '../primitive';
 import { api, arg } from '../api_spec';
 import { tfSpec } from '../graphdef_spec';
 import { dimsToString } from '../../values/shape';
@@ -57,9 +58,8 @@ export function gatherDropNegatives(x: Tensor, ids: Tensor): Tensor {
   return o.where(mask, gathered, o.zerosLike(gathered));
 }
 
-export const unsortedSegmentSum = {
+export const unsortedSegmentSum = defineOp({
   name: 'unsorted_segment_sum',
-  effect: 'pure',
   infer(ins: AVal[], p: SegmentParams) {
     checkDTypes('unsortedSegmentSum', ins[1], ['int32'], 'segmentIds');
     if (!Number.isInteger(p.numSegments) || p.numSegments < 0) {
@@ -96,5 +96,5 @@ export const unsortedSegmentSum = {
   saves: 'inputs',
   api: api(['math.unsortedSegmentSum', 'unsortedSegmentSum'], [arg.tensor('data'), arg.tensor('segmentIds', 'int32'), arg.int('numSegments')]),
   tf: tfSpec<SegmentParams>({ op: 'UnsortedSegmentSum', inputs: ['x', 'x', { param: 'numSegments', shape: 'scalar' }], attrs: { T: { dtypeOf: 0 }, Tindices: I32, Tnumsegments: I32 } }),
-} satisfies Primitive<SegmentParams>;
+});
 

@@ -1,11 +1,10 @@
 // basic_math: elementwise unary records (TensorFlow's math ops on one tensor), each one line.
 import { lower } from '../onnx_lowerings';
-import { withOnnx } from '../onnx_spec';
 import type { Info } from '../../backend/backend';
 import { ruleOps as o } from '../rule_ops';
-import { FLOAT, NUMERIC } from '../check';
+import { NUMERIC } from '../check';
 import { intMultiply, withScratch } from '../kernel_util';
-import { Impl, unary } from '../elementwise';
+import { Impl, defineOp } from '../define_op';
 import { g0 } from '../rule_helpers';
 
 /** TensorFlow's Sign keeps NaN (tfjs's gives 0) and maps -0 to +0. */
@@ -16,24 +15,24 @@ const signImpl: Impl = (k, [x]) => [
 const absImpl: Impl = (k, [x]) => [x.dtype !== 'int32' ? (k.run('Abs', { x }) as Info) : withScratch(k, (s) => s.run('Maximum', { a: x, b: s.run('Neg', { x }) }))];
 const squareImpl: Impl = (k, [x]) => [x.dtype !== 'int32' ? (k.run('Square', { x }) as Info) : intMultiply(k, x, x)];
 
-export const neg = withOnnx(unary('neg', 'Neg', ['math.negative', 'negative'], NUMERIC, 'none', (c) => [o.neg(g0(c))], { fn: (a) => -a, expr: (a) => `(-${a})`, gpu: (a) => `(-${a})`, exact: true }), { op: 'Neg', dtypes: ['float32', 'int32'] });
-export const abs = withOnnx(unary('abs', 'Abs', ['math.abs', 'abs'], NUMERIC, 'inputs', (c, [x]) => [o.mul(g0(c), o.sign(x))], { fn: Math.abs, expr: (a) => `Math.abs(${a})`, gpu: (a) => `abs(${a})`, exact: true }, absImpl), { op: 'Abs', dtypes: ['float32', 'int32'] });
+export const neg = defineOp({ family: 'unary', name: 'neg', api: ['math.negative', 'negative'], dtypes: NUMERIC, saves: 'none', vjp: (c) => [o.neg(g0(c))], scalar: { fn: (a) => -a, expr: (a) => `(-${a})`, gpu: (a) => `(-${a})`, exact: true }, onnx: { dtypes: ['float32', 'int32'] } });
+export const abs = defineOp({ family: 'unary', name: 'abs', api: ['math.abs', 'abs'], dtypes: NUMERIC, saves: 'inputs', vjp: (c, [x]) => [o.mul(g0(c), o.sign(x))], scalar: { fn: Math.abs, expr: (a) => `Math.abs(${a})`, gpu: (a) => `abs(${a})`, exact: true }, impl: absImpl, onnx: { dtypes: ['float32', 'int32'] } });
 /** TensorFlow's Sign gradient is zeros (not None), so abs'' is 0 rather than unconnected. */
-export const sign = withOnnx(unary('sign', 'Sign', ['math.sign', 'sign'], NUMERIC, 'none', (c) => [o.zerosLike(g0(c))], { fn: (a) => (a > 0 ? 1 : a < 0 ? -1 : a === 0 ? 0 : a), expr: (a) => `(${a} > 0 ? 1 : ${a} < 0 ? -1 : ${a} === 0 ? 0 : ${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, sign(${a}))`, exact: true }, signImpl), { op: 'Sign', dtypes: ['float32', 'int32'] });
-export const exp = withOnnx(unary('exp', 'Exp', ['math.exp', 'exp'], FLOAT, 'outputs', (c, _x, [y]) => [o.mul(g0(c), y)], { fn: Math.exp, expr: (a) => `Math.exp(${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, exp(${a}))` }), { op: 'Exp' });
-export const log = withOnnx(unary('log', 'Log', ['math.log', 'log'], FLOAT, 'inputs', (c, [x]) => [o.div(g0(c), x)], { fn: Math.log, expr: (a) => `Math.log(${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, ef_sel(${a} < 0.0, ef_nan(), log(${a})))` }), { op: 'Log' });
-export const sqrt = withOnnx(unary('sqrt', 'Sqrt', ['math.sqrt', 'sqrt'], FLOAT, 'outputs', (c, _x, [y]) => [o.div(g0(c), o.mul(y, 2))], { fn: Math.sqrt, expr: (a) => `Math.sqrt(${a})`, gpu: (a) => `sqrt(${a})` }), { op: 'Sqrt' });
-export const square = withOnnx(unary('square', 'Square', ['math.square', 'square'], NUMERIC, 'inputs', (c, [x]) => [o.mul(g0(c), o.mul(x, 2))], { fn: (a) => a * a, expr: (a) => `(${a} * ${a})`, gpu: (a) => `(${a} * ${a})` }, squareImpl), lower.square);
-export const sin = withOnnx(unary('sin', 'Sin', ['math.sin', 'sin'], FLOAT, 'inputs', (c, [x]) => [o.mul(g0(c), o.cos(x))], { fn: Math.sin, expr: (a) => `Math.sin(${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, sin(${a}))` }), { op: 'Sin' });
-export const cos = withOnnx(unary('cos', 'Cos', ['math.cos', 'cos'], FLOAT, 'inputs', (c, [x]) => [o.neg(o.mul(g0(c), o.sin(x)))], { fn: Math.cos, expr: (a) => `Math.cos(${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, cos(${a}))` }), { op: 'Cos' });
-export const tanh = withOnnx(unary('tanh', 'Tanh', ['math.tanh', 'nn.tanh', 'tanh'], FLOAT, 'outputs', (c, _x, [y]) => [o.mul(g0(c), o.sub(1, o.square(y)))], { fn: Math.tanh, expr: (a) => `Math.tanh(${a})`, gpu: (a) => `ef_tanh(${a})` }), { op: 'Tanh' });
-export const sinh = withOnnx(unary('sinh', 'Sinh', ['math.sinh', 'sinh'], FLOAT, 'inputs', (c, [x]) => [o.mul(g0(c), o.cosh(x))], { fn: Math.sinh, expr: (a) => `Math.sinh(${a})`, gpu: (a) => `((exp(${a}) - 1.0 / exp(${a})) / 2.0)` }), { op: 'Sinh' });
-export const cosh = withOnnx(unary('cosh', 'Cosh', ['math.cosh', 'cosh'], FLOAT, 'inputs', (c, [x]) => [o.mul(g0(c), o.sinh(x))], { fn: Math.cosh, expr: (a) => `Math.cosh(${a})`, gpu: (a) => `((exp(-${a}) + 1.0 / exp(-${a})) / 2.0)` }), { op: 'Cosh' });
-export const sigmoid = withOnnx(unary('sigmoid', 'Sigmoid', ['math.sigmoid', 'nn.sigmoid', 'sigmoid'], FLOAT, 'outputs', (c, _x, [y]) => [o.mul(g0(c), o.mul(y, o.sub(1, y)))], { fn: (a) => 1 / (1 + Math.exp(-a)), expr: (a) => `(1 / (1 + Math.exp(-${a})))`, gpu: (a) => `(1.0 / (1.0 + exp(-1.0 * ${a})))` }), { op: 'Sigmoid' });
+export const sign = defineOp({ family: 'unary', name: 'sign', api: ['math.sign', 'sign'], dtypes: NUMERIC, saves: 'none', vjp: (c) => [o.zerosLike(g0(c))], scalar: { fn: (a) => (a > 0 ? 1 : a < 0 ? -1 : a === 0 ? 0 : a), expr: (a) => `(${a} > 0 ? 1 : ${a} < 0 ? -1 : ${a} === 0 ? 0 : ${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, sign(${a}))`, exact: true }, impl: signImpl, onnx: { dtypes: ['float32', 'int32'] } });
+export const exp = defineOp({ family: 'unary', name: 'exp', api: ['math.exp', 'exp'], saves: 'outputs', vjp: (c, _x, [y]) => [o.mul(g0(c), y)], scalar: { fn: Math.exp, expr: (a) => `Math.exp(${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, exp(${a}))` }, onnx: true });
+export const log = defineOp({ family: 'unary', name: 'log', api: ['math.log', 'log'], saves: 'inputs', vjp: (c, [x]) => [o.div(g0(c), x)], scalar: { fn: Math.log, expr: (a) => `Math.log(${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, ef_sel(${a} < 0.0, ef_nan(), log(${a})))` }, onnx: true });
+export const sqrt = defineOp({ family: 'unary', name: 'sqrt', api: ['math.sqrt', 'sqrt'], saves: 'outputs', vjp: (c, _x, [y]) => [o.div(g0(c), o.mul(y, 2))], scalar: { fn: Math.sqrt, expr: (a) => `Math.sqrt(${a})`, gpu: (a) => `sqrt(${a})` }, onnx: true });
+export const square = defineOp({ family: 'unary', name: 'square', api: ['math.square', 'square'], dtypes: NUMERIC, saves: 'inputs', vjp: (c, [x]) => [o.mul(g0(c), o.mul(x, 2))], scalar: { fn: (a) => a * a, expr: (a) => `(${a} * ${a})`, gpu: (a) => `(${a} * ${a})` }, impl: squareImpl, onnx: lower.square });
+export const sin = defineOp({ family: 'unary', name: 'sin', api: ['math.sin', 'sin'], saves: 'inputs', vjp: (c, [x]) => [o.mul(g0(c), o.cos(x))], scalar: { fn: Math.sin, expr: (a) => `Math.sin(${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, sin(${a}))` }, onnx: true });
+export const cos = defineOp({ family: 'unary', name: 'cos', api: ['math.cos', 'cos'], saves: 'inputs', vjp: (c, [x]) => [o.neg(o.mul(g0(c), o.sin(x)))], scalar: { fn: Math.cos, expr: (a) => `Math.cos(${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, cos(${a}))` }, onnx: true });
+export const tanh = defineOp({ family: 'unary', name: 'tanh', api: ['math.tanh', 'nn.tanh', 'tanh'], saves: 'outputs', vjp: (c, _x, [y]) => [o.mul(g0(c), o.sub(1, o.square(y)))], scalar: { fn: Math.tanh, expr: (a) => `Math.tanh(${a})`, gpu: (a) => `ef_tanh(${a})` }, onnx: true });
+export const sinh = defineOp({ family: 'unary', name: 'sinh', api: ['math.sinh', 'sinh'], saves: 'inputs', vjp: (c, [x]) => [o.mul(g0(c), o.cosh(x))], scalar: { fn: Math.sinh, expr: (a) => `Math.sinh(${a})`, gpu: (a) => `((exp(${a}) - 1.0 / exp(${a})) / 2.0)` }, onnx: true });
+export const cosh = defineOp({ family: 'unary', name: 'cosh', api: ['math.cosh', 'cosh'], saves: 'inputs', vjp: (c, [x]) => [o.mul(g0(c), o.sinh(x))], scalar: { fn: Math.cosh, expr: (a) => `Math.cosh(${a})`, gpu: (a) => `((exp(-${a}) + 1.0 / exp(-${a})) / 2.0)` }, onnx: true });
+export const sigmoid = defineOp({ family: 'unary', name: 'sigmoid', api: ['math.sigmoid', 'nn.sigmoid', 'sigmoid'], saves: 'outputs', vjp: (c, _x, [y]) => [o.mul(g0(c), o.mul(y, o.sub(1, y)))], scalar: { fn: (a) => 1 / (1 + Math.exp(-a)), expr: (a) => `(1 / (1 + Math.exp(-${a})))`, gpu: (a) => `(1.0 / (1.0 + exp(-1.0 * ${a})))` }, onnx: true });
 /**
  * TensorFlow's ReluGrad: dy * (x > 0), so NaN inputs get 0. The mask is where(x > 0, sign(x), 0):
  * the same values, and it stays connected to x through sign (whose gradient is zeros), so relu'' is
  * a connected 0 like TensorFlow's ReluGrad gradient.
  */
-export const relu = withOnnx(unary('relu', 'Relu', ['nn.relu', 'relu'], NUMERIC, 'inputs', (c, [x]) => [o.mul(g0(c), o.where(o.greater(x, 0), o.sign(x), 0))], { fn: (a) => Math.max(0, a), expr: (a) => `Math.max(0, ${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, ef_sel(${a} < 0.0, 0.0, ${a}))`, exact: true }), { op: 'Relu' });
+export const relu = defineOp({ family: 'unary', name: 'relu', api: ['nn.relu', 'relu'], dtypes: NUMERIC, saves: 'inputs', vjp: (c, [x]) => [o.mul(g0(c), o.where(o.greater(x, 0), o.sign(x), 0))], scalar: { fn: (a) => Math.max(0, a), expr: (a) => `Math.max(0, ${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, ef_sel(${a} < 0.0, 0.0, ${a}))`, exact: true }, onnx: true });
 

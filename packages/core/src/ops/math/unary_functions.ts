@@ -1,67 +1,20 @@
 // Elementwise unary math records (tfjs-converter's basic_math): inverse trig, rounding, erf, expm1/log1p, reciprocal/rsqrt, isFinite/isInf/isNan, logSigmoid.
 import { lower } from '../onnx_lowerings';
-import { withOnnx } from '../onnx_spec';
-import type { DType } from '../../values/dtype';
-import type { Info, Kernels } from '../../backend/backend';
-import { AVal, Params, Primitive, ScalarFact, VjpRule } from '../primitive';
-import type { TfSpec } from '../graphdef_spec';
+import type { Info } from '../../backend/backend';
+import { Params, Primitive, ScalarFact } from '../primitive';
 import { tfOpOf, typeAttrOf } from '../graphdef_spec';
 import { softplus } from '../nn/activations';
 import type { Tensor } from '../../values/tensor';
 import { bind } from '../bind';
 import * as o from '../ops';
-import { FLOAT, checkArity, checkDTypes } from '../check';
-import { internalError } from '../../errors/error_toolkit';
-import * as F from '../elementwise';
+import { OpRecord, defineOp, unaryApi } from '../define_op';
 import { hostElementwise, withScratch } from '../kernel_util';
 import * as U from './unary';
 import { g0 } from '../rule_helpers';
 
-type Rule = VjpRule<Params>;
 const NONE: Params = {};
 const sqrt = (x: Tensor): Tensor => bind(U.sqrt, [x], NONE)[0];
 const sigmoid = (x: Tensor): Tensor => bind(U.sigmoid, [x], NONE)[0];
-
-interface UnaryOpts {
-  /** The public op named in errors (default: the IR name). */
-  readonly op?: string;
-  readonly dtypes?: readonly DType[];
-  /** Output dtype (default: the input's). */
-  readonly out?: DType;
-  readonly saves?: Primitive['saves'];
-  readonly vjp?: Rule | null;
-  readonly scalar?: ScalarFact;
-  readonly tf?: TfSpec;
-  /** Kernels other than the one named (default: run `kernel` on x). */
-  readonly impl?: (k: Kernels, x: Info) => Info;
-}
-
-/**
- * An elementwise unary record: `kernel` is the tfjs kernel and, unless `tf` says otherwise, TF's op name
- * (null when `impl` and `tf` say both: a composite kernel saved as another record's ops).
- */
-export function unaryMath<const P extends readonly string[]>(name: string, kernel: string | null, paths: P, opts: UnaryOpts): Omit<Primitive, 'api'> & { readonly api: ReturnType<typeof F.unaryApi<P>> } {
-  const op = opts.op ?? name;
-  const dtypes = opts.dtypes ?? FLOAT;
-  const tf = opts.tf ?? (kernel === null ? undefined : { op: kernel });
-  if (tf === undefined || (kernel === null && opts.impl === undefined)) throw internalError(name, 'a unary record needs a kernel, or both impl and tf');
-  const impl = opts.impl ?? ((k: Kernels, x: Info) => k.run(kernel as string, { x }) as Info);
-  return {
-    scalar: opts.scalar,
-    name,
-    effect: 'pure',
-    infer(ins: AVal[]) {
-      checkArity(op, ins, 1);
-      checkDTypes(op, ins[0], dtypes);
-      return [{ dtype: opts.out ?? ins[0].dtype, shape: ins[0].shape }];
-    },
-    impl: (k: Kernels, ins: Info[]) => [impl(k, ins[0])],
-    vjp: opts.vjp ?? null,
-    saves: opts.saves ?? 'none',
-    api: F.unaryApi(paths),
-    tf,
-  };
-}
 
 /** A fact from a JS Math function of one argument (what tfjs's cpu kernel calls). */
 type MathFn = 'acos' | 'acosh' | 'asin' | 'asinh' | 'atan' | 'atanh' | 'tan' | 'ceil' | 'floor' | 'expm1' | 'log1p';
@@ -87,40 +40,54 @@ const MATH_GPU: Record<MathFn, (a: string) => string> = {
   log1p: (a) => `log(1.0 + ${a})`,
 };
 
-export const acos = withOnnx(unaryMath('acos', 'Acos', ['math.acos', 'acos'], {
+export const acos = defineOp({
+  family: 'unary', name: 'acos', api: ['math.acos', 'acos'],
   saves: 'inputs', scalar: mathFact('acos'),
   vjp: (c, [x]) => [o.neg(o.div(g0(c), sqrt(o.sub(1, o.square(x)))))],
-}), { op: 'Acos' });
+  onnx: true,
+});
 /** TF's _AcoshGrad: g / sinh(y), from the output (NaN outside the domain, like the value). */
-export const acosh = withOnnx(unaryMath('acosh', 'Acosh', ['math.acosh', 'acosh'], {
+export const acosh = defineOp({
+  family: 'unary', name: 'acosh', api: ['math.acosh', 'acosh'],
   saves: 'outputs', scalar: mathFact('acosh'),
   vjp: (c, _x, [y]) => [o.div(g0(c), o.sinh(y))],
-}), { op: 'Acosh' });
-export const asin = withOnnx(unaryMath('asin', 'Asin', ['math.asin', 'asin'], {
+  onnx: true,
+});
+export const asin = defineOp({
+  family: 'unary', name: 'asin', api: ['math.asin', 'asin'],
   saves: 'inputs', scalar: mathFact('asin'),
   vjp: (c, [x]) => [o.div(g0(c), sqrt(o.sub(1, o.square(x))))],
-}), { op: 'Asin' });
+  onnx: true,
+});
 /** TF's _AsinhGrad: g / cosh(y), from the output. */
-export const asinh = withOnnx(unaryMath('asinh', 'Asinh', ['math.asinh', 'asinh'], {
+export const asinh = defineOp({
+  family: 'unary', name: 'asinh', api: ['math.asinh', 'asinh'],
   saves: 'outputs', scalar: mathFact('asinh'),
   vjp: (c, _x, [y]) => [o.div(g0(c), o.cosh(y))],
-}), { op: 'Asinh' });
-export const atan = withOnnx(unaryMath('atan', 'Atan', ['math.atan', 'atan'], {
+  onnx: true,
+});
+export const atan = defineOp({
+  family: 'unary', name: 'atan', api: ['math.atan', 'atan'],
   saves: 'inputs', scalar: mathFact('atan'),
   vjp: (c, [x]) => [o.div(g0(c), o.add(o.square(x), 1))],
-}), { op: 'Atan' });
-export const atanh = withOnnx(unaryMath('atanh', 'Atanh', ['math.atanh', 'atanh'], {
+  onnx: true,
+});
+export const atanh = defineOp({
+  family: 'unary', name: 'atanh', api: ['math.atanh', 'atanh'],
   saves: 'inputs', scalar: mathFact('atanh'),
   vjp: (c, [x]) => [o.div(g0(c), o.sub(1, o.square(x)))],
-}), { op: 'Atanh' });
+  onnx: true,
+});
 /** tan' = 1 + tan² (TF: 1 / cos²), from the output. */
-export const tan = withOnnx(unaryMath('tan', 'Tan', ['math.tan', 'tan'], {
+export const tan = defineOp({
+  family: 'unary', name: 'tan', api: ['math.tan', 'tan'],
   saves: 'outputs', scalar: mathFact('tan'),
   vjp: (c, _x, [y]) => [o.mul(g0(c), o.add(o.square(y), 1))],
-}), { op: 'Tan' });
+  onnx: true,
+});
 // TensorFlow registers no gradient (None) for Ceil, Floor and Round.
-export const ceil = withOnnx(unaryMath('ceil', 'Ceil', ['math.ceil'], { scalar: mathFact('ceil') }), { op: 'Ceil' });
-export const floor = withOnnx(unaryMath('floor', 'Floor', ['math.floor', 'floor'], { scalar: mathFact('floor') }), { op: 'Floor' });
+export const ceil = defineOp({ family: 'unary', name: 'ceil', api: ['math.ceil'], scalar: mathFact('ceil'), onnx: true });
+export const floor = defineOp({ family: 'unary', name: 'floor', api: ['math.floor', 'floor'], scalar: mathFact('floor'), onnx: true });
 
 /** tfjs's cpu Round (banker's rounding, TF's half-to-even), statement for statement. */
 function roundHalfEven(v: number): number {
@@ -135,37 +102,50 @@ const roundSigned = (v: number): number => {
   return r === 0 ? v * 0 : r;
 };
 /** Half to even like TF's Round (C's rint): a zero result keeps x's sign (round(-0.5) = -0); int32 is returned as it is. */
-export const round = withOnnx(unaryMath('round', 'Round', ['math.round', 'round'], {
+export const round = defineOp({
+  family: 'unary', name: 'round', api: ['math.round', 'round'],
   dtypes: ['float32', 'int32'],
   scalar: { fn: roundSigned, gpu: (a) => `ef_round(${a})`, exact: true, expr: (a) => `((v) => { const b = Math.floor(v); const r = v - b < 0.5 ? b : v - b > 0.5 ? Math.ceil(v) : b % 2.0 === 0.0 ? b : b + 1.0; return r === 0 ? v * 0 : r; })(${a})` },
-  impl: (k, x) => {
-    if (x.dtype === 'int32') return k.run('Identity', { x }) as Info;
+  impl: (k, ins) => {
+    const x = ins[0];
+    if (x.dtype === 'int32') return [k.run('Identity', { x }) as Info];
     const host = hostElementwise(k, [x], roundSigned);
-    if (host !== null) return host;
-    return withScratch(k, (s) => {
-      const r = s.run('Round', { x });
-      return s.run('Select', { condition: s.run('Equal', { a: r, b: s.scalar(0) }), t: s.run('Multiply', { a: x, b: s.scalar(0) }), e: r });
-    });
+    if (host !== null) return [host];
+    return [
+      withScratch(k, (s) => {
+        const r = s.run('Round', { x });
+        return s.run('Select', { condition: s.run('Equal', { a: r, b: s.scalar(0) }), t: s.run('Multiply', { a: x, b: s.scalar(0) }), e: r });
+      }),
+    ];
   },
-}), lower.round);
-export const expm1 = withOnnx(unaryMath('expm1', 'Expm1', ['math.expm1'], {
+  onnx: lower.round,
+});
+export const expm1 = defineOp({
+  family: 'unary', name: 'expm1', api: ['math.expm1'],
   saves: 'inputs', scalar: mathFact('expm1'),
   vjp: (c, [x]) => [o.mul(g0(c), o.exp(x))],
-}), lower.expm1);
-export const log1p = withOnnx(unaryMath('log1p', 'Log1p', ['math.log1p'], {
+  onnx: lower.expm1,
+});
+export const log1p = defineOp({
+  family: 'unary', name: 'log1p', api: ['math.log1p'],
   saves: 'inputs', scalar: mathFact('log1p'),
   vjp: (c, [x]) => [o.div(g0(c), o.add(x, 1))],
-}), lower.log1p);
+  onnx: lower.log1p,
+});
 /** TF's ReciprocalGrad: -g·y². */
-export const reciprocal = withOnnx(unaryMath('reciprocal', 'Reciprocal', ['math.reciprocal'], {
+export const reciprocal = defineOp({
+  family: 'unary', name: 'reciprocal', api: ['math.reciprocal'],
   saves: 'outputs', scalar: { fn: (a) => 1 / a, expr: (a) => `(1 / ${a})`, gpu: (a) => `(1.0 / ${a})` },
   vjp: (c, _x, [y]) => [o.neg(o.mul(g0(c), o.square(y)))],
-}), { op: 'Reciprocal' });
+  onnx: true,
+});
 /** TF's RsqrtGrad: -g·y³/2. */
-export const rsqrt = withOnnx(unaryMath('rsqrt', 'Rsqrt', ['math.rsqrt'], {
+export const rsqrt = defineOp({
+  family: 'unary', name: 'rsqrt', api: ['math.rsqrt'],
   saves: 'outputs', scalar: { fn: (a) => 1 / Math.sqrt(a), expr: (a) => `(1 / Math.sqrt(${a}))`, gpu: (a) => `ef_rsqrt(${a})` },
   vjp: (c, _x, [y]) => [o.mul(g0(c), o.mul(o.mul(y, o.square(y)), -0.5))],
-}), lower.rsqrt);
+  onnx: lower.rsqrt,
+});
 
 // tfjs's Erf kernel: Abramowitz-Stegun 7.1.26 with tfjs-core's constants (erf_util.ts).
 const ERF = { p: 0.3275911, a1: 0.254829592, a2: -0.284496736, a3: 1.421413741, a4: -1.453152027, a5: 1.061405429 };
@@ -178,15 +158,17 @@ function erfKernel(xi: number): number {
 const erfExpr = (a: string): string =>
   `((xi) => { const v = Math.abs(xi); const t = 1.0 / (1.0 + ${ERF.p} * v); return Math.sign(xi) * (1.0 - (((((${ERF.a5} * t + ${ERF.a4}) * t) + ${ERF.a3}) * t + ${ERF.a2}) * t + ${ERF.a1}) * t * Math.exp(-v * v)); })(${a})`;
 /** erf' = 2/√π · exp(-x²) (exact, like TF, though the forward is tfjs's approximation). */
-export const erf = withOnnx(unaryMath('erf', 'Erf', ['math.erf'], {
+export const erf = defineOp({
+  family: 'unary', name: 'erf', api: ['math.erf'],
   saves: 'inputs', scalar: { fn: erfKernel, expr: erfExpr },
   vjp: (c, [x]) => [o.mul(g0(c), o.mul(o.exp(o.neg(o.square(x))), 2 / Math.sqrt(Math.PI)))],
-}), { op: 'Erf' });
+  onnx: true,
+});
 
 // Predicates: bool results, no gradient (TF: not differentiable).
-export const isFinite = withOnnx(unaryMath('is_finite', 'IsFinite', ['math.isFinite'], { op: 'isFinite', out: 'bool' }), lower.isFinite);
-export const isInf = withOnnx(unaryMath('is_inf', 'IsInf', ['math.isInf'], { op: 'isInf', out: 'bool' }), { op: 'IsInf' });
-export const isNan = withOnnx(unaryMath('is_nan', 'IsNan', ['math.isNan'], { op: 'isNan', out: 'bool' }), { op: 'IsNaN' });
+export const isFinite = defineOp({ family: 'unary', name: 'is_finite', api: ['math.isFinite'], op: 'isFinite', out: 'bool', onnx: lower.isFinite });
+export const isInf = defineOp({ family: 'unary', name: 'is_inf', api: ['math.isInf'], op: 'isInf', out: 'bool', onnx: true });
+export const isNan = defineOp({ family: 'unary', name: 'is_nan', api: ['math.isNan'], op: 'isNan', out: 'bool', onnx: { op: 'IsNaN' } });
 
 // tfjs's Softplus kernel thresholds (float32 machine epsilon), used by logSigmoid(x) = -softplus(-x).
 const SOFTPLUS_T = Math.log(1.1920928955078125e-7) + 2.0;
@@ -202,18 +184,19 @@ const negSoftplusNegExpr = (a: string): string =>
  * log(sigmoid(x)) computed stably as -softplus(-x) (TensorFlow's definition and GraphDef:
  * Neg -> Softplus -> Neg); gradient g·sigmoid(-x).
  */
-export const logSigmoid: Omit<Primitive, 'api'> & { readonly api: ReturnType<typeof F.unaryApi<readonly ['math.logSigmoid']>> } = unaryMath('log_sigmoid', null, ['math.logSigmoid'], {
+export const logSigmoid: OpRecord<'log_sigmoid', Params, ReturnType<typeof unaryApi<readonly ['math.logSigmoid']>>> = defineOp({
+  family: 'unary', name: 'log_sigmoid', kernel: null, api: ['math.logSigmoid'],
   op: 'logSigmoid',
   saves: 'inputs',
   scalar: { fn: negSoftplusNeg, expr: negSoftplusNegExpr },
   vjp: (c, [x]) => [o.mul(g0(c), sigmoid(o.neg(x)))],
-  impl(k, x) {
+  impl(k, [x]) {
     const n = k.run('Neg', { x }) as Info;
     const s = k.run('Softplus', { x: n }) as Info;
     k.free(n);
     const out = k.run('Neg', { x: s }) as Info;
     k.free(s);
-    return out;
+    return [out];
   },
   tf: {
     // The Neg and Softplus records' TF ops (read lazily: the reader table is built after every module loads).

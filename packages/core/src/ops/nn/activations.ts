@@ -1,5 +1,6 @@
 // Activation records of tf.nn (tfjs-converter category "basic_math"): relu6, elu, selu, leakyRelu, softplus; plus biasAdd.
 import { lower } from '../onnx_lowerings';
+import { defineOp } from '../define_op';
 import { onnxSpec, withOnnx } from '../onnx_spec';
 import type { Info } from '../../backend/backend';
 import type { DType } from '../../values/dtype';
@@ -17,10 +18,9 @@ import { g0 } from '../rule_helpers';
 const sigmoid: (x: TensorLike) => Tensor = o.wrapperOf(E.sigmoid);
 
 /** A float32 unary activation record under `paths`; `kernel` is the tfjs kernel and TF op. */
-function activation<const P extends readonly string[]>(name: string, kernel: string, paths: P, saves: Primitive['saves'], vjp: VjpRule<Params>, scalar: ScalarFact, dtypes: readonly DType[] = FLOAT) {
-  return {
+function activation<const N extends string, const P extends readonly string[]>(name: N, kernel: string, paths: P, saves: Primitive['saves'], vjp: VjpRule<Params>, scalar: ScalarFact, dtypes: readonly DType[] = FLOAT) {
+  return defineOp({
     name,
-    effect: 'pure',
     infer(ins: AVal[]) {
       checkArity(name, ins, 1);
       checkDTypes(paths[0].slice(paths[0].lastIndexOf('.') + 1), ins[0], dtypes, 'features');
@@ -32,7 +32,7 @@ function activation<const P extends readonly string[]>(name: string, kernel: str
     scalar,
     api: api(paths, [arg.tensor('features', 'float32')]),
     tf: { op: kernel },
-  } satisfies Primitive;
+  });
 }
 
 /** TF's Relu6Grad: g·(0 < x < 6) (a product, so -0.5·0 = -0; the mask is a constant, so relu6'' = 0 like TF). */
@@ -77,10 +77,9 @@ export interface AlphaParams {
 }
 
 /** leakyRelu(features, alpha = 0.2); TF's LeakyReluGrad: g where x > 0, else g·alpha. */
-export const leakyRelu = {
+export const leakyRelu = defineOp({
   name: 'leaky_relu',
   onnx: onnxSpec<AlphaParams>({ op: 'LeakyRelu', attrs: { alpha: { param: 'alpha', kind: 'float' } } }),
-  effect: 'pure',
   infer(ins: AVal[]) {
     checkArity('leakyRelu', ins, 1);
     checkDTypes('leakyRelu', ins[0], FLOAT, 'features');
@@ -91,7 +90,7 @@ export const leakyRelu = {
   saves: 'inputs',
   api: api(['nn.leakyRelu'], [arg.tensor('features', 'float32'), arg.number('alpha', 0.2)]),
   tf: tfSpec<AlphaParams>({ op: 'LeakyRelu', attrs: { T: { dtypeOf: 0 }, alpha: { param: 'alpha', kind: 'float', default: 0.2 } } }),
-} satisfies Primitive<AlphaParams>;
+});
 
 export interface FormatParams {
   readonly dataFormat: string;
@@ -103,10 +102,9 @@ function biasAxis(rank: number, fmt: string): number {
 }
 
 /** biasAdd(value, bias, {dataFormat}): adds a rank-1 bias along the channel axis (TF's BiasAdd). */
-export const biasAdd = {
+export const biasAdd = defineOp({
   name: 'bias_add',
   onnx: lower.biasAdd,
-  effect: 'pure',
   infer(ins: AVal[], p: FormatParams) {
     checkArity('biasAdd', ins, 2);
     checkDTypes('biasAdd', ins[0], ['float32', 'int32'], 'value');
@@ -140,4 +138,4 @@ export const biasAdd = {
   saves: 'inputs',
   api: api(['nn.biasAdd'], [arg.tensor('value'), arg.tensor('bias')], [arg.custom('dataFormat', formatArg(['NHWC', 'NCHW']), 'NHWC')]),
   tf: tfSpec<FormatParams>({ op: 'BiasAdd', readAlso: ['BiasAddV1'], attrs: { T: { dtypeOf: 0 }, data_format: { param: 'dataFormat', kind: 'str', default: 'NHWC' } } }),
-} satisfies Primitive<FormatParams>;
+});

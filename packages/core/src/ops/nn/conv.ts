@@ -16,18 +16,18 @@ import type { Tensor } from '../../values/tensor';
 import * as o from '../ops';
 import { describe, showValue } from '../../values/dtype';
 
-const KIND2D: ConvKind = {
+const KIND2D: ConvKind<'conv2d'> = {
   op: 'conv2d', ir: 'conv2d', n: 2, depthwise: false, defFormat: 'NHWC', explicitAttr: true,
   kernels: ['Conv2D', 'Conv2DBackpropInput', 'Conv2DBackpropFilter'], tf: ['Conv2D', 'Conv2DBackpropInput', 'Conv2DBackpropFilter'],
   extraAttrs: { use_cudnn_on_gpu: attr.bool(true) },
 };
-const KIND_DW: ConvKind = {
+const KIND_DW: ConvKind<'depthwise_conv2d'> = {
   op: 'depthwiseConv2d', ir: 'depthwise_conv2d', n: 2, depthwise: true, defFormat: 'NHWC', explicitAttr: true,
   kernels: ['DepthwiseConv2dNative', 'DepthwiseConv2dNativeBackpropInput', 'DepthwiseConv2dNativeBackpropFilter'],
   tf: ['DepthwiseConv2dNative', 'DepthwiseConv2dNativeBackpropInput', 'DepthwiseConv2dNativeBackpropFilter'],
   extraAttrs: {},
 };
-const KIND3D: ConvKind = {
+const KIND3D: ConvKind<'conv3d'> = {
   op: 'conv3d', ir: 'conv3d', n: 3, depthwise: false, defFormat: 'NDHWC', explicitAttr: false,
   kernels: ['Conv3D', 'Conv3DBackpropInputV2', 'Conv3DBackpropFilterV2'], tf: ['Conv3D', 'Conv3DBackpropInputV2', 'Conv3DBackpropFilterV2'],
   extraAttrs: {},

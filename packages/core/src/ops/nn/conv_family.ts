@@ -1,6 +1,7 @@
 // The conv record factory: forward conv, input backprop and filter backprop records whose vjps are each other (any order).
 import type { Info, Kernels } from '../../backend/backend';
 import type { AVal, Primitive } from '../primitive';
+import type { OpRecord } from '../define_op';
 import type { Dims } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import { bind } from '../bind';
@@ -13,11 +14,11 @@ import {
 } from './conv_util';
 
 /** What distinguishes conv2d, depthwiseConv2d and conv3d. */
-export interface ConvKind {
+export interface ConvKind<I extends string = string> {
   /** Public op name (errors). */
   readonly op: string;
   /** IR name prefix ('conv2d' -> conv2d, conv2d_backprop_input, conv2d_backprop_filter). */
-  readonly ir: string;
+  readonly ir: I;
   readonly n: number;
   readonly depthwise: boolean;
   /** tfjs kernels (channels-last). */
@@ -38,10 +39,11 @@ export interface BackpropFilterParams extends ConvParams {
   readonly filterShape: readonly (number | null)[];
 }
 
-export interface ConvFamily {
-  readonly fwd: Primitive<ConvParams>;
-  readonly input: Primitive<BackpropInputParams>;
-  readonly filter: Primitive<BackpropFilterParams>;
+/** A conv kind's three records, named after its IR prefix `I`. */
+export interface ConvFamily<I extends string = string> {
+  readonly fwd: OpRecord<I, ConvParams>;
+  readonly input: OpRecord<`${I}_backprop_input`, BackpropInputParams>;
+  readonly filter: OpRecord<`${I}_backprop_filter`, BackpropFilterParams>;
 }
 
 const convOnly = (p: ConvParams): ConvParams => ({ strides: p.strides, padding: p.padding, dataFormat: p.dataFormat, dilations: p.dilations });
@@ -131,7 +133,7 @@ function mergedShape(stat: readonly (number | null)[], like: AVal | undefined): 
 }
 
 /** Builds one family: three records whose vjps call each other, so gradients of any order are convs. */
-export function convFamily(kind: ConvKind): ConvFamily {
+export function convFamily<const I extends string>(kind: ConvKind<I>): ConvFamily<I> {
   const fam = {} as { fwd: Primitive<ConvParams>; input: Primitive<BackpropInputParams>; filter: Primitive<BackpropFilterParams> };
   const inputOf = (dy: Tensor, f: Tensor, like: Tensor, p: ConvParams): Tensor => {
     const s = shapeSource(like);
@@ -190,7 +192,7 @@ export function convFamily(kind: ConvKind): ConvFamily {
     saves: 'inputs',
     tf: { ops: [tfF], write: (s, n, ins) => [s.add(tfF, tfF, [ins[0], sizesOf(s, n, ins, 'filterShape', 'filter_sizes'), ins[1]], attrsOf(s, n, 0))], read: (r) => readBackprop(r, kind, fam.filter, 'filter') },
   };
-  return fam;
+  return fam as unknown as ConvFamily<I>;
 }
 
 function checkBackpropShape(kind: ConvKind, got: Dims, want: Dims, what: string): void {

@@ -1,6 +1,7 @@
 // Normalization records (tfjs-converter category "normalization"): fused batch norm (inference form, any-order vjp) and LRN.
 // Composites: Composites: tf.nn's normalizations built from records (moments, batchNormalization, fusedBatchNorm, l2Normalize).
 import type { Info, Kernels } from '../../backend/backend';
+import { defineOp } from '../define_op';
 import type { AVal, Primitive } from '../primitive';
 import type { Tensor } from '../../values/tensor';
 import type { TensorLike } from '../../values/convert';
@@ -58,9 +59,8 @@ function bnImpl(k: Kernels, [x, scale, offset, mean, variance]: Info[], p: Batch
 }
 
 /** y = (x - mean) / sqrt(variance + epsilon) * scale + offset along channels (TF's FusedBatchNormV3, is_training=false). */
-export const fusedBatchNorm = {
+export const fusedBatchNorm = defineOp({
   name: 'fused_batch_norm',
-  effect: 'pure',
   infer(ins: AVal[], p: BatchNormParams) {
     checkArity('fusedBatchNorm', ins, 5);
     ins.forEach((v, i) => checkDTypes('fusedBatchNorm', v, ['float32'], ['x', 'scale', 'offset', 'mean', 'variance'][i]));
@@ -95,7 +95,7 @@ export const fusedBatchNorm = {
     },
     read: readFusedBatchNorm,
   },
-} satisfies Primitive<BatchNormParams>;
+});
 
 /** Reads FusedBatchNorm*: inference binds the record; training normalizes with the batch's moments (TF's batch_variance is unbiased). */
 function readFusedBatchNorm(r: ReadScope): Tensor[] {
@@ -145,9 +145,8 @@ function checkLrn(op: string, ins: AVal[]): void {
 }
 
 /** TF's LRNGrad (TF registers no gradient for it: LRN is differentiable once). */
-export const lrnGrad = {
+export const lrnGrad = defineOp({
   name: 'lrn_grad',
-  effect: 'pure',
   infer(ins: AVal[]) {
     checkArity('localResponseNormalization', ins, 3);
     checkLrn('localResponseNormalization', ins);
@@ -161,22 +160,18 @@ export const lrnGrad = {
     return [{ dtype: 'float32', shape: b }];
   },
   impl: (k, [dy, x, y], p: LrnParams) => [k.run('LRNGrad', { x, y, dy }, lrnAttrs(p)) as Info],
-  vjp: null,
-  saves: 'none',
   tf: tfSpec<LrnParams>({ op: 'LRNGrad', attrs: { T: { dtypeOf: 0 }, ...LRN_TF } }),
-} satisfies Primitive<LrnParams>;
+});
 
 /** localResponseNormalization(input, {depthRadius, bias, alpha, beta}) over the last axis (TF's LRN). */
-export const lrn = {
+export const lrn = defineOp({
   name: 'lrn',
-  effect: 'pure',
-  infer: (ins: AVal[]) => (checkArity('localResponseNormalization', ins, 1), checkLrn('localResponseNormalization', ins), [{ dtype: 'float32', shape: ins[0].shape }]),
+  infer: (ins: AVal[]) => (checkArity('localResponseNormalization', ins, 1), checkLrn('localResponseNormalization', ins), [{ dtype: 'float32' as const, shape: ins[0].shape }]),
   impl: (k, [x], p: LrnParams) => [k.run('LRN', { x }, lrnAttrs(p)) as Info],
   vjp: (c, [x], [y], p: LrnParams) => [bind(lrnGrad as unknown as Primitive, [c[0] as Tensor, x, y], p)[0]],
-  saves: 'both',
   api: api(['nn.localResponseNormalization', 'nn.lrn'], [arg.tensor('input', 'float32')], [arg.int('depthRadius', 5), arg.number('bias', 1), arg.number('alpha', 1), arg.number('beta', 0.5)]),
   tf: tfSpec<LrnParams>({ op: 'LRN', attrs: { T: { dtypeOf: 0 }, ...LRN_TF } }),
-} satisfies Primitive<LrnParams>;
+});
 
 /** An argument as a real tensor (JS values as float32); complex64 and string tensors are refused naming the op. */
 export function f32(op: string, x: TensorLike): Tensor {

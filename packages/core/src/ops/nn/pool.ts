@@ -1,6 +1,7 @@
 // The pooling records (tfjs-converter category "convolution"): avgPool2d/3d, maxPool2d/3d with gradient records, maxPoolWithArgmax.
 // Composites: tf.nn pooling composites: avgPool/maxPool dispatching on rank, the 1-D forms, pool, and maxPoolWithArgmax's { output, argmax }.
 import { lower } from '../onnx_lowerings';
+import { defineOp } from '../define_op';
 import { gradLower } from '../onnx_grad_lowerings';
 import { withOnnx } from '../onnx_spec';
 import type { Info } from '../../backend/backend';
@@ -20,11 +21,11 @@ import { tidy } from '../../backend/memory';
 import { unimplemented } from '../../errors/error_toolkit';
 import { describe } from '../../values/dtype';
 
-const K2: PoolKind = {
+const K2: PoolKind<''> = {
   n: 2, suffix: '', avgOp: 'avgPool2d', maxOp: 'maxPool2d', defFormat: 'NHWC', gradGrad: 'MaxPoolGradGrad',
   kernels: ['AvgPool', 'AvgPoolGrad', 'MaxPool', 'MaxPoolGrad'], tf: ['AvgPool', 'AvgPoolGrad', 'MaxPool', 'MaxPoolGrad'],
 };
-const K3: PoolKind = {
+const K3: PoolKind<'3d'> = {
   n: 3, suffix: '3d', avgOp: 'avgPool3d', maxOp: 'maxPool3d', defFormat: 'NDHWC', gradGrad: 'MaxPool3DGradGrad',
   kernels: ['AvgPool3D', 'AvgPool3DGrad', 'MaxPool3D', 'MaxPool3DGrad'], tf: ['AvgPool3D', 'AvgPool3DGrad', 'MaxPool3D', 'MaxPool3DGrad'],
 };
@@ -85,9 +86,8 @@ function flatArgmax(argmax: Tensor, x: Tensor, p: ArgmaxParams): Tensor {
 }
 
 /** maxPoolWithArgmax: { output, argmax } with TF's flat NHWC indices (int32 here). */
-export const maxPoolWithArgmax = {
+export const maxPoolWithArgmax = defineOp({
   name: 'max_pool_with_argmax',
-  effect: 'pure',
   infer(ins: AVal[], p: ArgmaxParams) {
     checkArity('maxPoolWithArgmax', ins, 1);
     checkDTypes('maxPoolWithArgmax', ins[0], ['float32'], 'input');
@@ -103,7 +103,6 @@ export const maxPoolWithArgmax = {
     const size = d.reduce((a, b) => a * b, 1);
     return [o.reshape(o.unsortedSegmentSum(o.reshape(g, [-1]), o.reshape(flatArgmax(argmax, x, p), [-1]), size), d)];
   },
-  saves: 'both',
   tf: {
     ops: ['MaxPoolWithArgmax'],
     write(s, n, [x]) {
@@ -119,7 +118,7 @@ export const maxPoolWithArgmax = {
       return bind(maxPoolWithArgmax as unknown as Primitive, [r.input(0)], { ...readPoolAttrs(r, 2, 'NHWC'), includeBatchInIndex: r.node.bool('include_batch_in_index', false) });
     },
   },
-} satisfies Primitive<ArgmaxParams>;
+});
 
 type Ints = number | number[];
 const avg2 = o.wrapperOf(avgPool2d);

@@ -2,6 +2,7 @@
 import type { Info, Kernels } from '../../backend/backend';
 import { activeBackendName } from '../../backend/backend';
 import type { AVal, Primitive } from '../primitive';
+import type { OpRecord } from '../define_op';
 import { Dims, dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import { bind } from '../bind';
@@ -22,10 +23,10 @@ export interface PoolGradParams extends PoolParams {
   readonly inputShape: readonly (number | null)[];
 }
 
-export interface PoolKind {
+export interface PoolKind<S extends string = string> {
   readonly n: number;
   /** IR suffix ('' for 2-D, '3d') and public names for errors. */
-  readonly suffix: string;
+  readonly suffix: S;
   readonly avgOp: string;
   readonly maxOp: string;
   /** tfjs kernels and TF ops: [avg, avgGrad, max, maxGrad]. */
@@ -201,12 +202,13 @@ function tapsGradGrad(k: Kernels, x: Info, y: Info, gg: Info, p: PoolParams): In
   });
 }
 
-export interface PoolFamily {
-  readonly avg: Primitive<PoolParams>;
-  readonly avgGrad: Primitive<PoolGradParams>;
-  readonly max: Primitive<PoolParams>;
-  readonly maxGrad: Primitive<PoolParams>;
-  readonly maxGradGrad: Primitive<PoolParams>;
+/** A pool kind's five records, named after its IR suffix `S` ('' or '3d'). */
+export interface PoolFamily<S extends string = string> {
+  readonly avg: OpRecord<`avg_pool${S}`, PoolParams>;
+  readonly avgGrad: OpRecord<`avg_pool${S}_grad`, PoolGradParams>;
+  readonly max: OpRecord<`max_pool${S}`, PoolParams>;
+  readonly maxGrad: OpRecord<`max_pool${S}_grad`, PoolParams>;
+  readonly maxGradGrad: OpRecord<`max_pool${S}_grad_grad`, PoolParams>;
 }
 
 const floatIn = (op: string, ins: AVal[], n: number): void => {
@@ -235,7 +237,7 @@ export function readPoolAttrs(r: ReadScope, n: number, defFormat: string): PoolP
 }
 
 /** Builds the avg/max pool records of one rank. */
-export function poolFamily(kind: PoolKind): PoolFamily {
+export function poolFamily<const S extends string>(kind: PoolKind<S>): PoolFamily<S> {
   const fam = {} as { avg: Primitive<PoolParams>; avgGrad: Primitive<PoolGradParams>; max: Primitive<PoolParams>; maxGrad: Primitive<PoolParams>; maxGradGrad: Primitive<PoolParams> };
   const b = (rec: object, ins: Tensor[], params: object): Tensor => bind(rec as Primitive, ins, params as Record<string, unknown>)[0];
   const [tfAvg, tfAvgGrad, tfMax, tfMaxGrad] = kind.tf;
@@ -319,6 +321,6 @@ export function poolFamily(kind: PoolKind): PoolFamily {
     saves: 'inputs',
     tf: { ops: [gg], write: threeIn(gg), read: (r) => (r.arity(3), [b(fam.maxGradGrad, r.inputs(), rd(r))]) },
   };
-  return fam;
+  return fam as unknown as PoolFamily<S>;
 }
 

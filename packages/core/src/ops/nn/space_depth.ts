@@ -1,5 +1,6 @@
 // tf.nn layout records (tfjs-converter category "transformation"): depthToSpace/spaceToDepth and spaceToBatchNd/batchToSpaceNd, each the other's gradient.
 import type { Info, Kernels } from '../../backend/backend';
+import { OpRecord, defineOp } from '../define_op';
 import type { AVal, Primitive } from '../primitive';
 import type { Dims } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
@@ -62,31 +63,29 @@ function s2dKernel(k: Kernels, x: Info, b: number): Info {
 const blockTf = (op: string) => tfSpec<BlockParams>({ op, attrs: { T: { dtypeOf: 0 }, block_size: { param: 'blockSize', kind: 'int' }, data_format: { param: 'dataFormat', kind: 'str', default: 'NHWC' } } });
 
 /** depthToSpace(input, blockSize, {dataFormat}): TF's DCR layout. */
-export const depthToSpace: Omit<Primitive<BlockParams>, 'api'> & { readonly api: ReturnType<typeof d2sApi> } = {
+export const depthToSpace: OpRecord<'depth_to_space', BlockParams, ReturnType<typeof d2sApi>> = defineOp({
   name: 'depth_to_space',
-  effect: 'pure',
   infer: (ins: AVal[], p: BlockParams) => (checkArity('depthToSpace', ins, 1), checkDTypes('depthToSpace', ins[0], ['float32', 'int32']), [{ dtype: ins[0].dtype, shape: d2sShape('depthToSpace', ins[0].shape, p) }]),
   impl: (k, [x], p: BlockParams) => (d2sShape('depthToSpace', x.shape, p), [channelsLast(k, p.dataFormat, [x], ([xl]) => k.run('DepthToSpace', { x: xl }, { blockSize: p.blockSize, dataFormat: 'NHWC' }) as Info)]),
   vjp: (c, _x, _y, p: BlockParams) => [bind(spaceToDepth as unknown as Primitive, [c[0] as Tensor], p)[0]],
   saves: 'none',
   api: d2sApi(),
   tf: blockTf('DepthToSpace'),
-};
+});
 function d2sApi() {
   return api(['nn.depthToSpace'], [arg.tensor('input'), blockArg], [fmtArg]);
 }
 
 /** spaceToDepth(input, blockSize, {dataFormat}): the inverse of depthToSpace. */
-export const spaceToDepth: Omit<Primitive<BlockParams>, 'api'> & { readonly api: ReturnType<typeof s2dApi> } = {
+export const spaceToDepth: OpRecord<'space_to_depth', BlockParams, ReturnType<typeof s2dApi>> = defineOp({
   name: 'space_to_depth',
-  effect: 'pure',
   infer: (ins: AVal[], p: BlockParams) => (checkArity('spaceToDepth', ins, 1), checkDTypes('spaceToDepth', ins[0], ['float32', 'int32']), [{ dtype: ins[0].dtype, shape: s2dShape('spaceToDepth', ins[0].shape, p) }]),
   impl: (k, [x], p: BlockParams) => (s2dShape('spaceToDepth', x.shape, p), [channelsLast(k, p.dataFormat, [x], ([xl]) => s2dKernel(k, xl, p.blockSize))]),
   vjp: (c, _x, _y, p: BlockParams) => [bind(depthToSpace as unknown as Primitive, [c[0] as Tensor], p)[0]],
   saves: 'none',
   api: s2dApi(),
   tf: blockTf('SpaceToDepth'),
-};
+});
 function s2dApi() {
   return api(['nn.spaceToDepth'], [arg.tensor('input'), blockArg], [fmtArg]);
 }
@@ -140,31 +139,29 @@ const spaceBatchTf = (op: string, pairsName: string) =>
   });
 
 /** spaceToBatchNd(input, blockShape, paddings) (TF's SpaceToBatchND). */
-export const spaceToBatchNd: Omit<Primitive<SpaceBatchParams>, 'api'> & { readonly api: ReturnType<typeof s2bApi> } = {
+export const spaceToBatchNd: OpRecord<'space_to_batch_nd', SpaceBatchParams, ReturnType<typeof s2bApi>> = defineOp({
   name: 'space_to_batch_nd',
-  effect: 'pure',
   infer: (ins: AVal[], p: SpaceBatchParams) => (checkArity('spaceToBatchNd', ins, 1), checkDTypes('spaceToBatchNd', ins[0], ALL.filter((d) => d !== 'string')), [{ dtype: ins[0].dtype, shape: spaceBatchShape('spaceToBatchNd', ins[0].shape, p, true) }]),
   impl: (k, [x], p: SpaceBatchParams) => (spaceBatchShape('spaceToBatchNd', x.shape, p, true), [k.run('SpaceToBatchND', { x }, { blockShape: [...p.blockShape], paddings: p.pairs.map((q) => [...q]) }) as Info]),
   vjp: (c, _x, _y, p: SpaceBatchParams) => [bind(batchToSpaceNd as unknown as Primitive, [c[0] as Tensor], p)[0]],
   saves: 'none',
   api: s2bApi(),
   tf: spaceBatchTf('SpaceToBatchND', 'Tpaddings'),
-};
+});
 function s2bApi() {
   return api(['nn.spaceToBatchNd', 'spaceToBatchNd'], [arg.tensor('input'), blockShapeArg, arg.custom('paddings', pairsArg('paddings'), undefined, 'pairs')]);
 }
 
 /** batchToSpaceNd(input, blockShape, crops) (TF's BatchToSpaceND). */
-export const batchToSpaceNd: Omit<Primitive<SpaceBatchParams>, 'api'> & { readonly api: ReturnType<typeof b2sApi> } = {
+export const batchToSpaceNd: OpRecord<'batch_to_space_nd', SpaceBatchParams, ReturnType<typeof b2sApi>> = defineOp({
   name: 'batch_to_space_nd',
-  effect: 'pure',
   infer: (ins: AVal[], p: SpaceBatchParams) => (checkArity('batchToSpaceNd', ins, 1), checkDTypes('batchToSpaceNd', ins[0], ALL.filter((d) => d !== 'string')), [{ dtype: ins[0].dtype, shape: spaceBatchShape('batchToSpaceNd', ins[0].shape, p, false) }]),
   impl: (k, [x], p: SpaceBatchParams) => (spaceBatchShape('batchToSpaceNd', x.shape, p, false), [k.run('BatchToSpaceND', { x }, { blockShape: [...p.blockShape], crops: p.pairs.map((q) => [...q]) }) as Info]),
   vjp: (c, _x, _y, p: SpaceBatchParams) => [bind(spaceToBatchNd as unknown as Primitive, [c[0] as Tensor], p)[0]],
   saves: 'none',
   api: b2sApi(),
   tf: spaceBatchTf('BatchToSpaceND', 'Tcrops'),
-};
+});
 function b2sApi() {
   return api(['nn.batchToSpaceNd', 'batchToSpaceNd'], [arg.tensor('input'), blockShapeArg, arg.custom('crops', pairsArg('crops'), undefined, 'pairs')]);
 }

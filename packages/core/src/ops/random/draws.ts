@@ -1,6 +1,7 @@
 // random: normal, uniform, uniform int and truncated normal draws, stateful (TF's seed rules) and stateless (a seed pair).
 // Composites: tf.random's public ops (seeded by TF's rules), the stateless family, ef.random.Generator, and nn.dropout.
 import type { Info, Kernels } from '../../backend/backend';
+import { defineOp } from '../define_op';
 import type { DType } from '../../values/dtype';
 import { showValue } from '../../values/dtype';
 import type { AVal, Params, Primitive } from '../primitive';
@@ -65,8 +66,8 @@ const bindP = (p: Primitive<DrawParams> | Primitive<StatelessParams>, params: ob
  * An optional input gives the shape at run time (its shape; traced with unknown dims, e.g. dropout's noise):
  * then TF's op reads Shape(like).
  */
-function stateful(name: string, op: string, tfOp: string, draw: Draw) {
-  const rec = {
+function stateful<const N extends string>(name: N, op: string, tfOp: string, draw: Draw) {
+  const rec = defineOp({
     name,
     effect: 'stateful',
     infer: (ins: AVal[], p: DrawParams) => (ins.length === 1 ? checkLike(op, ins[0], p) : checkShape(op, p, ['float32'])),
@@ -74,8 +75,6 @@ function stateful(name: string, op: string, tfOp: string, draw: Draw) {
       const shape = ins.length === 1 ? ins[0].shape : p.shape;
       return [k.upload(sample(streamFor(p.seed, p.seed2, p.generator), sizeOf(shape), draw), [...shape], 'float32')];
     },
-    vjp: null,
-    saves: 'none',
     tf: {
       ops: [tfOp],
       write: (s: WriteScope, n: SpecNode, ins: string[]) => {
@@ -89,7 +88,7 @@ function stateful(name: string, op: string, tfOp: string, draw: Draw) {
         return bind(rec as unknown as Primitive, [like], { shape: [], dtype: r.node.dtype('dtype', 'float32'), ...seeds } as Params);
       },
     },
-  } satisfies Primitive<DrawParams>;
+  });
   return rec;
 }
 
@@ -118,7 +117,7 @@ export const randomUniform = stateful('random_uniform', 'random.uniform', 'Rando
 export const truncatedNormal = stateful('truncated_normal', 'random.truncatedNormal', 'TruncatedNormal', (s) => s.truncatedNormal());
 
 /** tf.random.uniform with an int32 dtype: integers in [minval, maxval). */
-export const randomUniformInt = {
+export const randomUniformInt = defineOp({
   name: 'random_uniform_int',
   effect: 'stateful',
   infer(_ins: AVal[], p: DrawParams) {
@@ -134,10 +133,8 @@ export const randomUniformInt = {
     for (let i = 0; i < out.length; i++) out[i] = s.int(p.minval as number, p.maxval as number);
     return [k.upload(out, [...p.shape], 'int32')];
   },
-  vjp: null,
-  saves: 'none',
   tf: { ops: ['RandomUniformInt'], write: writeUniformInt, read: readUniformInt },
-} satisfies Primitive<DrawParams>;
+});
 
 function writeUniformInt(s: WriteScope, n: SpecNode): string[] {
   const p = n.params as DrawParams;
@@ -152,14 +149,11 @@ function readUniformInt(r: ReadScope): Tensor[] {
 }
 
 /** A stateless float draw: pure (the same seed pair gives the same values, eager and traced). */
-function stateless(name: string, op: string, tfOp: string, draw: Draw) {
-  const rec = {
+function stateless<const N extends string>(name: N, op: string, tfOp: string, draw: Draw) {
+  const rec = defineOp({
     name,
-    effect: 'pure',
     infer: (_ins: AVal[], p: StatelessParams) => checkShape(op, p, ['float32']),
     impl: (k: Kernels, _ins: Info[], p: StatelessParams) => [k.upload(sample(statelessStream(p.seed), sizeOf(p.shape), draw), [...p.shape], 'float32')],
-    vjp: null,
-    saves: 'none',
     tf: {
       ops: [tfOp],
       write: (s: WriteScope, n: SpecNode) => {
@@ -168,7 +162,7 @@ function stateless(name: string, op: string, tfOp: string, draw: Draw) {
       },
       read: (r: ReadScope): Tensor[] => bindP(rec, { ...readShape(r), seed: readSeedPair(r, 1) }),
     },
-  } satisfies Primitive<StatelessParams>;
+  });
   return rec;
 }
 

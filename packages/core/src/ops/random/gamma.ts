@@ -2,6 +2,7 @@
 // PTRS above) draws from ef's Philox streams, seeded by TF's rules. Stateful; gamma is differentiable in alpha (TF's rule).
 // Composites: tf.random.gamma and tf.random.poisson: the seeded draw records plus TF's broadcasting of alpha with beta.
 import type { Info, Kernels } from '../../backend/backend';
+import { defineOp } from '../define_op';
 import { readInfoSync } from '../../backend/backend';
 import type { AVal, Primitive, Params } from '../primitive';
 import type { Tensor } from '../../values/tensor';
@@ -72,8 +73,8 @@ function poissonDraw(s: PhiloxStream, lam: number): number {
   }
 }
 
-function rateRecord(name: string, op: string, tfOp: string, rateName: string, dtypes: readonly DType[], drawOne: (s: PhiloxStream, rate: number) => number, differentiable: boolean) {
-  const rec = {
+function rateRecord<const N extends string>(name: N, op: string, tfOp: string, rateName: string, dtypes: readonly DType[], drawOne: (s: PhiloxStream, rate: number) => number, differentiable: boolean) {
+  const rec = defineOp({
     name,
     effect: 'stateful',
     infer(ins: AVal[], p: RateDrawParams) {
@@ -114,7 +115,7 @@ function rateRecord(name: string, op: string, tfOp: string, rateName: string, dt
         return bind(rec as unknown as Primitive, [r.input(1)], { shape, dtype, seed: r.node.int('seed', 0), seed2: r.node.int('seed2', 0) });
       },
     },
-  } satisfies Primitive<RateDrawParams>;
+  });
   return rec;
 }
 

@@ -1,6 +1,7 @@
 // random: TF's RandomGammaGrad, the implicit reparameterization derivative d sample / d alpha of Gamma(alpha, 1) draws
 // (-dP(alpha, x)/d alpha over the density, P the regularized lower incomplete gamma), in float64 on the host.
 import type { Info, Kernels } from '../../backend/backend';
+import { defineOp } from '../define_op';
 import { readInfoSync } from '../../backend/backend';
 import type { AVal, Primitive } from '../primitive';
 import type { Tensor } from '../../values/tensor';
@@ -62,9 +63,8 @@ function gammaSampleGrad(a: number, x: number): number {
 }
 
 /** TF's RandomGammaGrad(alpha, sample): sample [..., *alpha.shape] -> d sample / d alpha, elementwise. Not differentiable (TF). */
-export const randomGammaGrad = {
+export const randomGammaGrad = defineOp({
   name: 'random_gamma_grad',
-  effect: 'pure',
   infer(ins: AVal[]) {
     checkArity('random.gamma gradient', ins, 2);
     checkDTypes('random.gamma gradient', ins[0], FLOAT, 'alpha');
@@ -82,10 +82,8 @@ export const randomGammaGrad = {
     for (let i = 0; i < s.length; i++) out[i] = gammaSampleGrad(a[i % a.length], s[i]);
     return [k.upload(out, [...sample.shape], 'float32')];
   },
-  vjp: null,
-  saves: 'none',
   tf: tfSpec({ op: 'RandomGammaGrad' }),
-} satisfies Primitive;
+});
 
 /** TF's _RandomGammaGrad: the cotangent times d sample / d alpha, summed over the sample dims. */
 export function gammaVjp(g: Tensor, alpha: Tensor, sample: Tensor, sampleRank: number): Tensor {

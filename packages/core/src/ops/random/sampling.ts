@@ -1,5 +1,6 @@
 // random: categorical (Multinomial, stateful and stateless) and shuffle (RandomShuffle), sampling from host values.
 import { Info, Kernels, readInfoSync } from '../../backend/backend';
+import { defineOp } from '../define_op';
 import type { AVal, Params, Primitive } from '../primitive';
 import type { Tensor } from '../../values/tensor';
 import { describe } from '../../values/dtype';
@@ -56,13 +57,11 @@ function categoricalImpl(k: Kernels, x: Info, n: number, s: PhiloxStream): Info 
 const bindP = (p: Primitive<CategoricalParams> | Primitive<ShuffleParams>, ins: Tensor[], params: object): Tensor[] => bind(p as unknown as Primitive, ins, params as Params);
 
 /** tf.random.categorical's kernel (TF's Multinomial): stateful. */
-export const multinomial = {
+export const multinomial = defineOp({
   name: 'multinomial',
   effect: 'stateful',
   infer: (ins: AVal[], p: CategoricalParams) => inferCategorical('random.categorical', ins, p),
   impl: (k, [x], p: CategoricalParams) => [categoricalImpl(k, x, p.numSamples, streamFor(p.seed as number, p.seed2 ?? 0))],
-  vjp: null,
-  saves: 'none',
   tf: {
     ops: ['Multinomial'],
     write(s: WriteScope, n: SpecNode, ins: string[]) {
@@ -75,16 +74,13 @@ export const multinomial = {
       return bindP(multinomial, [r.input(0)], { numSamples: r.number(1, 'num_samples'), seed: r.node.int('seed', 0), seed2: r.node.int('seed2', 0) });
     },
   },
-} satisfies Primitive<CategoricalParams>;
+});
 
 /** tf.random.stateless_categorical's kernel (TF's StatelessMultinomial): pure in its seed pair. */
-export const statelessMultinomial = {
+export const statelessMultinomial = defineOp({
   name: 'stateless_multinomial',
-  effect: 'pure',
   infer: (ins: AVal[], p: CategoricalParams) => inferCategorical('random.statelessCategorical', ins, p),
   impl: (k, [x], p: CategoricalParams) => [categoricalImpl(k, x, p.numSamples, statelessStream(p.seed as [number, number]))],
-  vjp: null,
-  saves: 'none',
   tf: {
     ops: ['StatelessMultinomial'],
     write(s: WriteScope, n: SpecNode, ins: string[]) {
@@ -97,7 +93,7 @@ export const statelessMultinomial = {
       return bindP(statelessMultinomial, [r.input(0)], { numSamples: r.number(1, 'num_samples'), seed: readSeedPair(r, 2) });
     },
   },
-} satisfies Primitive<CategoricalParams>;
+});
 
 export interface ShuffleParams {
   readonly seed: number;
@@ -116,7 +112,7 @@ function permutation(n: number, s: PhiloxStream): Int32Array {
 }
 
 /** tf.random.shuffle: permutes the first dimension; stateful, not differentiable (as in TensorFlow). */
-export const randomShuffle = {
+export const randomShuffle = defineOp({
   name: 'random_shuffle',
   effect: 'stateful',
   infer(ins: AVal[]) {
@@ -129,8 +125,6 @@ export const randomShuffle = {
     k.free(idx);
     return [out];
   },
-  vjp: null,
-  saves: 'none',
   tf: {
     ops: ['RandomShuffle'],
     write: (s: WriteScope, n: SpecNode, ins: string[]) => {
@@ -142,4 +136,4 @@ export const randomShuffle = {
       return bindP(randomShuffle, [r.input(0)], { seed: r.node.int('seed', 0), seed2: r.node.int('seed2', 0) });
     },
   },
-} satisfies Primitive<ShuffleParams>;
+});

@@ -1,8 +1,9 @@
 // spectral: complex64 construction (Complex, Real, Imag) and the FFTs (FFT, IFFT, RFFT, IRFFT) on tfjs's kernels,
 // with TensorFlow's gradient rules (_FFTGrad, _IFFTGrad, _RFFTGrad, _IRFFTGrad) written in these records.
 import { showValue } from '../../values/dtype';
+import { OpRecord, defineOp } from '../define_op';
 import type { Info, Kernels } from '../../backend/backend';
-import { AVal, Primitive } from '../primitive';
+import { AVal, Params, Primitive } from '../primitive';
 import { api, arg } from '../api_spec';
 import { attr, tfSpec } from '../graphdef_spec';
 import type { Tensor } from '../../values/tensor';
@@ -47,9 +48,8 @@ function fitLast(s: Scratch, x: Info, n: number): Info {
 }
 
 /** complex(real, imag) with broadcasting (TF's Complex). */
-export const complex = {
+export const complex = defineOp({
   name: 'complex',
-  effect: 'pure',
   infer(ins: AVal[]) {
     checkArity('complex', ins, 2);
     checkDTypes('complex', ins[0], F32, 'real');
@@ -62,16 +62,15 @@ export const complex = {
     return s.run('Complex', { real: s.to(re, full), imag: s.to(im, full) });
   })],
   // TF's _ComplexGrad: the real and imaginary parts of the cotangent.
-  vjp: (c, [re, im]) => [o.reduceLike(one(real, [c[0] as Tensor]), re), o.reduceLike(one(imag, [c[0] as Tensor]), im)],
+  vjp: (c, [re, im]): (Tensor | null)[] => [o.reduceLike(one(real, [c[0] as Tensor]), re), o.reduceLike(one(imag, [c[0] as Tensor]), im)],
   saves: 'inputs',
   api: api(['complex'], [arg.tensor('real', 'float32'), arg.tensor('imag', 'float32')]),
   tf: tfSpec({ op: 'Complex', attrs: { T: { dtypeOf: 0 }, Tout: { fixed: attr.type('complex64') } } }),
-} satisfies Primitive;
+});
 
-function part(name: 'real' | 'imag', kernel: 'Real' | 'Imag'): Primitive {
-  return {
+function part<const N extends 'real' | 'imag'>(name: N, kernel: 'Real' | 'Imag'): OpRecord<N, Params> {
+  return defineOp({
     name,
-    effect: 'pure',
     infer(ins: AVal[]) {
       checkArity(`math.${name}`, ins, 1);
       checkDTypes(`math.${name}`, ins[0], C64, 'input');
@@ -79,14 +78,14 @@ function part(name: 'real' | 'imag', kernel: 'Real' | 'Imag'): Primitive {
     },
     impl: (k, [x]) => [k.run(kernel, { input: x }) as Info],
     // TF's _RealGrad / _ImagGrad: the cotangent as the real (or imaginary) part.
-    vjp: (c) => {
+    vjp: (c): (Tensor | null)[] => {
       const g = c[0] as Tensor;
       const z = o.zerosLike(g);
       return [name === 'real' ? one(complex, [g, z]) : one(complex, [z, g])];
     },
     saves: 'none',
     tf: tfSpec({ op: kernel, attrs: { T: { dtypeOf: 0 }, Tout: { fixed: attr.type('float32') } } }),
-  };
+  });
 }
 export const real = { ...part('real', 'Real'), api: api(['math.real'], [arg.tensor('input', null)]) };
 export const imag = { ...part('imag', 'Imag'), api: api(['math.imag'], [arg.tensor('input', null)]) };
@@ -104,10 +103,9 @@ function lastDim(op: string, x: Tensor): number {
   return n;
 }
 
-function complexFft(name: 'fft' | 'ifft', kernel: 'FFT' | 'IFFT'): Primitive {
-  const self: Primitive = {
+function complexFft<const N extends 'fft' | 'ifft'>(name: N, kernel: 'FFT' | 'IFFT'): OpRecord<N, Params> {
+  const self: OpRecord<N, Params> = defineOp({
     name,
-    effect: 'pure',
     infer(ins: AVal[]) {
       checkArity(`signal.${name}`, ins, 1);
       checkDTypes(`signal.${name}`, ins[0], C64, 'input');
@@ -126,7 +124,7 @@ function complexFft(name: 'fft' | 'ifft', kernel: 'FFT' | 'IFFT'): Primitive {
     },
     saves: 'inputs',
     tf: tfSpec({ op: kernel, noT: true, attrs: { Tcomplex: { dtypeOf: 0 } } }),
-  };
+  });
   return self;
 }
 export const fft = { ...complexFft('fft', 'FFT'), api: api(['signal.fft'], [arg.tensor('input', null)]) };
@@ -154,9 +152,8 @@ function fitLastT(x: Tensor, n: number): Tensor {
 const fitLastC = (z: Tensor, n: number): Tensor => one(complex, [fitLastT(one(real, [z]), n), fitLastT(one(imag, [z]), n)]);
 
 /** The real FFT of the innermost axis: n/2 + 1 complex bins (TF's RFFT). */
-export const rfft = {
+export const rfft = defineOp({
   name: 'rfft',
-  effect: 'pure',
   infer(ins: AVal[], p: FftLengthParams) {
     checkArity('signal.rfft', ins, 1);
     checkDTypes('signal.rfft', ins[0], F32, 'input');
@@ -182,12 +179,11 @@ export const rfft = {
   },
   saves: 'inputs',
   tf: tfSpec<FftLengthParams>({ op: 'RFFT', noT: true, inputs: ['x', { param: 'fftLength', shape: 'vector', dtype: 'int32' }], attrs: { Treal: { dtypeOf: 0 }, Tcomplex: { fixed: attr.type('complex64') } } }),
-} satisfies Primitive<FftLengthParams>;
+});
 
 /** The inverse of rfft: n real samples from n/2 + 1 Hermitian bins (TF's IRFFT). */
-export const irfft = {
+export const irfft = defineOp({
   name: 'irfft',
-  effect: 'pure',
   infer(ins: AVal[], p: FftLengthParams) {
     checkArity('signal.irfft', ins, 1);
     checkDTypes('signal.irfft', ins[0], C64, 'input');
@@ -222,4 +218,4 @@ export const irfft = {
   },
   saves: 'inputs',
   tf: tfSpec<FftLengthParams>({ op: 'IRFFT', noT: true, inputs: ['x', { param: 'fftLength', shape: 'vector', dtype: 'int32' }], attrs: { Tcomplex: { dtypeOf: 0 }, Treal: { fixed: attr.type('float32') } } }),
-} satisfies Primitive<FftLengthParams>;
+});
