@@ -6,10 +6,8 @@ import * as o from '../ops';
 import { argError } from '../check';
 import { describe } from '../../values/dtype';
 import * as RM from '../math/reduce_scan';
-import * as AR from '../math/binary_functions';
-import * as TR from './manipulation';
 import { axesToEndDyn } from './runtime_axes';
-import { floordivBy, prodOf, rankOf, zerosOfLength } from './runtime_util';
+import { prodOf, rankOf, zerosOfLength } from './runtime_util';
 
 /**
  * The int32 positions 0..n-1 along `axis`, in x's (run-time) shape: an exclusive cumsum of ones. Stands in
@@ -22,66 +20,8 @@ export function positionsAlong(x: Tensor, axis: number): Tensor {
 /** reduceAny over `axis` (bool). */
 export const anyAlong = (x: Tensor, axis: number): Tensor => bind(RM.any as Primitive, [x], { axes: [axis], keepDims: false })[0];
 
-/** An int32 one-hot of `axis` over x's dims: static when the rank is known, else built from shape(x) at run time. */
-function axisUnit(x: Tensor, shp: Tensor, axis: number): Tensor {
-  const r = x.rank;
-  if (r !== null) return o.ints(Array.from({ length: r }, (_, i) => (i === (axis < 0 ? axis + r : axis) ? 1 : 0)));
-  const rank = o.reduceSum(o.onesLike(shp));
-  return o.cast(o.equal(positionsAlong(shp, 0), axis < 0 ? o.add(rank, axis) : axis), 'int32');
-}
-
-/**
- * roll along one axis whose size is known only at run time: the last shift mod n elements, then the rest
- * (two run-time slices and a concat, as TF's Roll kernel moves the two blocks).
- */
-export function rollDyn(x: Tensor, shift: number, axis: number): Tensor {
-  const shp = o.shapeOf(x);
-  const unit = axisUnit(x, shp, axis);
-  const n = o.reduceSum(o.mul(shp, unit));
-  const s = bind(AR.floormod as Primitive, [o.ints([shift]), o.maximum(n, 1)], {})[0];
-  const tail = o.sliceDynOf(x, o.mul(unit, o.sub(n, s)), o.add(shp, o.mul(unit, o.sub(s, n))));
-  const head = o.sliceDynOf(x, o.mul(unit, 0), o.sub(shp, o.mul(unit, s)));
-  return o.concat([tail, head], axis);
-}
-
 /** 0, 1, ..., n - 1 for a run-time n ([1] int32). */
 export const positionsTo = (n: Tensor): Tensor => positionsAlong(zerosOfLength(n), 0);
-
-/** The int32 indices 0, 0, ..., 1, 1, ...: each of n positions `count` times (n read at run time). */
-function repeatedPositions(n: Tensor, count: number): Tensor {
-  const pos = positionsTo(o.reshape(o.mul(n, count), [1]));
-  return count === 0 ? pos : floordivBy(pos, count);
-}
-
-/**
- * repeat of every element `count` times along `axis` with a run-time axis size: known rank, a tile and a merge by
- * a run-time shape; unknown rank, a gather of each position `count` times (rank-agnostic).
- */
-export function repeatDyn(x: Tensor, count: number, axis: number): Tensor {
-  const shp = o.shapeOf(x);
-  const unit = axisUnit(x, shp, axis);
-  const n = o.reduceSum(o.mul(shp, unit));
-  if (x.rank === null) return o.gather(x, repeatedPositions(n, count), axis);
-  const r = x.rank;
-  const multiples = Array.from({ length: r + 1 }, (_, i) => (i === axis + 1 ? count : 1));
-  const tiled = bind(TR.tile as Primitive, [o.expandDims(x, axis + 1)], { multiples })[0];
-  // The target shape: shape(x) with the axis size n times count.
-  return o.reshapeDynOf(tiled, o.add(shp, o.mul(unit, o.mul(n, count - 1))));
-}
-
-/**
- * repeat with one count per element along `axis` of a run-time size n: the counts must number n (TF broadcasts
- * them to [n]); checked when the graph runs by slicing x to the count list's length and back to its own shape.
- */
-export function repeatEachDyn(x: Tensor, counts: readonly number[], axis: number): Tensor {
-  const shp = o.shapeOf(x);
-  const unit = axisUnit(x, shp, axis);
-  const n = o.reduceSum(o.mul(shp, unit));
-  const zeros = o.mul(shp, 0);
-  const cut = o.sliceDynOf(x, zeros, o.add(shp, o.mul(unit, o.sub(counts.length, n))));
-  const checked = o.sliceDynOf(cut, zeros, shp);
-  return o.gather(checked, o.ints(counts.flatMap((c, i) => new Array<number>(c).fill(i))), axis);
-}
 
 const take = (sh: Tensor, idx: readonly number[]): Tensor => o.gather(sh, o.ints(idx), 0);
 const span = (a: number, b: number): number[] => Array.from({ length: Math.max(0, b - a) }, (_, i) => a + i);

@@ -14,8 +14,8 @@ import * as RD from '../math/reduce_scan';
 import * as TR from './manipulation';
 import * as SG from '../math/segment_search';
 import { tidy } from '../../backend/memory';
-import { lastDim, positionsAlong, repeatDyn, repeatEachDyn, rollDyn } from './runtime_shape';
-import { axisToEndDyn } from './runtime_axes';
+import { positionsAlong } from './runtime_shape';
+import { Dim, aroundAxis, dim, indexVector, isKnown, reshapeTo, shapeOf, splitAt, withDim } from './symbolic_dims';
 
 const NONE = {};
 
@@ -51,7 +51,7 @@ function sorted(op: string, x: TensorLike, axis: number, direction: unknown, wan
     const asc = dir === 'ASCENDING';
     // Ascending = descending of an order-reversing map: -x for floats, -1 - x for int32 (-x overflows at INT_MIN).
     const flip = (v: Tensor): Tensor => (t.dtype === 'int32' ? o.sub(-1, v) : o.neg(v));
-    if (d === null && axis !== -1) return tidy(() => sortedDyn(t, axis, asc ? flip : null, want));
+    if (d === null && axis !== -1) return tidy(() => sortedAround(t, axis, asc ? flip : null, want));
     const last = d === null && axis === -1;
     const a = last ? -1 : d === null ? staticAxis(op, t, axis)[0] : normalizeAxes(op, [axis], d.length)[0];
     const rank = d === null ? 0 : d.length;
@@ -60,8 +60,10 @@ function sorted(op: string, x: TensorLike, axis: number, direction: unknown, wan
     if (!last) [perm[a], perm[rank - 1]] = [perm[rank - 1], perm[a]];
     const moved = last || a === rank - 1 ? t : tmp(o.transpose(t, perm));
     const src = asc ? tmp(flip(moved)) : moved;
-    const kIn = n === null ? [tmp(o.reshape(tmp(lastDim(src)), []))] : [];
-    const [values, indices] = bind(RD.topK as Primitive, [src, ...kIn], { k: n ?? 0, sorted: true });
+    // k: the sorted axis's length, a TopKV2 input read when the graph runs when it is not static.
+    const k: Dim = n ?? splitAt(op, shapeOf(src), -1).at;
+    const kIn = isKnown(k) ? [] : [dim.tensor(k)];
+    const [values, indices] = bind(RD.topK as Primitive, [src, ...kIn], { k: isKnown(k) ? k : 0, sorted: true });
     const picked = want === 'values' ? (asc ? flip(values) : values) : indices;
     for (const r of [values, indices]) if (r !== picked) tmp(r);
     if (last || a === rank - 1) return picked;
@@ -70,12 +72,17 @@ function sorted(op: string, x: TensorLike, axis: number, direction: unknown, wan
   });
 }
 
-/** An unknown rank, an axis other than -1: TF swaps it to the end by a run-time perm; here it moves there and back (runtime_axes). */
-function sortedDyn(t: Tensor, axis: number, flip: ((v: Tensor) => Tensor) | null, want: 'values' | 'indices'): Tensor {
-  const { moved, back } = axisToEndDyn(t, axis);
+/**
+ * An unknown rank, an axis other than -1 (TF swaps it to the end by a run-time perm): the tensor viewed as
+ * [before, n, after] (Dims from its run-time shape), sorted along n moved last, and the shape restored.
+ */
+function sortedAround(t: Tensor, axis: number, flip: ((v: Tensor) => Tensor) | null, want: 'values' | 'indices'): Tensor {
+  const { x3, head, at, tail } = aroundAxis('sort', t, axis);
+  const moved = o.transpose(x3, [0, 2, 1]);
   const src = flip === null ? moved : flip(moved);
-  const [values, indices] = bind(RD.topK as Primitive, [src, o.reshape(lastDim(src), [])], { k: 0, sorted: true });
-  return back(want === 'indices' ? indices : flip === null ? values : flip(values));
+  const [values, indices] = bind(RD.topK as Primitive, [src, dim.tensor(at)], { k: 0, sorted: true });
+  const picked = want === 'indices' ? indices : flip === null ? values : flip(values);
+  return reshapeTo(o.transpose(picked, [0, 2, 1]), [...head, at, ...tail]);
 }
 
 /**
@@ -104,20 +111,21 @@ function repeat(input: TensorLike, repeats: number | number[], axis: number | nu
     const src = axis === null ? tmp(o.reshape(t, [-1])) : t;
     const sd = src.dims;
     const ax = sd === null ? (axis ?? 0) : normalizeAxes('repeat', [axis ?? 0], sd.length)[0];
-    if (sd === null || sd[ax] === null) {
-      // The axis size is known only at run time (read then; the count list's length is checked then).
-      const list = typeof repeats === 'number' ? [repeats] : repeats;
-      if (!Array.isArray(list) || list.length === 0 || list.some((r) => !Number.isInteger(r) || r < 0)) throw argError('repeat', 'repeats must be a count or one count per element', describe(repeats), 'an integer >= 0 or one per element', 'Pass e.g. 2 or [1, 2, ...].');
-      return list.length === 1 ? repeatDyn(src, list[0], ax) : repeatEachDyn(src, list, ax);
+    // The axis size as a Dim: a number when static, else read when the graph runs (symbolic_dims.ts).
+    const { at: n } = splitAt('repeat', shapeOf(src), ax);
+    const list = typeof repeats === 'number' ? [repeats] : repeats;
+    const expected = isKnown(n) ? `an integer >= 0 or ${n} of them` : 'an integer >= 0 or one per element';
+    if (!Array.isArray(list) || list.length === 0 || list.some((r) => !Number.isInteger(r) || r < 0) || (list.length > 1 && isKnown(n) && list.length !== n)) {
+      throw argError('repeat', 'repeats must be a count or one count per element', describe(repeats), expected, 'Pass e.g. 2 or [1, 2, ...].');
     }
-    const [a, n] = staticAxis('repeat', src, axis ?? 0);
-    // A one-element list is broadcast like a count (TF's repeats broadcast along the axis), as with unknown dims.
-    const reps = typeof repeats === 'number' ? new Array<number>(n).fill(repeats) : Array.isArray(repeats) && repeats.length === 1 ? new Array<number>(n).fill(repeats[0]) : repeats;
-    if (!Array.isArray(reps) || reps.length !== n || reps.some((r) => !Number.isInteger(r) || r < 0)) {
-      throw argError('repeat', 'repeats must be a count or one count per element', describe(repeats), `an integer >= 0 or ${n} of them`, 'Pass e.g. 2 or [1, 2, ...].');
+    // A count (or a one-element list, broadcast like TF's repeats): position i taken for i // count, n * count of them.
+    if (list.length === 1) {
+      const c = list[0];
+      return o.gather(src, tmp(indexVector(dim.mul(n, c), (i) => Math.floor(i / c), (p) => dim.floordivT(p, c))), ax);
     }
-    const idx = reps.flatMap((r, i) => new Array<number>(r).fill(i));
-    return o.gather(src, tmp(o.cast(idx, 'int32')), a);
+    // One count per element: the axis must have that many (checked when the graph runs for a run-time size).
+    const idx = list.flatMap((r, i) => new Array<number>(r).fill(i));
+    return o.gather(isKnown(n) ? src : withDim(src, ax, list.length), tmp(o.ints(idx)), ax);
   });
 }
 
@@ -136,14 +144,11 @@ function roll(input: TensorLike, shift: number | number[], axis: number | number
     shifts.forEach((s, k) => {
       // The previous step's result is a temporary from here on (also when this step's axis check fails).
       if (cur !== t) tmp(cur);
-      if (t.dims === null || t.dims[normalizeAxes('roll', [axes[k]], t.dims.length)[0]] === null) {
-        // The axis size is known only at run time: two run-time slices swapped (shift mod n read then).
-        cur = rollDyn(cur, s, axes[k]);
-        return;
-      }
-      const [a, n] = staticAxis('roll', t, axes[k]);
-      const idx = Array.from({ length: n }, (_, i) => (((i - s) % n) + n) % n);
-      cur = o.gather(cur, tmp(o.cast(idx, 'int32')), a);
+      const a = t.dims === null ? axes[k] : normalizeAxes('roll', [axes[k]], t.dims.length)[0];
+      // Position i takes (i - shift) mod n: a constant gather list for a static n, else built when the graph runs.
+      const { at: n } = splitAt('roll', shapeOf(t), a);
+      const idx = indexVector(n, (i) => ((((i - s) % (n as number)) + (n as number)) % (n as number)), (p) => dim.modT(o.sub(p, s), o.maximum(dim.tensor(n), 1)));
+      cur = o.gather(cur, tmp(idx), a);
     });
     return cur === t ? o.identity(t) : cur;
   });

@@ -41,6 +41,10 @@ const bin = (p: unknown, a: Tensor, b: Tensor): Tensor => bind(p as Primitive, [
 
 /** Dim arithmetic: each folds to a number when its operands are numbers (and on identities like x + 0, x * 1). */
 export const dim = {
+  /** floor(a / b) of int32 tensors (FloorDiv), for index vectors built from Dims. */
+  floordivT: (a: Tensor, b: Tensor | number): Tensor => bin(AR.floordiv, a, typeof b === 'number' ? scalarOf(b) : b),
+  /** a mod b of int32 tensors (FloorMod). */
+  modT: (a: Tensor, b: Tensor | number): Tensor => bin(AR.floormod, a, typeof b === 'number' ? scalarOf(b) : b),
   add: (a: Dim, b: Dim): Dim => (isKnown(a) && isKnown(b) ? a + b : a === 0 ? b : b === 0 ? a : sym(o.add(scalarOf(a), scalarOf(b)))),
   sub: (a: Dim, b: Dim): Dim => (isKnown(a) && isKnown(b) ? a - b : b === 0 ? a : sym(o.sub(scalarOf(a), scalarOf(b)))),
   mul: (a: Dim, b: Dim): Dim => {
@@ -198,15 +202,32 @@ export function withRankBetween(x: Tensor, lo: number, hi: number | null): Tenso
 }
 
 /**
- * x checked to have last dim `n` when the graph runs (its static last dim unknown; rank >= 1, known or not): sliced to
- * n along the last axis (raises when it is shorter) with a size that also slices an n-vector to the last dim (raises
- * when it is longer).
+ * x checked to have size `n` along `axis` when the graph runs (its static size there unknown; the rank known or not):
+ * sliced to n along the axis (raises when it is shorter), then back to its own size (raises when it is longer).
  */
-export function withLastDim(x: Tensor, n: number): Tensor {
-  const { head, last: [d] } = splitLast('withLastDim', shapeOf(x), 1);
-  if (isKnown(d)) return x;
-  const guard = o.reduceSum(o.sliceDynOf(o.ints(new Array<number>(n).fill(0)), o.ints([0]), o.reshape(d.t, [1])));
-  return sliceTo(x, [...fillLike(head, 0), 0], [...fillLike(head, -1), new SymbolicDim(o.add(guard, n))]);
+export function withDim(x: Tensor, axis: number, n: number): Tensor {
+  const { head, at, tail } = splitAt('withDim', shapeOf(x), axis);
+  if (isKnown(at)) return x;
+  const zeros = [...fillLike(head, 0), 0, ...fillLike(tail, 0)];
+  const cut = sliceTo(x, zeros, [...fillLike(head, -1), n, ...fillLike(tail, -1)]);
+  return sliceTo(cut, zeros, [...fillLike(head, -1), at, ...fillLike(tail, -1)]);
+}
+
+/** x checked to have last dim `n` when the graph runs (see withDim). */
+export const withLastDim = (x: Tensor, n: number): Tensor => withDim(x, -1, n);
+
+/**
+ * x viewed as [before, n, after] around `axis` (the dims before and after it merged): a rank-3 tensor a composite
+ * works on along axis 1 whatever x's rank (known or not), and the shape to restore with reshapeTo afterwards.
+ */
+export function aroundAxis(op: string, x: Tensor, axis: number): { x3: Tensor; head: SymShape; at: Dim; tail: SymShape } {
+  const { head, at, tail } = splitAt(op, shapeOf(x), axis);
+  return { x3: reshapeTo(x, [dim.prod(head), at, dim.prod(tail)]), head, at, tail };
+}
+
+/** The int32 vector [f(0), ..., f(n - 1)]: a constant when n is known, else g of 0..n-1 (built when the graph runs). */
+export function indexVector(n: Dim, f: (i: number) => number, g: (positions: Tensor) => Tensor): Tensor {
+  return isKnown(n) ? o.ints(Array.from({ length: n }, (_, i) => f(i))) : g(rangeOf(n));
 }
 
 /** 0, 1, ..., n - 1 (int32) for a Dim n. */
