@@ -205,9 +205,9 @@ export function withRankBetween(x: Tensor, lo: number, hi: number | null): Tenso
  * x checked to have size `n` along `axis` when the graph runs (its static size there unknown; the rank known or not):
  * sliced to n along the axis (raises when it is shorter), then back to its own size (raises when it is longer).
  */
-export function withDim(x: Tensor, axis: number, n: number): Tensor {
+export function withDim(x: Tensor, axis: number, n: Dim): Tensor {
   const { head, at, tail } = splitAt('withDim', shapeOf(x), axis);
-  if (isKnown(at)) return x;
+  if (isKnown(at) && isKnown(n)) return x;
   const zeros = [...fillLike(head, 0), 0, ...fillLike(tail, 0)];
   const cut = sliceTo(x, zeros, [...fillLike(head, -1), n, ...fillLike(tail, -1)]);
   return sliceTo(cut, zeros, [...fillLike(head, -1), at, ...fillLike(tail, -1)]);
@@ -235,4 +235,9 @@ export function rangeOf(n: Dim): Tensor {
   if (isKnown(n)) return o.ints(Array.from({ length: n }, (_, i) => i));
   const zeros = o.padDynOf(o.fill([0], 0, 'int32'), o.stack([o.ints([0]), o.reshape(n.t, [1])], 1));
   return bind(RM.cumsum as Primitive, [o.onesLike(zeros)], { axis: 0, exclusive: true, reverse: false })[0];
+}
+
+/** The bool [r, c] mask of the main diagonal (i == j): eye's, a constant-folded range when r and c are static. */
+export function diagonalMask(r: Dim, c: Dim): Tensor {
+  return o.equal(o.reshape(rangeOf(r), [-1, 1]), o.reshape(rangeOf(c), [1, -1]));
 }
