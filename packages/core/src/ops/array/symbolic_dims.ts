@@ -62,6 +62,8 @@ export const dim = {
   min: (a: Dim, b: Dim): Dim => (isKnown(a) && isKnown(b) ? Math.min(a, b) : sym(o.minimum(scalarOf(a), scalarOf(b)))),
   /** a * b when c > 0, else 0 (c >= 0): counts that vanish with a count. */
   ifPositive: (c: Dim, a: Dim): Dim => (isKnown(c) ? (c > 0 ? a : 0) : dim.mul(a, dim.min(c, 1))),
+  /** 1 when a < b, else 0. */
+  lt: (a: Dim, b: Dim): Dim => (isKnown(a) && isKnown(b) ? (a < b ? 1 : 0) : sym(o.cast(o.less(scalarOf(a), scalarOf(b)), 'int32'))),
   /** Whether a == b, when that is decidable at trace time (null: only the run time knows). */
   equal: (a: Dim, b: Dim): boolean | null => (isKnown(a) && isKnown(b) ? a === b : a === b ? true : null),
   /** The product of a shape's dims (1 for none). */
@@ -124,15 +126,16 @@ export function rankOf(s: SymShape): Dim {
  * The shape split at `axis` (negative counts from the end) into the dims before, the dim at and the dims after it. A
  * known rank checks the axis now; an unknown one when the graph runs (the run-time slices of shape(x) raise).
  */
-export function splitAt(op: string, s: SymShape, axis: number): { head: SymShape; at: Dim; tail: SymShape } {
-  if (!s.some((d) => d instanceof DimRun)) {
+export function splitAt(op: string, s: SymShape, axis: Dim): { head: SymShape; at: Dim; tail: SymShape } {
+  if (!s.some((d) => d instanceof DimRun) && isKnown(axis)) {
     const r = s.length;
     if (axis < -r || axis >= r) throw argError(op, 'axis out of range', String(axis), `an axis in [${-r}, ${r})`, 'Pass an axis within the rank.');
     const a = axis < 0 ? axis + r : axis;
     return { head: s.slice(0, a), at: s[a] as Dim, tail: s.slice(a + 1) };
   }
   const v = shapeTensor(s);
-  const p = axis < 0 ? o.reshape(scalarOf(dim.add(rankOf(s), axis)), [1]) : o.ints([axis]);
+  // A position known only at run time (an unknown rank, or a position computed from one): counted from the start.
+  const p = !isKnown(axis) ? o.reshape(axis.t, [1]) : axis < 0 ? o.reshape(scalarOf(dim.add(rankOf(s), axis)), [1]) : o.ints([axis]);
   return {
     head: [new DimRun(o.sliceDynOf(v, o.ints([0]), p))],
     at: sym(o.reshape(o.sliceDynOf(v, p, o.ints([1])), [])),
@@ -151,6 +154,45 @@ export function splitLast(op: string, s: SymShape, n: number): { head: SymShape;
   const lastV = o.sliceDynOf(v, cut, o.ints([n]));
   const last = Array.from({ length: n }, (_, i) => sym(o.reshape(o.slice(lastV, [i], [1]), [])));
   return { head: [new DimRun(o.sliceDynOf(v, o.ints([0]), cut))], last };
+}
+
+/** The first `n` dims and the ones after them (the rank checked to be >= n: now when known, else when the graph runs). */
+export function splitFirst(op: string, s: SymShape, n: number): { first: Dim[]; tail: SymShape } {
+  if (!s.some((d) => d instanceof DimRun)) {
+    if (s.length < n) throw argError(op, `the input must have rank >= ${n}`, `rank ${s.length}`, `rank >= ${n}`, `Add ${n - s.length} dims.`);
+    return { first: s.slice(0, n) as Dim[], tail: s.slice(n) };
+  }
+  const v = shapeTensor(s);
+  const firstV = o.sliceDynOf(v, o.ints([0]), o.ints([n]));
+  const first = Array.from({ length: n }, (_, i) => sym(o.reshape(o.slice(firstV, [i], [1]), [])));
+  return { first, tail: [new DimRun(o.sliceDynOf(v, o.ints([n]), o.ints([-1])))] };
+}
+
+/**
+ * x with `axes` moved to the end in the given order (the other axes keep theirs: TF's tensordot perm free + axes),
+ * the free dims and the moved ones. A known rank is one transpose; an unknown rank moves each axis in turn around
+ * the [before, n, after] view (its run-time position shifted down by the axes already moved from below it).
+ */
+export function moveAxesToEnd(op: string, x: Tensor, axes: readonly number[]): { moved: Tensor; free: SymShape; axesDims: Dim[] } {
+  const s = shapeOf(x);
+  if (!s.some((d) => d instanceof DimRun)) {
+    const r = s.length;
+    const pos = axes.map((a) => (a < 0 ? a + r : a));
+    const free = s.map((_, i) => i).filter((i) => !pos.includes(i));
+    const perm = [...free, ...pos];
+    return { moved: perm.every((p, i) => p === i) ? x : o.transpose(x, perm), free: free.map((i) => s[i]), axesDims: pos.map((i) => s[i] as Dim) };
+  }
+  const rank = rankOf(s);
+  const pos = axes.map((a): Dim => (a < 0 ? dim.add(rank, a) : a));
+  let cur = x;
+  const movedDims: Dim[] = [];
+  pos.forEach((p, i) => {
+    const shift = pos.slice(0, i).reduce<Dim>((acc, q) => dim.add(acc, dim.lt(q, p)), 0);
+    const { head, at, tail } = splitAt(op, shapeOf(cur), dim.sub(p, shift));
+    movedDims.push(at);
+    cur = reshapeTo(o.transpose(reshapeTo(cur, [dim.prod(head), at, dim.prod(tail)]), [0, 2, 1]), [...head, ...tail, at]);
+  });
+  return { moved: cur, free: splitLast(op, shapeOf(cur), axes.length).head, axesDims: movedDims };
 }
 
 /** x reshaped to a shape of Dims (TF's Reshape with a Const shape when static, else a computed one). */

@@ -7,8 +7,7 @@ import type { Tensor } from '../../values/tensor';
 import type { DType } from '../../values/dtype';
 import { describe, showValue } from '../../values/dtype';
 import * as o from '../ops';
-import { tensordotDyn } from '../array/runtime_shape';
-import { Dim, SymShape, diagonalMask, dim, fillLike, isKnown, padBy, rangeOf, shapeOf, sliceTo, splitLast, withDim } from '../array/symbolic_dims';
+import { Dim, SymShape, diagonalMask, dim, fillLike, isKnown, moveAxesToEnd, padBy, rangeOf, reshapeTo, shapeOf, sliceTo, splitLast, withDim } from '../array/symbolic_dims';
 import { negZerosLike } from '../array/runtime_util';
 import * as UNA from '../math/unary';
 import { argError } from '../check';
@@ -17,15 +16,6 @@ import { typeError } from '../../errors/error_toolkit';
 
 const abs: (x: TensorLike) => Tensor = o.wrapperOf(UNA.abs);
 const sqrt: (x: TensorLike) => Tensor = o.wrapperOf(UNA.sqrt);
-
-/** The last `count` dims of x, which these composites need statically (they build masks of that size). */
-function lastDims(op: string, x: Tensor, count: number, what: string): number[] {
-  const d = x.dims;
-  if (d === null || d.length < count) throw argError(op, `the input must have rank >= ${count}`, d === null ? 'unknown rank' : `rank ${d.length}`, `rank >= ${count} (${what})`, 'Reshape the input.');
-  const tail = d.slice(d.length - count);
-  if (tail.some((v) => v === null)) throw argError(op, `the last ${count} dims must be known`, x.shape.toString(), 'static sizes', 'Give the traced input a TensorSpec with these dims set.');
-  return tail as number[];
-}
 
 /**
  * The leading dims and the last `count` dims of x as Dims (numbers when static, else read when the graph runs;
@@ -187,32 +177,39 @@ function tensordot(a: TensorLike, b: TensorLike, axes: number | [number[], numbe
   return tidy(() => {
     const x = convert(op, a).t;
     const y = convert(op, b, x.dtype).t;
-    const known = (t: Tensor): boolean => t.dims !== null && t.dims.every((d) => d !== null);
-    if (!known(x) || !known(y)) return tensordotDyn(op, x, y, axes);
-    const sx = lastDims(op, x, x.rank ?? 0, 'known dims');
-    const sy = lastDims(op, y, y.rank ?? 0, 'known dims');
+    // One path for static and run-time sizes and ranks (Dims, symbolic_dims.ts): each operand brought to
+    // [free..., contracted...] / [contracted..., free...], reshaped to a matrix by the Dim products, one matmul, and
+    // the free dims restored. Contracted sizes that only the run time knows are checked then (withDim).
+    const [rx, ry] = [x.rank, y.rank];
+    const mismatch = (ax: number[], by: number[]): Error => argError(op, 'the contracted dims must pair up with equal sizes', `${x.shape.toString()} axes [${ax}] and ${y.shape.toString()} axes [${by}]`, 'equal-length axis lists over dims of equal size', 'Check the axes.');
     let ax: number[];
     let by: number[];
     if (typeof axes === 'number') {
-      if (!Number.isInteger(axes) || axes < 0 || axes > sx.length || axes > sy.length) throw argError(op, 'axes must be an integer within both ranks', describe(axes), `0..${Math.min(sx.length, sy.length)}`, 'Pass how many dims to contract.');
-      ax = sx.map((_, i) => i).slice(sx.length - axes);
-      by = sy.map((_, i) => i).slice(0, axes);
+      if (!Number.isInteger(axes) || axes < 0 || (rx !== null && axes > rx) || (ry !== null && axes > ry)) throw argError(op, 'axes must be an integer within both ranks', describe(axes), rx !== null && ry !== null ? `0..${Math.min(rx, ry)}` : 'a count <= both ranks', 'Pass how many dims to contract.');
+      ax = Array.from({ length: axes }, (_, i) => (rx === null ? i - axes : rx - axes + i));
+      by = Array.from({ length: axes }, (_, i) => i);
     } else {
       const [p, q] = axes;
-      ax = (Array.isArray(p) ? p : [p]).map((v) => (v < 0 ? v + sx.length : v));
-      by = (Array.isArray(q) ? q : [q]).map((v) => (v < 0 ? v + sy.length : v));
+      ax = (Array.isArray(p) ? p : [p]).map((v) => (v < 0 && rx !== null ? v + rx : v));
+      by = (Array.isArray(q) ? q : [q]).map((v) => (v < 0 && ry !== null ? v + ry : v));
+      const inRange = (v: number, r: number | null): boolean => Number.isInteger(v) && (r === null || (v >= 0 && v < r));
+      if (ax.length !== by.length || ax.some((v, i) => !inRange(v, rx) || !inRange(by[i], ry))) throw mismatch(ax, by);
     }
-    if (ax.length !== by.length || ax.some((v, i) => !(v >= 0 && v < sx.length && by[i] >= 0 && by[i] < sy.length && sx[v] === sy[by[i]]))) {
-      throw argError(op, 'the contracted dims must pair up with equal sizes', `${x.shape.toString()} axes [${ax}] and ${y.shape.toString()} axes [${by}]`, 'equal-length axis lists over dims of equal size', 'Check the axes.');
-    }
-    const freeA = sx.map((_, i) => i).filter((i) => !ax.includes(i));
-    const freeB = sy.map((_, i) => i).filter((i) => !by.includes(i));
-    const k = ax.reduce((s, i) => s * sx[i], 1);
-    const fa = freeA.reduce((s, i) => s * sx[i], 1);
-    const fb = freeB.reduce((s, i) => s * sy[i], 1);
-    const am = o.reshape(o.transpose(x, [...freeA, ...ax]), [fa, k]);
-    const bm = o.reshape(o.transpose(y, [...by, ...freeB]), [k, fb]);
-    return o.reshape(o.matmul(am, bm), [...freeA.map((i) => sx[i]), ...freeB.map((i) => sy[i])]);
+    const mx = moveAxesToEnd(op, x, ax);
+    // b's contracted axes already leading in order (tensordot(a, b, n) of a known rank): no transpose of b.
+    const front = ry !== null && by.every((v, i) => v === i);
+    const sy = shapeOf(y);
+    const my = front ? { moved: y, free: sy.slice(by.length), axesDims: sy.slice(0, by.length) as Dim[] } : moveAxesToEnd(op, y, by);
+    let xm = mx.moved;
+    mx.axesDims.forEach((d, i) => {
+      const same = dim.equal(d, my.axesDims[i]);
+      if (same === false) throw mismatch(ax, by);
+      if (same === null) xm = withDim(xm, i - ax.length, my.axesDims[i]);
+    });
+    const k = dim.prod(mx.axesDims);
+    const am = reshapeTo(xm, [dim.prod(mx.free), k]);
+    const bm = front ? reshapeTo(y, [k, dim.prod(my.free)]) : reshapeTo(my.moved, [dim.prod(my.free), k]);
+    return reshapeTo(o.matmul(am, bm, false, !front), [...mx.free, ...my.free]);
   });
 }
 
