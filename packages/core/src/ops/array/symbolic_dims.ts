@@ -283,3 +283,6 @@ export function rangeOf(n: Dim): Tensor {
 export function diagonalMask(r: Dim, c: Dim): Tensor {
   return o.equal(o.reshape(rangeOf(r), [-1, 1]), o.reshape(rangeOf(c), [1, -1]));
 }
+
+/** Zeros like t, -0 for every dtype but int32: the off-diagonal fill of a diagonal select, so a sum keeps a -0 diagonal's sign. */
+export const negZerosLike = (t: Tensor): Tensor => o.mul(o.zerosLike(t), t.dtype === 'int32' ? 0 : -1);

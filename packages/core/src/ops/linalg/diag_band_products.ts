@@ -7,8 +7,8 @@ import type { Tensor } from '../../values/tensor';
 import type { DType } from '../../values/dtype';
 import { describe, showValue } from '../../values/dtype';
 import * as o from '../ops';
-import { Dim, SymShape, diagonalMask, dim, fillLike, isKnown, moveAxesToEnd, padBy, rangeOf, reshapeTo, shapeOf, sliceTo, splitLast, withDim } from '../array/symbolic_dims';
-import { negZerosLike } from '../array/runtime_util';
+import { Dim, SymShape, diagonalMask, dim, fillLike, isKnown, moveAxesToEnd, negZerosLike, padBy, rangeOf, reshapeTo, shapeOf, sliceTo, splitLast, withDim } from '../array/symbolic_dims';
+
 import * as UNA from '../math/unary';
 import { argError } from '../check';
 import { einsum } from './einsum';
