@@ -24,7 +24,7 @@ import * as CONV from './nn/conv';
 import * as POOL from './nn/pool';
 import * as NORM from './nn/normalization';
 import { internalError } from '../errors/error_toolkit';
-import * as V from '../values/variable';
+import * as V from './state/variable_ops';
 import * as BM from './math/unary_functions';
 import * as AR from './math/binary_functions';
 import * as RD from './math/reduce_scan';

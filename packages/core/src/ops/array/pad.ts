@@ -7,7 +7,7 @@ import { AVal, Primitive } from '../primitive';
 import { ReadScope, attr, typeAttrOf } from '../graphdef_spec';
 import { dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
-import * as o from '../ops';
+import { ruleOps as o } from '../rule_ops';
 import { argError, checkSize } from '../check';
 import { g0 } from '../rule_helpers';
 

@@ -8,7 +8,7 @@ import { api, arg } from '../api_spec';
 import { attr, tfSpec } from '../graphdef_spec';
 import { dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
-import * as o from '../ops';
+import { ruleOps as o } from '../rule_ops';
 import { argError, checkArity, checkDTypes, normalizeAxes } from '../check';
 import { complexByParts } from '../kernel_util';
 import { g0, I32 } from '../rule_helpers';
