@@ -10,11 +10,9 @@ import type { Tensor } from '../../values/tensor';
 import type { DType } from '../../values/dtype';
 import { bind } from '../bind';
 import type { Primitive } from '../primitive';
-import * as o from '../ops';
+import { ruleOps as o, shapeRecords as R } from '../rule_ops';
 import { convert } from '../../values/convert';
 import { argError } from '../check';
-import * as RM from '../math/reduce_scan';
-import * as AR from '../math/binary_functions';
 
 /** A dim known only when the graph runs: an int32 scalar tensor. */
 export class SymbolicDim {
@@ -42,9 +40,9 @@ const bin = (p: unknown, a: Tensor, b: Tensor): Tensor => bind(p as Primitive, [
 /** Dim arithmetic: each folds to a number when its operands are numbers (and on identities like x + 0, x * 1). */
 export const dim = {
   /** floor(a / b) of int32 tensors (FloorDiv), for index vectors built from Dims. */
-  floordivT: (a: Tensor, b: Tensor | number): Tensor => bin(AR.floordiv, a, typeof b === 'number' ? scalarOf(b) : b),
+  floordivT: (a: Tensor, b: Tensor | number): Tensor => bin(R.floordiv, a, typeof b === 'number' ? scalarOf(b) : b),
   /** a mod b of int32 tensors (FloorMod). */
-  modT: (a: Tensor, b: Tensor | number): Tensor => bin(AR.floormod, a, typeof b === 'number' ? scalarOf(b) : b),
+  modT: (a: Tensor, b: Tensor | number): Tensor => bin(R.floormod, a, typeof b === 'number' ? scalarOf(b) : b),
   add: (a: Dim, b: Dim): Dim => (isKnown(a) && isKnown(b) ? a + b : a === 0 ? b : b === 0 ? a : sym(o.add(scalarOf(a), scalarOf(b)))),
   sub: (a: Dim, b: Dim): Dim => (isKnown(a) && isKnown(b) ? a - b : b === 0 ? a : sym(o.sub(scalarOf(a), scalarOf(b)))),
   mul: (a: Dim, b: Dim): Dim => {
@@ -53,11 +51,11 @@ export const dim = {
     return a === 1 ? b : b === 1 ? a : sym(o.mul(scalarOf(a), scalarOf(b)));
   },
   /** floor(a / b) (b > 0). */
-  floordiv: (a: Dim, b: Dim): Dim => (isKnown(a) && isKnown(b) ? Math.floor(a / b) : b === 1 ? a : sym(bin(AR.floordiv, scalarOf(a), scalarOf(b)))),
+  floordiv: (a: Dim, b: Dim): Dim => (isKnown(a) && isKnown(b) ? Math.floor(a / b) : b === 1 ? a : sym(bin(R.floordiv, scalarOf(a), scalarOf(b)))),
   /** ceil(a / b) (b > 0), as floor((a + b - 1) / b). */
   ceildiv: (a: Dim, b: number): Dim => dim.floordiv(dim.add(a, b - 1), b),
   /** a mod b with b's sign (TF's FloorMod). */
-  mod: (a: Dim, b: Dim): Dim => (isKnown(a) && isKnown(b) ? a - Math.floor(a / b) * b : sym(bin(AR.floormod, scalarOf(a), scalarOf(b)))),
+  mod: (a: Dim, b: Dim): Dim => (isKnown(a) && isKnown(b) ? a - Math.floor(a / b) * b : sym(bin(R.floormod, scalarOf(a), scalarOf(b)))),
   max: (a: Dim, b: Dim): Dim => (isKnown(a) && isKnown(b) ? Math.max(a, b) : sym(o.maximum(scalarOf(a), scalarOf(b)))),
   min: (a: Dim, b: Dim): Dim => (isKnown(a) && isKnown(b) ? Math.min(a, b) : sym(o.minimum(scalarOf(a), scalarOf(b)))),
   /** a * b when c > 0, else 0 (c >= 0): counts that vanish with a count. */
@@ -74,7 +72,7 @@ export const dim = {
   tensor: scalarOf,
 };
 
-const runProd = (r: DimRun): Dim => sym(bind(RM.prod as Primitive, [r.v], { axes: null, keepDims: false })[0]);
+const runProd = (r: DimRun): Dim => sym(bind(R.prod, [r.v], { axes: null, keepDims: false })[0]);
 
 /**
  * x's shape as Dims: numbers where its static shape knows them, else a dim of shape(x) read when the graph runs; an
@@ -276,7 +274,7 @@ export function indexVector(n: Dim, f: (i: number) => number, g: (positions: Ten
 export function rangeOf(n: Dim): Tensor {
   if (isKnown(n)) return o.ints(Array.from({ length: n }, (_, i) => i));
   const zeros = o.padDynOf(o.fill([0], 0, 'int32'), o.stack([o.ints([0]), o.reshape(n.t, [1])], 1));
-  return bind(RM.cumsum as Primitive, [o.onesLike(zeros)], { axis: 0, exclusive: true, reverse: false })[0];
+  return bind(R.cumsum, [o.onesLike(zeros)], { axis: 0, exclusive: true, reverse: false })[0];
 }
 
 /** The bool [r, c] mask of the main diagonal (i == j): eye's, a constant-folded range when r and c are static. */
