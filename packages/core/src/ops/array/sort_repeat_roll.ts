@@ -14,8 +14,7 @@ import * as RD from '../math/reduce_scan';
 import * as TR from './manipulation';
 import * as SG from '../math/segment_search';
 import { tidy } from '../../backend/memory';
-import { positionsAlong } from './runtime_shape';
-import { Dim, aroundAxis, dim, indexVector, isKnown, reshapeTo, shapeOf, splitAt, withDim } from './symbolic_dims';
+import { Dim, DimRun, SymShape, aroundAxis, dim, dimsOf, positionsAlong, fillLike, indexVector, isKnown, reshapeTo, shapeOf, shapeTensor, sliceTo, splitAt, splitFirst, withDim } from './symbolic_dims';
 
 const NONE = {};
 
@@ -175,30 +174,20 @@ function meshgrid(...args: (TensorLike | { indexing?: 'xy' | 'ij' })[]): Tensor[
     // TF multiplies each grid by ones of the first input's dtype: one numeric dtype for all inputs.
     const bad = ts.find((t) => t.dtype !== ts[0].dtype || (t.dtype !== 'float32' && t.dtype !== 'int32'));
     if (bad !== undefined) throw argError('meshgrid', 'inputs must share one numeric dtype', ts.map((t) => t.dtype).join(', '), 'all float32 or all int32', "Cast them to one dtype, e.g. ef.cast(x, 'float32').");
-    const sizes = ts.map((t) => (t.dims as number[])[0]);
+    // One path for static and run-time sizes (Dims): each input as a column on its own axis, broadcast to the grid
+    // shape (BroadcastTo when the sizes are static; else times ones of the other columns, TF's meshgrid form).
+    const sizes = ts.map((t) => dimsOf(t)[0]);
     const shape = sizes.slice();
     if (indexing === 'xy' && shape.length > 1) [shape[0], shape[1]] = [shape[1], shape[0]];
     const posOf = (i: number): number => (indexing === 'xy' && i < 2 && ts.length > 1 ? 1 - i : i);
-    // Sizes known only at run time: each grid is its reshaped input times ones of the others (TF's form).
-    if (sizes.some((d) => d === null)) return tidy(() => meshgridDyn(ts, shape.length, posOf));
-    return ts.map((t, i) => {
-      const pos = posOf(i);
-      const r = o.reshape(t, shape.map((d, j) => (j === pos ? d : 1)));
-      try {
-        return o.broadcastTo(r, shape);
-      } finally {
-        r.dispose();
-      }
+    return tidy(() => {
+      const cols = ts.map((t, i) => o.reshape(t, shape.map((_, j) => (j === posOf(i) ? -1 : 1))));
+      if (shape.every(isKnown)) return cols.map((c) => o.broadcastTo(c, shape));
+      return cols.map((c, i) => cols.reduce((acc, other, j) => (j === i ? acc : o.mul(acc, o.onesLike(other))), c));
     });
   } finally {
     for (const t of ts) t.dispose();
   }
-}
-
-/** meshgrid's grids when the input sizes are known only at run time: t_i (as a column on its axis) times ones of the others. */
-function meshgridDyn(ts: Tensor[], rank: number, posOf: (i: number) => number): Tensor[] {
-  const cols = ts.map((t, i) => o.reshape(t, Array.from({ length: rank }, (_, j) => (j === posOf(i) ? -1 : 1))));
-  return cols.map((c, i) => cols.reduce((acc, other, j) => (j === i ? acc : o.mul(acc, o.onesLike(other))), c));
 }
 
 /**
@@ -322,43 +311,42 @@ function booleanMask(tensor: TensorLike, mask: TensorLike, axis = 0): Tensor {
   return using('booleanMask', tensor, (t, tmp) => {
     const m = convert('booleanMask', mask, 'bool');
     return releasing([m], () => {
-      const [td, md] = [t.dims, m.t.dims];
+      const md = m.t.dims;
       if (m.t.dtype !== 'bool') throw argError('booleanMask', 'mask must be bool', m.t.dtype, 'bool', 'Compare first, e.g. ef.greater(x, 0).');
       if (md !== null && md.length === 0) throw argError('booleanMask', 'the mask rank must be >= 1', `${t.shape.toString()} and ${m.t.shape.toString()}`, 'a mask of rank >= 1', 'Pass a mask shaped like the masked dims.');
-      if (td === null || md === null || [...td, ...md].some((d) => d === null)) return booleanMaskDyn(t, m.t, axis, tmp);
-      const [a] = normalizeAxes('booleanMask', [axis], (td as number[]).length);
-      const dims = td as number[];
-      const k = md.length;
-      if (a + k > dims.length || (md as number[]).some((d, i) => d !== dims[a + i])) throw argError('booleanMask', 'the mask shape does not match the tensor', `mask ${m.t.shape.toString()} for tensor ${t.shape.toString()} at axis ${a}`, `[${dims.slice(a, a + k)}]`, 'Pass a mask shaped like the masked dims.');
-      const flat = tmp(o.reshape(t, [...dims.slice(0, a), -1, ...dims.slice(a + k)]));
-      const coords = tmp(bind(SG.whereCoords as Primitive, [tmp(o.reshape(m.t, [-1]))], NONE)[0]);
-      return o.gather(flat, tmp(o.reshape(coords, [-1])), a);
+      return maskedRows(t, m.t, axis, tmp);
     });
   });
 }
 
 /**
- * booleanMask with sizes (or ranks) known only at run time, as TF builds it: the masked dims merged by a
- * run-time reshape (shape(t)[:axis] + [-1] + shape(t)[axis + k:]), then a gather of the mask's true positions.
+ * booleanMask written once against Dims (TF's boolean_mask): the masked dims merged by a reshape to
+ * shape[:axis] + [-1] + shape[axis + k:] (a Const shape when static, else built from shape(t)), then a gather of the
+ * mask's true positions. Mask dims only the run time knows are checked against the tensor's then (a slice of the
+ * tensor to the mask's sizes raises on a mismatch); an unknown rank takes a non-negative axis.
  */
-function booleanMaskDyn(t: Tensor, m: Tensor, axis: number, tmp: (t: Tensor) => Tensor): Tensor {
+function maskedRows(t: Tensor, m: Tensor, axis: number, tmp: (t: Tensor) => Tensor): Tensor {
   const [td, md] = [t.dims, m.dims];
   if (axis < 0 && td === null) throw argError('booleanMask', 'a negative axis needs a known rank', `axis ${axis} for a tensor of unknown rank`, 'axis >= 0', 'Pass a non-negative axis.');
   const a = td === null ? axis : normalizeAxes('booleanMask', [axis], td.length)[0];
-  if (td !== null && md !== null && a + md.length > td.length) throw argError('booleanMask', 'the mask shape does not match the tensor', `mask ${m.shape.toString()} for tensor ${t.shape.toString()} at axis ${a}`, `a mask of rank <= ${td.length - a}`, 'Pass a mask shaped like the masked dims.');
-  const shp = tmp(o.shapeOf(t));
-  const lead = tmp(o.gather(shp, tmp(o.ints(Array.from({ length: a }, (_, i) => i))), 0));
-  // The dims after the mask: static positions when both ranks are known (the result keeps a known rank).
-  const tail = td !== null && md !== null
-    ? tmp(o.gather(shp, tmp(o.ints(Array.from({ length: td.length - a - md.length }, (_, i) => a + md.length + i))), 0))
-    : tmp(o.sliceDynOf(shp, tmp(o.add(tmp(o.reduceSum(tmp(o.onesLike(tmp(o.shapeOf(m)))), null, true)), a)), tmp(o.ints([-1]))));
-  // The mask must match the masked dims; checked when the graph runs by slicing each to the other's sizes
-  // (a slice past a dim raises), so the checked copies feed the result and are never pruned.
-  const ms = tmp(o.shapeOf(m));
-  const tChecked = tmp(o.sliceDynOf(t, tmp(o.mul(shp, 0)), tmp(o.concat([lead, ms, tail], 0))));
-  const mChecked = tmp(o.sliceDynOf(m, tmp(o.mul(ms, 0)), tmp(o.sliceDynOf(shp, tmp(o.ints([a])), tmp(o.shapeOf(ms))))));
-  const flat = tmp(o.reshapeDynOf(tChecked, tmp(o.concat([lead, tmp(o.ints([-1])), tail], 0))));
-  const coords = tmp(bind(SG.whereCoords as Primitive, [tmp(o.reshape(mChecked, [-1]))], NONE)[0]);
+  if (td !== null && md !== null && a + md.length > td.length) throw argError('booleanMask', 'the mask shape does not match the tensor', `mask ${m.shape.toString()} for tensor ${t.shape.toString()} at axis ${a}`, `[${td.slice(a, a + md.length).map(String).join(',')}]`, 'Pass a mask shaped like the masked dims.');
+  const { first: lead, tail: afterLead } = splitFirst('booleanMask', shapeOf(t), a);
+  const ms = shapeOf(m);
+  // The dims after the mask's: static when both ranks are known, else the shape vector past a + rank(mask).
+  const known = !afterLead.some((d) => d instanceof DimRun) && !ms.some((d) => d instanceof DimRun);
+  const k = ms.length;
+  const masked = known ? (afterLead.slice(0, k) as Dim[]) : null;
+  const rest: SymShape = known ? afterLead.slice(k) : [new DimRun(o.sliceDynOf(shapeTensor(shapeOf(t)), o.add(o.reshape(o.shapeOf(o.shapeOf(m)), [1]), a), o.ints([-1])))];
+  const decided = masked !== null && masked.every((d, i) => dim.equal(d, ms[i] as Dim) !== null);
+  if (masked !== null && masked.some((d, i) => dim.equal(d, ms[i] as Dim) === false)) {
+    throw argError('booleanMask', 'the mask shape does not match the tensor', `mask ${m.shape.toString()} for tensor ${t.shape.toString()} at axis ${a}`, `[${masked.map(String).join(',')}]`, 'Pass a mask shaped like the masked dims.');
+  }
+  // Undecided sizes: the tensor sliced to the mask's sizes and the mask to the tensor's (each raises past a dim), so
+  // the checked copies feed the result and the checks are never pruned.
+  const tc = decided ? t : tmp(sliceTo(t, fillLike([...lead, ...ms, ...rest], 0), [...lead, ...ms, ...rest]));
+  const mc = decided ? m : tmp(sliceTo(m, fillLike(ms, 0), masked ?? [new DimRun(o.sliceDynOf(shapeTensor(shapeOf(t)), o.ints([a]), o.shapeOf(o.shapeOf(m))))]));
+  const flat = tmp(reshapeTo(tc, [...lead, -1, ...rest]));
+  const coords = tmp(bind(SG.whereCoords as Primitive, [tmp(o.reshape(mc, [-1]))], NONE)[0]);
   return o.gather(flat, tmp(o.reshape(coords, [-1])), a);
 }
 

@@ -284,3 +284,22 @@ export function diagonalMask(r: Dim, c: Dim): Tensor {
 
 /** Zeros like t, -0 for every dtype but int32: the off-diagonal fill of a diagonal select, so a sum keeps a -0 diagonal's sign. */
 export const negZerosLike = (t: Tensor): Tensor => o.mul(o.zerosLike(t), t.dtype === 'int32' ? 0 : -1);
+
+/**
+ * The int32 positions 0..n-1 along `axis`, broadcast over x's shape (an exclusive cumsum of ones): range(n) along an
+ * axis wherever n is read from x, static or not.
+ */
+export function positionsAlong(x: Tensor, axis: number): Tensor {
+  return bind(R.cumsum, [o.onesLike(o.cast(x, 'int32'))], { axis, exclusive: true, reverse: false })[0];
+}
+
+/**
+ * Two tensors checked to have one shape: now when their shapes decide it (the caller's error), else when the graph
+ * runs, each sliced to the other's shape (a slice past a dim or of another rank raises); the checked copies are
+ * returned for the computation to use, so a graph keeps the check.
+ */
+export function sameShapes(a: Tensor, b: Tensor): [Tensor, Tensor] {
+  const [sa, sb] = [shapeOf(a), shapeOf(b)];
+  if (isStatic(sa) && isStatic(sb)) return [a, b];
+  return [sliceTo(a, fillLike(sa, 0), sb), sliceTo(b, fillLike(sb, 0), sa)];
+}

@@ -13,8 +13,7 @@ import { argError, unimplemented } from '../../errors/error_toolkit';
 import * as LIN from './square_matrix';
 import { qr as qrRecord } from './qr';
 import { LINALG_COMPOSITES } from './diag_band_products';
-import { diagonalMask, shapeOf, splitLast } from '../array/symbolic_dims';
-import { rankOf } from '../array/runtime_util';
+import { diagonalMask, dim, shapeOf, splitLast } from '../array/symbolic_dims';
 
 const boolOpt = (op: string, name: string, v: unknown, def: boolean): boolean => {
   if (v === undefined) return def;
@@ -103,9 +102,8 @@ function lstsqRunTime(a: Tensor, b: Tensor, l2: number): Tensor {
     const { last: [m, n] } = splitLast('linalg.lstsq', shapeOf(g), 2);
     return o.mul(o.cast(diagonalMask(m, n), 'float32'), o.onesLike(g));
   };
-  const shp = o.shapeOf(a);
-  const r = rankOf(shp);
-  const [rows, cols] = [o.sliceDynOf(shp, o.sub(r, 2), o.ints([1])), o.sliceDynOf(shp, o.sub(r, 1), o.ints([1]))];
+  const { last: [m, n] } = splitLast('linalg.lstsq', shapeOf(a), 2);
+  const [rows, cols] = [dim.tensor(m), dim.tensor(n)];
   const [over, under] = [o.greaterEqual(rows, cols), o.less(rows, cols)];
   const gram = (g: Tensor, used: Tensor): Tensor => {
     const e = eyeLike(g);
