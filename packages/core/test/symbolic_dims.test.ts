@@ -3,7 +3,7 @@
 // compute what eager computes when traced with null dims, and a size that only turns out wrong at run time raises
 // InvalidArgumentError (never a wrong value).
 import * as ef from 'eagerflow';
-import { DimRun, SymbolicDim, dim, shapeOf, shapeTensor } from '../src/ops/array/symbolic_dims';
+import { DimRun, SymbolicDim, dim, dimsOf, shapeOf, shapeTensor } from '../src/ops/array/symbolic_dims';
 
 const graphOf = (f: ef.TracedFunction, ...specs: ef.TensorSpec[]): string => f.getConcreteFunction(...specs).graph.toString();
 const nulls = (rank: number): ef.TensorSpec => new ef.TensorSpec(new Array<null>(rank).fill(null));
@@ -15,7 +15,7 @@ describe('Dim arithmetic', () => {
     expect([dim.equal(3, 3), dim.equal(3, 4)]).toEqual([true, false]);
     ef.trace(
       (x: ef.Tensor) => {
-        const [n] = shapeOf(x);
+        const [n] = dimsOf(x);
         expect(n).toBeInstanceOf(SymbolicDim);
         // Identities keep the symbolic dim itself; zero absorbs; equality is undecidable unless it is the same dim.
         expect([dim.add(n, 0), dim.mul(n, 1), dim.mul(n, 0), dim.floordiv(n, 1), dim.equal(n, n), dim.equal(n, 3)]).toEqual([n, n, 0, n, true, null]);
@@ -29,7 +29,7 @@ describe('Dim arithmetic', () => {
   test('shapeOf: numbers where static, symbolic dims where not, one run for an unknown rank; shapeTensor reads them back', () => {
     const f = ef.trace(
       (x: ef.Tensor) => {
-        const s = shapeOf(x);
+        const s = dimsOf(x);
         expect(s.map((d) => typeof d)).toEqual(['object', 'number']);
         return shapeTensor([...s, dim.mul(s[0], 2)]);
       },

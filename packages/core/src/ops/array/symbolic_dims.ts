@@ -94,7 +94,7 @@ export function dimsOf(x: Tensor): Dim[] {
 }
 
 /** Whether a shape is static (every dim a number). */
-export const isStatic = (s: SymShape): s is readonly number[] => s.every((d) => typeof d === 'number');
+const isStatic = (s: SymShape): s is readonly number[] => s.every((d) => typeof d === 'number');
 
 /** The shape as an int32 vector tensor (a constant when static; else TF's Pack/ConcatV2 of the parts). */
 export function shapeTensor(s: SymShape): Tensor {
@@ -116,7 +116,7 @@ export function shapeTensor(s: SymShape): Tensor {
 }
 
 /** The number of dims as a Dim (static unless a DimRun is in it). */
-export function rankOf(s: SymShape): Dim {
+function rankOf(s: SymShape): Dim {
   return s.reduce<Dim>((acc, d) => dim.add(acc, d instanceof DimRun ? sym(o.reshape(o.shapeOf(d.v), [])) : 1), 0);
 }
 
