@@ -13,6 +13,7 @@ import type { Primitive } from '../primitive';
 import { ruleOps as o, shapeRecords as R } from '../rule_ops';
 import { convert } from '../../values/convert';
 import { argError } from '../check';
+import { internalError } from '../../errors/error_toolkit';
 
 /** A dim known only when the graph runs: an int32 scalar tensor. */
 export class SymbolicDim {
@@ -89,7 +90,7 @@ export function shapeOf(x: Tensor): SymShape {
 /** x's dims when its rank is known (throws otherwise: the caller reshapes to a known rank first). */
 export function dimsOf(x: Tensor): Dim[] {
   const s = shapeOf(x);
-  if (s.some((d) => d instanceof DimRun)) throw new Error(`dimsOf: the rank of ${x.toString()} is unknown`);
+  if (s.some((d) => d instanceof DimRun)) throw internalError('dimsOf', 'a tensor of unknown rank (the caller must bring it to a known rank first: withRank, aroundAxis)');
   return s as Dim[];
 }
 
