@@ -12,7 +12,7 @@ import { ruleOps as o } from '../rule_ops';
 import { argError, checkArity, checkDTypes, normalizeAxes } from '../check';
 import { complexByParts } from '../kernel_util';
 import { g0, I32 } from '../rule_helpers';
-import { Dim, dim, dimsOf, isKnown, reshapeTo, sliceTo } from './symbolic_dims';
+import { Dim, dim, dimsOf, isKnown, padBy, reshapeTo, shapeOf, sliceTo, splitFirst } from './symbolic_dims';
 
 
 export interface AxisParams {
@@ -94,18 +94,13 @@ export const slice = {
     return [{ dtype: ins[0].dtype, shape: out }];
   },
   impl: (k, [x], p: SliceParams) => [k.run('Slice', { x }, { begin: [...p.begin], size: p.size.map((n, i) => (n === -1 ? x.shape[i] - p.begin[i] : n)) }) as Info],
+  // TF's _SliceGrad, one path for static and run-time sizes (Dims): pad the cotangent by begin before and
+  // dim(x) - dim(y) - begin after.
   vjp: (c, [x], _o, p: SliceParams) => {
-    const dims = x.dims;
-    if (dims === null || dims.some((d) => d === null)) {
-      // TF's _SliceGrad with run-time sizes: pad by begin before and shape(x) - shape(y) - begin after.
-      const begin = o.ints(p.begin);
-      return [o.padDynOf(g0(c), o.stack([begin, o.sub(o.sub(o.shapeOf(x), o.shapeOf(g0(c))), begin)], 1))];
-    }
-    const paddings = (dims as number[]).map((d, i) => {
-      const n = p.size[i] === -1 ? d - p.begin[i] : p.size[i];
-      return [p.begin[i], d - p.begin[i] - n] as [number, number];
-    });
-    return [o.pad(g0(c), paddings)];
+    const g = g0(c);
+    const n = p.begin.length;
+    const [dx, dy] = [x, g].map((t) => (t.dims === null ? splitFirst('slice gradient', shapeOf(t), n).first : dimsOf(t)));
+    return [padBy(g, p.begin, dx.map((d, i) => dim.sub(dim.sub(d, p.begin[i]), dy[i])))];
   },
   saves: 'none',
   api: api(['slice'], [arg.tensor('x'), arg.custom('begin', intOrInts('begin')), arg.custom('size', intOrInts('size'), null)], [], { prepare: sliceDefaults }),
