@@ -366,8 +366,8 @@ export type { PadMode };
 
 // The ops the wrapped records' gradient rules call (rule_ops.ts: they read this table instead of importing this module).
 provideRuleOps({
-  add, sub, mul, div, pow, maximum, equal, greater, greaterEqual, lessEqual,
-  neg, sign, log, square, sin, cos, sinh, cosh, zerosLike, where, reduceSum, reduceMean, matmul, cast,
+  add, sub, mul, div, pow, maximum, minimum, equal, less, greater, greaterEqual, lessEqual,
+  neg, sign, log, square, sin, cos, sinh, cosh, zerosLike, onesLike, fill, where, reduceSum, reduceMean, matmul, cast,
   reshape, transpose, expandDims, concat, stack, slice, pad, gather, unsortedSegmentSum, broadcastLike, reshapeLike,
   shapeOf, ints, sliceDynOf, padDynOf, reshapeDynOf, segmentSumDynOf,
 });

@@ -1,5 +1,5 @@
 // The ops the gradient rules of the records that ops.ts wraps call (binary, unary, compare, reduce, matmul, reshape,
-// pad, mirror_pad, slice_concat_gather, segment_sum, dynamic_sizes), late-bound: those record files import this
+// pad, mirror_pad, slice_concat_gather, segment_sum, dynamic_sizes) and symbolic_dims.ts calls, late-bound: those record files import this
 // table, not ops.ts, and ops.ts fills it when it loads (its wrappers are built from those records, so a direct
 // import would be a circle). Gradient rules only run once an op has been called, and every op is reached through
 // ops.ts (the core entry loads it), so the table is always full by then. The signatures are the ops' own: ops.ts
@@ -7,6 +7,7 @@
 import type { Tensor } from '../values/tensor';
 import type { TensorLike } from '../values/convert';
 import type { DType } from '../values/dtype';
+import type { Primitive } from './primitive';
 
 type Unary = (x: TensorLike) => Tensor;
 type Binary = (x: TensorLike, y: TensorLike) => Tensor;
@@ -20,7 +21,9 @@ export interface RuleOps {
   div: Binary;
   pow: Binary;
   maximum: Binary;
+  minimum: Binary;
   equal: Binary;
+  less: Binary;
   greater: Binary;
   greaterEqual: Binary;
   lessEqual: Binary;
@@ -33,6 +36,8 @@ export interface RuleOps {
   sinh: Unary;
   cosh: Unary;
   zerosLike: Unary;
+  onesLike: Unary;
+  fill(dims: number[], value: number | boolean | string | Tensor, dtype?: DType): Tensor;
   where(condition: TensorLike, x: TensorLike, y: TensorLike): Tensor;
   reduceSum: Reduce;
   reduceMean: Reduce;
@@ -44,8 +49,8 @@ export interface RuleOps {
   concat(values: TensorLike[], axis?: number): Tensor;
   stack(values: TensorLike[], axis?: number): Tensor;
   slice(x: TensorLike, begin: number | number[], size?: number | number[] | null): Tensor;
-  /** Constant zero padding (the gradient of a slice). */
-  pad(x: TensorLike, paddings: [number, number][]): Tensor;
+  /** Constant padding (zeros: the gradient of a slice). */
+  pad(x: TensorLike, paddings: [number, number][], mode?: 'CONSTANT', constantValues?: number): Tensor;
   gather(params: TensorLike, indices: TensorLike, axis?: number): Tensor;
   unsortedSegmentSum(data: TensorLike, segmentIds: TensorLike, numSegments: number): Tensor;
   /** Broadcasts `x` to `like`'s shape (static when known, else at run time). */
@@ -66,4 +71,23 @@ export const ruleOps = {} as RuleOps;
 /** Fills the table (ops.ts, once, when it loads). */
 export function provideRuleOps(ops: RuleOps): void {
   Object.assign(ruleOps, ops);
+}
+
+/**
+ * The records symbolic_dims.ts binds for Dim arithmetic (FloorDiv, FloorMod, Prod, Cumsum), late-bound the same way:
+ * their files import ops.ts, and the gradient rules that use Dims live in files ops.ts imports. table.ts (which
+ * imports every record file) fills it when it loads.
+ */
+export interface ShapeRecords {
+  floordiv: Primitive;
+  floormod: Primitive;
+  prod: Primitive;
+  cumsum: Primitive;
+}
+
+export const shapeRecords = {} as ShapeRecords;
+
+/** Fills the Dim records (table.ts, once, when it loads). */
+export function provideShapeRecords(r: ShapeRecords): void {
+  Object.assign(shapeRecords, r);
 }
