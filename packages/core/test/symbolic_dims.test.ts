@@ -91,3 +91,24 @@ describe('a size that only turns out wrong at run time raises InvalidArgumentErr
     expect(ef.memory().numTensors).toBe(before);
   });
 });
+
+describe('fill to run-time dims (TF\'s Fill takes its dims as a tensor)', () => {
+  test('traced with dims from shape(x): the values eager gives, one trace for every size, and the value\'s gradient', () => {
+    const f = ef.trace((x: ef.Tensor, v: ef.Tensor) => ef.fill([ef.shape(x).at(0), 2], v), { inputSignature: [nulls(1), new ef.TensorSpec([])] });
+    for (const n of [1, 3]) {
+      const got = f(ef.ones([n]), ef.constant(1.5));
+      expect(got.shape.asList()).toEqual([n, 2]);
+      expect(got.arraySync()).toEqual(ef.fill([n, 2], 1.5).arraySync());
+    }
+    const g = ef.trace((x: ef.Tensor, v: ef.Tensor) => {
+      const tape = new ef.GradientTape();
+      tape.watch(v);
+      const y = tape.record(() => ef.reduceSum(ef.fill([ef.shape(x).at(0)], v)));
+      return tape.gradient(y, v) as ef.Tensor;
+    }, { inputSignature: [nulls(1), new ef.TensorSpec([])] });
+    expect(g(ef.ones([4]), ef.constant(0.5)).arraySync()).toBe(4);
+    // A 1-D int32 tensor as the whole shape, int32 fill.
+    const h = ef.trace((s: ef.Tensor) => ef.fill(s, 7, 'int32'), { inputSignature: [new ef.TensorSpec([2], 'int32')] });
+    expect(h(ef.constant([2, 1], 'int32')).arraySync()).toEqual([[7], [7]]);
+  });
+});

@@ -400,11 +400,7 @@ const FEATURES = [[5.1, 3.5, 1.4, 0.2], [6.4, 3.2, 4.5, 1.5], [6.3, 3.3, 6.0, 2.
 const W0 = [[0.1, -0.2, 0.05], [0.0, 0.1, -0.1], [-0.3, 0.2, 0.25], [0.1, 0.05, 0.2]];
 
 /** Cells that do not agree with TF yet, each with the reason (docs/tf-idioms.md lists them). */
-const DEPARTS: Record<string, string> = {
-  // tf.fill([x], x) inside Dataset.map: the map is traced, and fill refuses dims only known when the graph runs
-  // (tfjs's Fill takes its shape as an attr); run-time dims are issue 27's symbolic-dims work.
-  'data.padded_batch': 'fill with run-time dims inside a traced map',
-};
+const DEPARTS: Record<string, string> = {};
 
 describe("TF's guides, cell by cell", () => {
   test('every fixture cell has a port and every port a fixture cell', () => {

@@ -225,6 +225,8 @@ export function fill(dims: number[] | ShapeLike, value: number | boolean | strin
   if (!Array.isArray(dims) && !isTensorShapeArg(dims)) throw argError('fill', 'dims must be an array', describe(dims), 'an array of integers', 'Pass e.g. [2, 3].');
   // The dtype before the dims: reading a symbolic tensor's dims fails only inside a trace (eager and traced alike).
   if (dtype !== undefined) asDType(dtype, 'fill');
+  const runTime = runTimeFill(dims, value, dtype);
+  if (runTime !== null) return runTime;
   const shape = isTensorShapeArg(dims) ? dimsOf('fill', 'dims', dims) : (dims as number[]);
   if (value instanceof Tensor) {
     if (value.rank !== 0) throw argError('fill', 'value must be a scalar', `a tensor of shape ${value.shape.toString()}`, 'a scalar tensor', 'Pass one value to repeat.');
@@ -237,6 +239,32 @@ export function fill(dims: number[] | ShapeLike, value: number | boolean | strin
   }
   const dt = dtype ? asDType(dtype, 'fill') : typeof value === 'boolean' ? 'bool' : typeof value === 'string' ? 'string' : 'float32';
   return bind(CRE.fill, [], { shape, value, dtype: dt })[0];
+}
+
+/**
+ * fill with dims only the graph knows (symbolic int32 tensors inside a trace, as TF's Fill takes its dims as a
+ * tensor input): a zero tensor of the run-time shape (Pad of an all-empty one by the dims) plus the value, so the
+ * value's gradient flows. Null when every dim is known now (the static path), or for string and bool fills.
+ */
+function runTimeFill(dims: unknown, value: number | boolean | string | Tensor, dtype?: DType): Tensor | null {
+  const symbolic = (d: unknown): d is Tensor => d instanceof Tensor && d.isSymbolic;
+  if (value instanceof Tensor && value.rank !== 0) return null;
+  let vec: Tensor;
+  let rank: number | null;
+  if (symbolic(dims)) {
+    if (dims.rank !== 1) return null;
+    rank = dims.shape.asList()[0];
+    vec = cast(dims, 'int32');
+  } else if (Array.isArray(dims) && dims.some(symbolic)) {
+    rank = dims.length;
+    vec = stack(dims.map((d: unknown) => (symbolic(d) ? reshape(cast(d, 'int32'), []) : (d as TensorLike))));
+  } else return null;
+  const dt = dtype ?? (value instanceof Tensor ? value.dtype : typeof value === 'number' ? 'float32' : null);
+  if (rank === null || (dt !== 'float32' && dt !== 'int32')) return null;
+  const empty = bind(CRE.fill, [], { shape: new Array<number>(rank).fill(0), value: 0, dtype: dt })[0];
+  const zeros = padDynOf(empty, stack([ints(new Array<number>(rank).fill(0)), vec], 1));
+  const v = value instanceof Tensor ? (value.dtype === dt ? value : cast(value, dt)) : convert('fill', value, dt).t;
+  return add(zeros, v);
 }
 
 /** An integer alone is a 1-D shape, as in TF (`ef.zeros(2)`). */
