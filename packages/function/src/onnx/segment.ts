@@ -61,13 +61,33 @@ const onnxSegment: Primitive<SegmentParams> = {
   impl(k, ins, p) {
     // onnxruntime-web runs asynchronously: a Promise the executor awaits (callAsync; synchronous calls run uncompiled there).
     if (ortIsAsync()) return runWeb(k, ins, p) as unknown as Info[];
+    const fresh = p.state.session === null;
     const session = (p.state.session ??= new Session(buildModel(p.src.graph, p.part), outNames(p.part.outputs.length), `jitCompile '${p.src.graph.name}'`, heavy(p.src.graph, p.part)));
-    return adoptOutputs(k, session.run(feedsOf(ins, p, ortTensor)), p);
+    const feeds = feedsOf(ins, p, ortTensor);
+    if (fresh) warmUp(session, feeds);
+    return adoptOutputs(k, session.run(feeds), p);
   },
   vjp: null,
   saves: 'none',
   printParams: (p) => `[${p.part.nodes.map((n) => n.prim.name).join(',')}]`,
 };
+
+/** A fresh session's first runs up to which warm-up runs are added (milliseconds), and how many. */
+export const warmUpConfig = { belowMs: 2, runs: 3 };
+
+/**
+ * ONNX Runtime's first runs of a new session are slow (its arenas grow, kernels pack their weights): on a small
+ * segment, tanh(x @ x + 1) on [8, 8], the second call took ~210 us and calls 3-15 40-60 us against ~25 us later.
+ * The compiling call runs a cheap segment a few more times on its own inputs (segments are pure; the outputs are
+ * dropped), so the calls after it start warm. A segment whose first run takes longer (a whole network) is not
+ * repeated: its warm-up is a small part of its run, and the compiling call stays short.
+ */
+function warmUp(session: Session, feeds: Record<string, OrtTensor>): void {
+  const t0 = performance.now();
+  session.run(feeds);
+  if (performance.now() - t0 >= warmUpConfig.belowMs) return;
+  for (let i = 1; i < warmUpConfig.runs; i++) session.run(feeds);
+}
 
 /** Kernels whose work grows faster than their tensors (contractions, windows): worth intra-op threads. */
 const HEAVY = new Set([
