@@ -1,7 +1,9 @@
 // The cold call path (issue 31): what the first calls after tracing cost, each measured in fresh Node processes
 // (V8 and ONNX Runtime warm up per process; a warmed process would hide it).
 // - small-traced / small-jit: tanh(x @ x + 1) on [8, 8], calls 2-101 (after the first, tracing call) against the same
-//   function's steady state (after 20,000 calls), process CPU time: target <= 3x.
+//   function's steady state (after 20,000 calls), process CPU time: target <= 3x. The -warm-process variants (diagnostic,
+//   no target) first run another traced function 3,000 times: what remains is the function's own cold cost, the rest
+//   of the fresh-process figure is V8 tiering up the shared call path and the tfjs kernels.
 // - cold-matmul256 / cold-conv2d: a compiled matmul 256 and conv2d [1,64,64,32]x[3,3,32,32] against a raw
 //   onnxruntime-node session of the same ONNX model (ef.toOnnx, same session options), both built fresh in the
 //   process, over their first 100 calls after the first, alternating call by call (wall time): target <= 1.2x.
@@ -22,10 +24,16 @@ const cpuUs = () => {
 };
 
 /** Child: the small function's first call, calls 2-101 and steady state, per call (CPU and wall microseconds). */
-function smallChild(jitCompile) {
+function smallChild(jitCompile, warmProcess) {
   const ef = require('eagerflow');
-  const f = ef.trace((x) => ef.tanh(ef.add(ef.matmul(x, x), 1)), { jitCompile });
   const x = ef.ones([8, 8]);
+  if (warmProcess) {
+    // Another traced function (another constant: another graph and concrete function) run 3,000 times first: what is
+    // left of the cold path is then this function's own (its signature, plan, fused loop, session).
+    const other = ef.trace((v) => ef.tanh(ef.add(ef.matmul(v, v), 2)), { jitCompile });
+    for (let i = 0; i < 3000; i++) other(x).dispose();
+  }
+  const f = ef.trace((x) => ef.tanh(ef.add(ef.matmul(x, x), 1)), { jitCompile });
   const time = (n) => {
     const c = cpuUs();
     const t = performance.now();
@@ -87,14 +95,16 @@ const spread = (xs) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(
 
 function main() {
   let ok = true;
-  for (const [kind, jit] of [['small-traced', false], ['small-jit', true]]) {
+  for (const [kind, jit] of [['small-traced', false], ['small-jit', true], ['small-traced-warm-process', false], ['small-jit-warm-process', true]]) {
     const runs = Array.from({ length: RUNS }, () => child(kind));
     const ratios = runs.map((r) => r.cold.cpu / r.steady.cpu);
     const cold = median(runs.map((r) => r.cold.cpu));
     const steady = median(runs.map((r) => r.steady.cpu));
     console.log(`${kind}: tanh(x @ x + 1) on [8,8]${jit ? ', jitCompile' : ''}: first call ${median(runs.map((r) => r.first.cpu / 1000)).toFixed(1)} ms, calls 2-101 ${cold.toFixed(1)} us, steady ${steady.toFixed(1)} us (CPU time per call, medians of ${RUNS} processes; ratio spread ${spread(ratios)})`);
-    ok = ratioLine(`cold-${kind}`, 'calls 2-101 / steady state (CPU time)', median(ratios), 3) && ok;
-    record({ group: 'cold call path', name: `cold-${kind}-calls-2-101`, backend: 'cpu', ef: cold, ratio: median(ratios), target: 3 });
+    // The warm-process rows are diagnostics (the cold path without V8's process-wide tier-up), not issue 31's bounds.
+    if (kind.endsWith('-warm-process')) console.log(`cold-${kind} (diagnostic): calls 2-101 / steady state (CPU time) ${median(ratios).toFixed(2)}x`);
+    else ok = ratioLine(`cold-${kind}`, 'calls 2-101 / steady state (CPU time)', median(ratios), 3) && ok;
+    record({ group: 'cold call path', name: `cold-${kind}-calls-2-101`, backend: 'cpu', ef: cold, ratio: median(ratios), ...(kind.endsWith('-warm-process') ? {} : { target: 3 }) });
     record({ group: 'cold call path', name: `cold-${kind}-steady`, backend: 'cpu', ef: steady });
   }
   for (const kind of ['matmul256', 'conv2d']) {
@@ -111,7 +121,7 @@ function main() {
 
 if (process.argv[2] === '--child') {
   const kind = process.argv[3];
-  const out = kind.startsWith('small-') ? smallChild(kind === 'small-jit') : kernelChild(kind);
+  const out = kind.startsWith('small-') ? smallChild(kind.startsWith('small-jit'), kind.endsWith('-warm-process')) : kernelChild(kind);
   console.log(JSON.stringify(out));
 } else {
   const ok = main();
