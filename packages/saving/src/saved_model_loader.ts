@@ -11,6 +11,7 @@ import { Module } from './module';
 import { tfProto } from './proto/tf_protos';
 import { CheckpointReader, OBJECT_GRAPH_KEY, SavedGraphNode } from './tf_checkpoint';
 import { hostValues } from './tf_dtypes';
+import { inlineConst } from './graphdef_decode';
 import { corrupt } from './sstable';
 
 const API = 'savedModel.load';
@@ -48,7 +49,7 @@ interface SavedObjectJson {
   variable?: { dtype?: number; trainable?: boolean; name?: string };
   function?: { concrete_functions?: string[] };
   bare_concrete_function?: { concrete_function_name?: string };
-  constant?: unknown;
+  constant?: { operation?: string };
   asset?: unknown;
 }
 
@@ -259,12 +260,23 @@ function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], read
     live[id] = v;
     variables.push(v);
   });
+  // Captured constants (Keras's Normalization and Rescaling layers save theirs so): the main graph's Const of that name.
+  const byName = new Map(graph.nodes.map((n) => [n.name, n]));
+  objects.forEach((o, id) => {
+    if (o.constant === undefined) return;
+    const node = byName.get(o.constant.operation ?? '');
+    const value = node?.op === 'Const' ? inlineConst(node.attrs.get('value'), `${file}: constant '${node.name}'`) : null;
+    if (value === null) throw corrupt(API, file, `constant ${pathOf(id)} names no Const node with an inline value`, `'${o.constant.operation ?? ''}'`, 'a Const node of the main graph');
+    const t = constant(value.data as TensorLike, value.dtype, [...value.shape]);
+    made.push(t);
+    live[id] = t;
+  });
   const fnOf = (name: string, what: string): { f: LoadedFunction; spec: ConcreteJson } => {
     const spec = concrete[name];
     if (spec === undefined) throw corrupt(API, file, `${what} names a concrete function the object graph lacks`, name, 'an entry of concrete_functions');
     const captures = (spec.bound_inputs ?? []).map((id) => {
       const v = live[id];
-      if (!(v instanceof Variable)) throw opError(DataLossError, API, `${what} captures node ${id}, which is not a variable`, typeof v, 'a variable (captured constants and assets are not supported yet)', 'Re-save the model with its state in tf.Variables.', null);
+      if (!(v instanceof Variable) && !(v instanceof Tensor)) throw opError(DataLossError, API, `${what} captures node ${id}, which is neither a variable nor a constant`, typeof v, 'a variable or a constant (captured assets are not supported yet)', 'Re-save the model with its state in tf.Variables.', null);
       return v;
     });
     const f = libraryFunction(graph, name, { captures, name: what });
