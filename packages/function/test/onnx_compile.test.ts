@@ -49,6 +49,19 @@ describe('protobuf encoder', () => {
     expect(Array.from(new Msg().packedInts(8, [1, 2, 150]).bytes())).toEqual([0x42, 4, 1, 2, 0x96, 0x01]);
     expect(Array.from(new Msg().float(2, 1).bytes())).toEqual([0x15, 0, 0, 0x80, 0x3f]);
     expect(Array.from(new Msg().str(4, 'ab').bytes())).toEqual([0x22, 2, 97, 98]);
+    expect(Array.from(new Msg().int(1, 2 ** 31).bytes())).toEqual([0x08, 0x80, 0x80, 0x80, 0x80, 0x08]);
+  });
+
+  test('large payloads kept by reference nest into the same bytes as small ones copied', () => {
+    const big = Uint8Array.from({ length: 5000 }, (_, i) => i % 251);
+    const inner = new Msg().int(2, 1).raw(9, big).int(3, 7);
+    const outer = new Msg().str(1, 'g').msg(5, inner).msg(5, new Msg().int(1, 4)).int(6, 9);
+    // The same message written by hand: tags, varint lengths, payloads.
+    const varint = (v: number): number[] => (v < 0x80 ? [v] : [(v & 0x7f) | 0x80, ...varint(v >>> 7)]);
+    const innerBytes = [0x10, 1, 0x4a, ...varint(5000), ...big, 0x18, 7];
+    const want = [0x0a, 1, 103, 0x2a, ...varint(innerBytes.length), ...innerBytes, 0x2a, 2, 0x08, 4, 0x30, 9];
+    expect(outer.size).toBe(want.length);
+    expect(Array.from(outer.bytes())).toEqual(want);
   });
 });
 
