@@ -133,7 +133,7 @@ describe('weights baked into the session', () => {
     const before = ef.memory().numTensors;
     const check = (): void => {
       const [got, want] = [f(x) as ef.Tensor, plain(x) as ef.Tensor];
-      expect(Array.from(got.dataSync())).toEqual(Array.from(want.dataSync()).map((v) => expect.closeTo(v, 6)));
+      expect(Array.from(got.dataSync() as Float32Array)).toEqual(Array.from(want.dataSync() as Float32Array).map((v) => expect.closeTo(v, 6)));
       ef.dispose([got, want]);
     };
     check();
@@ -155,7 +155,7 @@ describe('weights baked into the session', () => {
     }, { jitCompile: 'strict' });
     const y1 = step(x) as ef.Tensor;
     const bAfter = b.value().dataSync();
-    expect(Array.from(bAfter)).toEqual([2.5 - 0.1, -0.5 + 0.45].map((v) => expect.closeTo(v, 6)));
+    expect(Array.from(bAfter as Float32Array)).toEqual([2.5 - 0.1, -0.5 + 0.45].map((v) => expect.closeTo(v, 6)));
     ef.dispose([y1, x, w, b]);
     [f, plain, step].forEach((g) => g.dispose());
   });

@@ -33,7 +33,7 @@ test('jitCompile: a Reshape to a shape computed in the graph runs inside the one
     const x = ef.constant(Array.from({ length: n * 4 }, (_, i) => Math.sin(i)), 'float32', [n, 4]);
     const [a, b] = [plain(x) as ef.Tensor, jit(x) as ef.Tensor];
     expect(b.shape.asList()).toEqual([n, 2, 2]);
-    expect(Array.from(b.dataSync())).toEqual(Array.from(a.dataSync()).map((v) => expect.closeTo(v, 6)));
+    expect(Array.from(b.dataSync() as Float32Array)).toEqual(Array.from(a.dataSync() as Float32Array).map((v) => expect.closeTo(v, 6)));
     ef.dispose([x, a, b]);
   }
 });
