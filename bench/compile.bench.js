@@ -6,7 +6,7 @@ const ef = require('eagerflow');
 const { binding } = require('onnxruntime-node/dist/binding');
 const ort = require('onnxruntime-node');
 const os = require('node:os');
-const { MODELS_DIR, converterArtifacts, measure, ratioLine, record } = require('./harness');
+const { MODELS_DIR, converterArtifacts, measure, ratioLine, record, tensorFlowPython } = require('./harness');
 
 function rawSession(model) {
   require('onnxruntime-node/dist/binding').initOrt();
@@ -139,12 +139,6 @@ const { spawnSync } = require('node:child_process');
 const tf = require('@tensorflow/tfjs-core');
 const tfc = require('@tensorflow/tfjs-converter');
 
-
-/** A TensorFlow Python: EF_TF_PYTHON, /work/main/.venv-tf or ./.venv-tf; null when none is there. */
-function tensorFlowPython() {
-  const candidates = [process.env.EF_TF_PYTHON, '/work/main/.venv-tf/bin/python', path.join(__dirname, '..', '.venv-tf', 'bin', 'python')];
-  return candidates.find((p) => p && fs.existsSync(p)) ?? null;
-}
 
 /** bench/tf_python_bench.py's rows by name ({ graph_us, xla_us? }), or {} with a printed note. `models`: [model.json, raw float32 input file]. */
 function runTensorFlow(models) {

@@ -85,4 +85,11 @@ function converterArtifacts(name) {
   return { ...json, weightSpecs: json.weightsManifest.flatMap((g) => g.weights), weightData: data.buffer.slice(data.byteOffset, data.byteOffset + data.length) };
 }
 
-module.exports = { median, measure, compare, ratioLine, record, ratioRow, MODELS_DIR, converterArtifacts };
+/** A TensorFlow Python: EF_TF_PYTHON, /work/main/.venv-tf or ./.venv-tf; null when none is there. */
+function tensorFlowPython() {
+  const fs = require('node:fs');
+  const candidates = [process.env.EF_TF_PYTHON, '/work/main/.venv-tf/bin/python', require('node:path').join(__dirname, '..', '.venv-tf', 'bin', 'python')];
+  return candidates.find((p) => p && fs.existsSync(p)) ?? null;
+}
+
+module.exports = { median, measure, compare, ratioLine, record, ratioRow, MODELS_DIR, converterArtifacts, tensorFlowPython };

@@ -8,14 +8,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const ef = require('eagerflow');
-const { measure, ratioRow, record } = require('./harness');
+const { measure, ratioRow, record, tensorFlowPython } = require('./harness');
 const { NETS, dataOf, efStep, writeForPython } = require('./train_steps');
-
-/** A TensorFlow Python: EF_TF_PYTHON, /work/main/.venv-tf or ./.venv-tf; null when none is there. */
-function tensorFlowPython() {
-  const candidates = [process.env.EF_TF_PYTHON, '/work/main/.venv-tf/bin/python', path.join(__dirname, '..', '.venv-tf', 'bin', 'python')];
-  return candidates.find((p) => p && fs.existsSync(p)) ?? null;
-}
 
 function runTensorFlow() {
   const python = tensorFlowPython();

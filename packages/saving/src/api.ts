@@ -96,7 +96,7 @@ export async function saveFunctionToDir(f: Saveable, dir: string, options: SaveO
 export function loadFunction<R = unknown>(source: string | ModelSource, options?: LoadOptions): Promise<LoadedFunction<R>>;
 export function loadFunction<R = unknown>(artifacts: object, options?: LoadOptions): LoadedFunction<R>;
 export function loadFunction(x: unknown, options: LoadOptions = {}): LoadedFunction | Promise<LoadedFunction> {
-  if (typeof x === 'string') return isSavedModelDir(x).then((sm) => (sm ? loadServingFunction(x) : readModel(x).then((a) => loadArtifacts(a, options))));
+  if (typeof x === 'string') return isSavedModelDir(x).then((sm) => (sm ? loadServingFunction(x, options) : readModel(x).then((a) => loadArtifacts(a, options))));
   if (isModelSource(x)) return x.load().then((a) => loadArtifacts(a, options));
   return loadArtifacts(x, options);
 }

@@ -1,8 +1,8 @@
 // Data-dependent parameters: Fill dims, Slice begin/size, Pad paddings, Range bounds, TopKV2 k, Reshape/Tile/BroadcastTo
 // shapes computed by the graph (detection post-processing). One record runs the op's own record with the params
 // read from those tensors when it executes; gradients are the op's own, with the params of that run.
-import { AVal, AttrValue, Info, Primitive, ReadScope, Tensor, backend, bind, recordByName, registerPrimitive, unimplemented } from '@eagerflow/core';
-import type { DType } from '@eagerflow/core';
+import { AVal, AttrValue, Info, ONNX_TYPE, Primitive, ReadScope, Tensor, backend, bind, recordByName, registerPrimitive, unimplemented } from '@eagerflow/core';
+import type { DType, OnnxCodec } from '@eagerflow/core';
 import type { NodeReader } from './reader';
 import type { ParsedNode } from './validate';
 
@@ -33,6 +33,16 @@ const paramsOf = (p: DynamicParams, values: ArrayLike<number>[]): Record<string,
 
 const targetOf = (p: DynamicParams): Primitive => recordByName(p.target, 'dynamic params');
 
+/**
+ * jitCompile: a Reshape whose shape the graph computes is ONNX Reshape with that shape as its input (ONNX takes it as a
+ * tensor; allowzero: a 0 is a size, as in TF). Keras 3's squeeze-excite blocks reshape to [tf.shape(x)[0], 1, 1, C]: as
+ * a JS step each one split EfficientNetB0 into 17 ONNX Runtime sessions (16 such blocks).
+ */
+const dynamicReshapeOnnx: OnnxCodec<DynamicParams> = {
+  lower: (s, _n, [x, shape]) => s.add('Reshape', [x, ...s.add('Cast', [shape], { to: { i: 7 } })], { allowzero: { i: 1 } }),
+  accepts: (s, n) => n.params.target === 'reshape' && n.params.nData === 1 && ONNX_TYPE[s.aval(n.inputs[0]).dtype] !== undefined,
+};
+
 /** Runs record `target` with params read from its param inputs (checked by the record's infer on the run's shapes). */
 const dynamicParams: Primitive<DynamicParams> = {
   name: 'dynamic_params',
@@ -57,6 +67,7 @@ const dynamicParams: Primitive<DynamicParams> = {
     return [...rec.vjp(cts, ins.slice(0, p.nData), outs, params, needed.slice(0, p.nData)), ...pins.map(() => null)];
   },
   saves: 'both',
+  onnx: dynamicReshapeOnnx as OnnxCodec,
   printParams: (p) => `[${p.target}(${p.slots.map((s) => s.param).join(', ')} at run time)]`,
   tf: {
     ops: [],

@@ -6,11 +6,12 @@ import { DataLossError, NotFoundError, Tensor, TensorLike, Variable, argError, c
 import { nodeFs, trace } from '@eagerflow/function';
 import textformat from 'protobufjs/ext/textformat.js';
 import { LoadedFunction } from './loader';
-import { TfGraph, libraryFunction, readTfGraph, signatureFunction } from './graph_functions';
+import { GraphFunctionOptions, TfGraph, libraryFunction, readTfGraph, signatureFunction } from './graph_functions';
 import { Module } from './module';
 import { tfProto } from './proto/tf_protos';
 import { CheckpointReader, OBJECT_GRAPH_KEY, SavedGraphNode } from './tf_checkpoint';
 import { hostValues } from './tf_dtypes';
+import { inlineConst } from './graphdef_decode';
 import { corrupt } from './sstable';
 
 const API = 'savedModel.load';
@@ -48,7 +49,7 @@ interface SavedObjectJson {
   variable?: { dtype?: number; trainable?: boolean; name?: string };
   function?: { concrete_functions?: string[] };
   bare_concrete_function?: { concrete_function_name?: string };
-  constant?: unknown;
+  constant?: { operation?: string };
   asset?: unknown;
 }
 
@@ -160,23 +161,23 @@ export async function loadSavedModel(dir: string): Promise<LoadedSavedModel> {
     for (const m of made) m.dispose();
     throw e;
   }
-  SERVING.set(loaded, () => servingFunction(meta, graph, loaded, objects, dir));
+  SERVING.set(loaded, (options) => servingFunction(meta, graph, loaded, objects, dir, options));
   return loaded;
 }
 
-const SERVING = new WeakMap<object, () => LoadedFunction>();
+const SERVING = new WeakMap<object, (options: GraphFunctionOptions) => LoadedFunction>();
 
 /**
  * `ef.loadFunction(dir)` on a SavedModel: its `serving_default` signature_def run on the main graph (as TF
  * Serving runs it), inputs and outputs named by the signature's keys, the resource variables bound to the
  * loaded ones.
  */
-export async function loadServingFunction(dir: string): Promise<LoadedFunction> {
+export async function loadServingFunction(dir: string, options: GraphFunctionOptions = {}): Promise<LoadedFunction> {
   const loaded = await loadSavedModel(dir);
-  return SERVING.get(loaded)!();
+  return SERVING.get(loaded)!(options);
 }
 
-function servingFunction(meta: Obj, graph: TfGraph, loaded: LoadedSavedModel, objects: SavedObjectJson[], dir: string): LoadedFunction {
+function servingFunction(meta: Obj, graph: TfGraph, loaded: LoadedSavedModel, objects: SavedObjectJson[], dir: string, options: GraphFunctionOptions): LoadedFunction {
   const defs = (meta.signature_def as Record<string, Obj> | undefined) ?? {};
   const sd = defs.serving_default;
   if (sd === undefined) throw opError(NotFoundError, 'loadFunction', `the SavedModel in ${dir} has no serving_default signature`, `signatures [${Object.keys(defs).filter((k) => !k.startsWith('__')).join(', ')}]`, 'serving_default', 'Load it with ef.savedModel.load(dir) and pick a signature.', null);
@@ -189,7 +190,7 @@ function servingFunction(meta: Obj, graph: TfGraph, loaded: LoadedSavedModel, ob
     // The call node each output comes from: its trailing resource inputs are the wrapper's bound_inputs.
     const concrete = ((meta.object_graph_def as { concrete_functions?: Record<string, ConcreteJson> }).concrete_functions ?? {});
     const byName = new Map(graph.nodes.map((n) => [n.name, n]));
-    const live = liveObjects(loaded, objects);
+    const live = LIVE.get(loaded) ?? [];
     for (const o of Object.values(outputs)) {
       const call = byName.get(o.name.split(':')[0]);
       const fname = call?.attrs.get('f') as { func?: { name?: string } } | undefined;
@@ -197,33 +198,18 @@ function servingFunction(meta: Obj, graph: TfGraph, loaded: LoadedSavedModel, ob
       const ins = call?.inputs ?? [];
       ins.slice(ins.length - bound.length).forEach((r, k) => {
         const handle = byName.get(r.node);
-        const v = live.get(bound[k]);
+        const v = live[bound[k]];
         if (handle !== undefined && v instanceof Variable) {
           variables[handle.name] = v;
         }
       });
     }
   }
-  return signatureFunction(graph, { inputs, outputs }, { variables, name: 'serving_default' });
+  return signatureFunction(graph, { inputs, outputs }, { ...options, variables, name: 'serving_default' });
 }
 
-/** Node id -> loaded object, walking the loaded root like the saved object graph. */
-function liveObjects(root: unknown, objects: SavedObjectJson[]): Map<number, unknown> {
-  const out = new Map<number, unknown>([[0, root]]);
-  const queue = [0];
-  for (let i = 0; i < queue.length; i++) {
-    const obj = out.get(queue[i]) as Obj;
-    for (const c of objects[queue[i]].children ?? []) {
-      const id = c.node_id ?? -1;
-      if (out.has(id) || obj === null || typeof obj !== 'object' && typeof obj !== 'function') continue;
-      const child = (obj as Obj)[c.local_name ?? ''];
-      if (child === undefined) continue;
-      out.set(id, child);
-      queue.push(id);
-    }
-  }
-  return out;
-}
+/** Node id -> loaded object of each object-graph SavedModel, as loadObjects made them (attribute names may be a Module's getters). */
+const LIVE = new WeakMap<object, readonly unknown[]>();
 
 /** TF1-style: every bundle tensor is a variable by name; signature_defs run on the main graph. */
 function loadSignatureDefs(meta: Obj, graph: TfGraph, reader: CheckpointReader | null, made: { dispose(): void }[]): LoadedSavedModel {
@@ -251,6 +237,11 @@ function loadSignatureDefs(meta: Obj, graph: TfGraph, reader: CheckpointReader |
 }
 
 /** TF 2.x: the SavedObjectGraph as live objects, variables restored from the bundle's matching object graph. */
+/** Whether `name` is an accessor of ef.Module's prototype (assigning it would fail). */
+function isModuleAccessor(name: string): boolean {
+  return typeof Object.getOwnPropertyDescriptor(Module.prototype, name)?.get === 'function';
+}
+
 function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], reader: CheckpointReader | null, file: string, made: { dispose(): void }[]): LoadedSavedModel {
   const concrete = ((meta.object_graph_def as { concrete_functions?: Record<string, ConcreteJson> }).concrete_functions ?? {});
   const ckptNodes: SavedGraphNode[] = reader?.has(OBJECT_GRAPH_KEY) ? reader.objectGraph() : [];
@@ -270,13 +261,24 @@ function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], read
     variables.push(v);
   });
   const captured = new Set<Variable>();
+  // Captured constants (Keras's Normalization and Rescaling layers save theirs so): the main graph's Const of that name.
+  const byName = new Map(graph.nodes.map((n) => [n.name, n]));
+  objects.forEach((o, id) => {
+    if (o.constant === undefined) return;
+    const node = byName.get(o.constant.operation ?? '');
+    const value = node?.op === 'Const' ? inlineConst(node.attrs.get('value'), `${file}: constant '${node.name}'`) : null;
+    if (value === null) throw corrupt(API, file, `constant ${pathOf(id)} names no Const node with an inline value`, `'${o.constant.operation ?? ''}'`, 'a Const node of the main graph');
+    const t = constant(value.data as TensorLike, value.dtype, [...value.shape]);
+    made.push(t);
+    live[id] = t;
+  });
   const fnOf = (name: string, what: string): { f: LoadedFunction; spec: ConcreteJson } => {
     const spec = concrete[name];
     if (spec === undefined) throw corrupt(API, file, `${what} names a concrete function the object graph lacks`, name, 'an entry of concrete_functions');
     const captures = (spec.bound_inputs ?? []).map((id) => {
       const v = live[id];
-      if (!(v instanceof Variable)) throw opError(DataLossError, API, `${what} captures node ${id}, which is not a variable`, typeof v, 'a variable (captured constants and assets are not supported yet)', 'Re-save the model with its state in tf.Variables.', null);
-      captured.add(v);
+      if (!(v instanceof Variable) && !(v instanceof Tensor)) throw opError(DataLossError, API, `${what} captures node ${id}, which is neither a variable nor a constant`, typeof v, 'a variable or a constant (captured assets are not supported yet)', 'Re-save the model with its state in tf.Variables.', null);
+      if (v instanceof Variable) captured.add(v);
       return v;
     });
     const f = libraryFunction(graph, name, { captures, name: what });
@@ -309,6 +311,9 @@ function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], read
       const name = c.local_name ?? '';
       if (child === undefined || name === 'signatures') continue;
       if (Array.isArray(target)) target[Number(name)] = child;
+      // Keras 3's model.export saves a `variables` list on the root: like TF, the loaded object's attribute is that
+      // list (an own property over the Module getter of the same name, which has no setter).
+      else if (target instanceof Module && isModuleAccessor(name)) Object.defineProperty(target, name, { value: child, enumerable: true, writable: true, configurable: true });
       else (target as Obj)[name] = child;
     }
   });
@@ -324,6 +329,7 @@ function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], read
   }
   const root = live[0];
   const base = { signatures, variables, trainableVariables: variables.filter((v) => v.trainable) };
+  let loaded: LoadedSavedModel;
   if (root instanceof Module) {
     Object.defineProperty(root, 'signatures', { value: signatures, enumerable: false });
     // A variable node neither reachable from the root nor captured by a function (a damaged object graph) would
@@ -336,7 +342,8 @@ function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], read
       const own = Object.getOwnPropertyDescriptor(Module.prototype, 'variables')?.get as (this: Module) => Variable[];
       Object.defineProperty(root, 'variables', { get(this: Module) { return [...own.call(this), ...hidden.filter((v) => !v._value.isDisposed)]; }, enumerable: false, configurable: true });
     }
-    return root as unknown as LoadedSavedModel;
-  }
-  return Object.assign(typeof root === 'function' ? root : {}, base) as unknown as LoadedSavedModel;
+    loaded = root as unknown as LoadedSavedModel;
+  } else loaded = Object.assign(typeof root === 'function' ? root : {}, base) as unknown as LoadedSavedModel;
+  LIVE.set(loaded, live);
+  return loaded;
 }

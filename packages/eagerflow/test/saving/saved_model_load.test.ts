@@ -96,6 +96,18 @@ test('ef.loadFunction(dir) on a SavedModel directory returns serving_default (TF
   close(g(ef.constant(EXPECTED.sm_tf1.inputs.x)) as ef.Tensor, EXPECTED.sm_tf1.outputs.y);
 });
 
+test('a Keras 3 model.export SavedModel through ef.loadFunction(dir, {jitCompile: true}): one ONNX Runtime segment, TF\'s outputs', async () => {
+  // Keras 3 saves `variables`/`trainable_variables` lists on the root (a Module here, whose getters of those names
+  // stay); the serving signature binds its captured variables by node id, and loadFunction's options reach it.
+  const want = EXPECTED.sm_keras;
+  const f = await ef.loadFunction(path.join(DIR, 'sm_keras'), { jitCompile: true });
+  const x = ef.constant(Object.values(want.inputs)[0] as number[][]);
+  close(f(x) as ef.Tensor, Object.values(want.outputs)[0]);
+  expect(f.getConcreteFunction().experimentalGetCompilerIr()).toMatch(/onnx_segment/);
+  const m = await ef.savedModel.load(path.join(DIR, 'sm_keras'));
+  expect(m.variables.map((v) => v.shape.asList())).toEqual([[4, 3], [3], [3, 2], [2]]);
+});
+
 test('bad input: a missing directory is a NotFoundError, a corrupted saved_model.pb or variables shard a DataLossError naming the file', async () => {
   const os = await import('os');
   await expect(ef.savedModel.load(path.join(DIR, 'no_such_model'))).rejects.toThrow(ef.errors.NotFoundError);

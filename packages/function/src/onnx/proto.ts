@@ -4,8 +4,8 @@
 
 /** A growable byte buffer writing protobuf wire format (varints, length-delimited fields, fixed32). */
 class Writer {
-  private buf = new Uint8Array(256);
-  private n = 0;
+  private buf = new Uint8Array(64);
+  n = 0;
 
   private ensure(k: number): void {
     if (this.n + k <= this.buf.length) return;
@@ -16,7 +16,17 @@ class Writer {
 
   varint(v: number): void {
     this.ensure(10);
-    // Negative int64 values: two's complement over 10 bytes.
+    if (v >= 0 && v <= 0x7fffffff) {
+      // The common case (tags, lengths, dims) without BigInt.
+      let x = v;
+      while (x >= 0x80) {
+        this.buf[this.n++] = (x & 0x7f) | 0x80;
+        x >>>= 7;
+      }
+      this.buf[this.n++] = x;
+      return;
+    }
+    // Large and negative int64 values: two's complement over 10 bytes.
     let x = BigInt.asUintN(64, BigInt(Math.trunc(v)));
     while (x >= 0x80n) {
       this.buf[this.n++] = Number(x & 0x7fn) | 0x80;
@@ -47,9 +57,24 @@ class Writer {
   }
 }
 
-/** A message under construction: fields written in the order they are added. */
+/** Length-delimited payloads from this size on are kept by reference (a model's weights), not copied into each enclosing message. */
+const BY_REFERENCE = 4096;
+
+/**
+ * A message under construction: fields written in the order they are added. Small fields go into a byte buffer;
+ * large payloads (initializers) and submessages holding them stay chunks, concatenated once by `bytes()`, so a
+ * model's weights are copied once however deep they sit (a 14 MB model was copied five times per level before).
+ */
 export class Msg {
-  private readonly w = new Writer();
+  private w = new Writer();
+  /** Finished chunks before the buffer's bytes. */
+  private readonly chunks: Uint8Array[] = [];
+  private chunkBytes = 0;
+
+  /** The encoded size in bytes. */
+  get size(): number {
+    return this.chunkBytes + this.w.n;
+  }
 
   int(field: number, v: number): this {
     this.w.tag(field, 0);
@@ -69,12 +94,24 @@ export class Msg {
 
   raw(field: number, b: Uint8Array): this {
     this.w.tag(field, 2);
-    this.w.bytes(b);
+    if (b.length < BY_REFERENCE) {
+      this.w.bytes(b);
+      return this;
+    }
+    this.w.varint(b.length);
+    this.flush();
+    this.push(b);
     return this;
   }
 
   msg(field: number, m: Msg): this {
-    return this.raw(field, m.bytes());
+    if (m.chunks.length === 0) return this.raw(field, m.w.finish());
+    this.w.tag(field, 2);
+    this.w.varint(m.size);
+    this.flush();
+    for (const c of m.chunks) this.push(c);
+    if (m.w.n > 0) this.push(m.w.finish());
+    return this;
   }
 
   /** A packed repeated varint field (int64s). */
@@ -92,7 +129,27 @@ export class Msg {
   }
 
   bytes(): Uint8Array {
-    return this.w.finish();
+    if (this.chunks.length === 0) return this.w.finish();
+    const out = new Uint8Array(this.size);
+    let at = 0;
+    for (const c of this.chunks) {
+      out.set(c, at);
+      at += c.length;
+    }
+    out.set(this.w.finish(), at);
+    return out;
+  }
+
+  private push(c: Uint8Array): void {
+    this.chunks.push(c);
+    this.chunkBytes += c.length;
+  }
+
+  /** Moves the buffer's bytes into the chunks (before a chunk kept by reference). */
+  private flush(): void {
+    if (this.w.n === 0) return;
+    this.push(this.w.finish());
+    this.w = new Writer();
   }
 }
 

@@ -91,7 +91,8 @@ export class Session {
   private readonly fetches: Record<string, null>;
 
   constructor(
-    readonly model: Uint8Array,
+    /** The ModelProto bytes: ONNX Runtime copies them, so the session keeps no reference (a model's weights would stay twice). */
+    model: Uint8Array,
     readonly outputNames: readonly string[],
     what: string,
     /** Whether the model does enough work per call for intra-op threads to pay (else one thread). */

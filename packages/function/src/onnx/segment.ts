@@ -16,7 +16,84 @@ interface SegmentParams {
   readonly part: Part;
   readonly outAvals: readonly AVal[];
   /** Built on the first call: the session (onnxruntime-node), or the promise of one (onnxruntime-web). */
-  readonly state: { session: Session | null; web: Promise<WebSession> | null };
+  readonly state: { session: Session | null; web: Promise<WebSession> | null; baked: Baked | null; rebuilds: number };
+}
+
+/**
+ * Segment inputs written into the session as initializers: reads of variables nothing in the function assigns (a
+ * loaded model's weights). ONNX Runtime prepacks and re-lays out constant weights once when it builds the session;
+ * fed as inputs, it redid that every call (MobileNetV2 at batch 1: ~35 ms CPU a call against 10 ms for the same model
+ * with its weights as initializers). `ids` are the baked values' data ids: a variable assigned between calls (from
+ * outside) reads with another id, and the session is rebuilt with its new value.
+ */
+interface Baked {
+  /** Positions of the segment's inputs baked in, and their data ids when the session was built. */
+  readonly at: readonly number[];
+  readonly ids: readonly object[];
+  /** Positions still fed, in the order of the session's inputs `in0`, `in1`, ... */
+  readonly fed: readonly number[];
+}
+
+/** A segment whose baked variables changed this many times feeds them from then on (no rebuild per call). */
+const MAX_REBUILDS = 2;
+
+/** The inputs of segment `p` that are reads of variables the graph never assigns (none if any node may assign one). */
+function bakeable(p: SegmentParams): number[] {
+  const g = p.src.graph;
+  if (g.nodes.some((n) => n.prim.name !== 'read_variable' && isStateful(n.prim, n.params))) return [];
+  const readOf = new Map<number, Node>();
+  for (const n of g.nodes) if (n.prim.name === 'read_variable') readOf.set(n.outputs[0], n);
+  return p.part.inputs.flatMap((v, j) => (readOf.has(v) ? [j] : []));
+}
+
+/** The session's graph and part with inputs `at` as constants holding the values `ins` has for them. */
+function bakedModel(p: SegmentParams, ins: readonly Info[], at: readonly number[]): Uint8Array {
+  const g = p.src.graph;
+  const values = g.values.slice();
+  for (const j of at) {
+    const v = p.part.inputs[j];
+    values[v] = { kind: 'const', dtype: values[v].dtype, shape: ins[j].shape.slice(), constant: ins[j] as unknown as backend.TfTensor };
+  }
+  const skip = new Set(at);
+  const part: Part = { nodes: p.part.nodes, inputs: p.part.inputs.filter((_, j) => !skip.has(j)), outputs: p.part.outputs };
+  return buildModel(new Graph(g.name, values, g.nodes, g.inputs, g.outputs), part);
+}
+
+function sameBaked(b: Baked, ins: readonly Info[]): boolean {
+  for (let k = 0; k < b.at.length; k++) if (ins[b.at[k]].dataId !== b.ids[k]) return false;
+  return true;
+}
+
+/** The node session of segment `p` for inputs `ins`: built (baking what it may) on the first call, rebuilt when a baked variable changed. */
+function nodeSession(p: SegmentParams, ins: readonly Info[]): { session: Session; fed: readonly number[] | null; fresh: boolean } {
+  const st = p.state;
+  if (st.session !== null && st.baked !== null && !sameBaked(st.baked, ins)) {
+    st.session.dispose();
+    st.session = null;
+    st.baked = null;
+    st.rebuilds++;
+  }
+  if (st.session === null) {
+    const at = st.rebuilds < MAX_REBUILDS ? bakeable(p) : [];
+    const model = at.length > 0 ? bakedModel(p, ins, at) : buildModel(p.src.graph, p.part);
+    const session = new Session(model, outNames(p.part.outputs.length), `jitCompile '${p.src.graph.name}'`, heavy(p.src.graph, p.part));
+    const skip = new Set(at);
+    st.baked = at.length > 0 ? { at, ids: at.map((j) => ins[j].dataId as object), fed: ins.map((_, j) => j).filter((j) => !skip.has(j)) } : null;
+    st.session = session;
+    return { session, fed: st.baked?.fed ?? null, fresh: true };
+  }
+  return { session: st.session, fed: st.baked?.fed ?? null, fresh: false };
+}
+
+/** Feeds for the node session: the inputs at `fed` (all when null) as `in0`, `in1`, ... */
+function nodeFeeds(ins: readonly Info[], p: SegmentParams, fed: readonly number[] | null): Record<string, OrtTensor> {
+  if (fed === null) return feedsOf(ins, p, ortTensor);
+  const feeds: Record<string, OrtTensor> = {};
+  for (let k = 0; k < fed.length; k++) {
+    const x = ins[fed[k]];
+    feeds[`in${k}`] = ortTensor(p.src.graph.values[p.part.inputs[fed[k]]].dtype, backend.readInfoSync(x) as Float32Array, x.shape);
+  }
+  return feeds;
 }
 
 /** The browser path: the same model on onnxruntime-web, asynchronously (the executor awaits it in callAsync). */
@@ -61,13 +138,32 @@ const onnxSegment: Primitive<SegmentParams> = {
   impl(k, ins, p) {
     // onnxruntime-web runs asynchronously: a Promise the executor awaits (callAsync; synchronous calls run uncompiled there).
     if (ortIsAsync()) return runWeb(k, ins, p) as unknown as Info[];
-    const session = (p.state.session ??= new Session(buildModel(p.src.graph, p.part), outNames(p.part.outputs.length), `jitCompile '${p.src.graph.name}'`, heavy(p.src.graph, p.part)));
-    return adoptOutputs(k, session.run(feedsOf(ins, p, ortTensor)), p);
+    const { session, fed, fresh } = nodeSession(p, ins);
+    const feeds = nodeFeeds(ins, p, fed);
+    const t0 = fresh ? performance.now() : 0;
+    const res = session.run(feeds);
+    if (fresh) warmUp(session, feeds, performance.now() - t0);
+    return adoptOutputs(k, res, p);
   },
   vjp: null,
   saves: 'none',
   printParams: (p) => `[${p.part.nodes.map((n) => n.prim.name).join(',')}]`,
 };
+
+/** A fresh session's first run up to which warm-up runs are added (milliseconds), and how many runs in all. */
+export const warmUpConfig = { belowMs: 2, runs: 3 };
+
+/**
+ * ONNX Runtime's first runs of a new session are slow (its arenas grow, kernels pack their weights): on a small
+ * segment, tanh(x @ x + 1) on [8, 8], the second call took ~210 us and calls 3-15 40-60 us against ~25 us later.
+ * The compiling call runs a cheap segment a few more times on its own inputs (segments are pure; the outputs are
+ * dropped), so the calls after it start warm. A segment whose first run takes longer (a whole network) is not
+ * repeated: its warm-up is a small part of its run, and the compiling call stays short.
+ */
+function warmUp(session: Session, feeds: Record<string, OrtTensor>, firstMs: number): void {
+  if (firstMs >= warmUpConfig.belowMs) return;
+  for (let i = 1; i < warmUpConfig.runs; i++) session.run(feeds);
+}
 
 /** Kernels whose work grows faster than their tensors (contractions, windows): worth intra-op threads. */
 const HEAVY = new Set([
@@ -212,6 +308,7 @@ export function disposeSessions(g: Graph): void {
     const st = (n.params as SegmentParams).state;
     st.session?.dispose();
     st.session = null;
+    st.baked = null;
     void st.web?.then((w) => w.dispose(), () => undefined);
     st.web = null;
   }
@@ -224,6 +321,6 @@ function segmentNode(g: Graph, nodes: Node[], later: readonly Node[]): Node {
   const needed = new Set([...g.outputs, ...later.flatMap((n) => n.inputs)]);
   const outputs = nodes.flatMap((n) => n.outputs).filter((o) => needed.has(o));
   const part: Part = { nodes, inputs, outputs };
-  const params: SegmentParams = { src: { graph: g }, part, outAvals: outputs.map((o) => g.aval(o)), state: { session: null, web: null } };
+  const params: SegmentParams = { src: { graph: g }, part, outAvals: outputs.map((o) => g.aval(o)), state: { session: null, web: null, baked: null, rebuilds: 0 } };
   return { prim: onnxSegment as unknown as Primitive, params, inputs, outputs, site: nodes[nodes.length - 1].site };
 }
