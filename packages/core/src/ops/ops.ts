@@ -251,13 +251,15 @@ function runTimeFill(dims: unknown, value: number | boolean | string | Tensor, d
   if (value instanceof Tensor && value.rank !== 0) return null;
   let vec: Tensor;
   let rank: number | null;
+  // Symbolic dims of another dtype than int32 take the static path, which refuses them as eager calls do.
   if (symbolic(dims)) {
-    if (dims.rank !== 1) return null;
+    if (dims.rank !== 1 || dims.dtype !== 'int32') return null;
     rank = dims.shape.asList()[0];
-    vec = cast(dims, 'int32');
+    vec = dims;
   } else if (Array.isArray(dims) && dims.some(symbolic)) {
+    if (dims.some((d: unknown) => symbolic(d) && (d.dtype !== 'int32' || d.rank !== 0))) return null;
     rank = dims.length;
-    vec = stack(dims.map((d: unknown) => (symbolic(d) ? reshape(cast(d, 'int32'), []) : (d as TensorLike))));
+    vec = stack(dims as TensorLike[]);
   } else return null;
   const dt = dtype ?? (value instanceof Tensor ? value.dtype : typeof value === 'number' ? 'float32' : null);
   if (rank === null || (dt !== 'float32' && dt !== 'int32')) return null;
