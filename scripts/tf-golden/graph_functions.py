@@ -199,6 +199,40 @@ class ResizeInCond(tf.Module):
         return {"y": y}
 
 
+class ConverterOps(tf.Module):
+    """The last converter ops read onto composites: Dilation2D (SAME with strides, VALID with rates), BitwiseAnd,
+    SparseSegmentSum/Mean (a skipped segment id), SparseReshape (a -1 dim), SparseFillEmptyRows."""
+
+    def __init__(self):
+        self.filters = tf.Variable(f32(3, 3, 2) * 0.5, name="filters")
+
+    @tf.function(input_signature=[
+        tf.TensorSpec([None, 6, 6, 2], tf.float32, name="image"),
+        tf.TensorSpec([None, 3], tf.float32, name="data"),
+        tf.TensorSpec([6], tf.int32, name="k"),
+    ])
+    def serve(self, image, data, k):
+        raw = tf.raw_ops
+        d_same = tf.nn.dilation2d(image, self.filters, strides=[1, 2, 2, 1], padding="SAME", data_format="NHWC", dilations=[1, 1, 1, 1])
+        d_valid = tf.nn.dilation2d(image, self.filters, strides=[1, 1, 1, 1], padding="VALID", data_format="NHWC", dilations=[1, 2, 2, 1])
+        band = raw.BitwiseAnd(x=k, y=tf.constant([12, -3, 7, -8, 255, 0x7FFFFFFF]))
+        idx = tf.constant([0, 2, 1, 3, 0])
+        seg = tf.constant([0, 0, 2, 2, 3])
+        ssum = raw.SparseSegmentSum(data=data, indices=idx, segment_ids=seg)
+        smean = raw.SparseSegmentMean(data=data * 2.0, indices=idx, segment_ids=seg)
+        sp_idx = tf.constant([[0, 1], [0, 5], [1, 2], [1, 4]], tf.int64)
+        new_idx, new_shape = raw.SparseReshape(input_indices=sp_idx, input_shape=tf.constant([2, 6], tf.int64), new_shape=tf.constant([3, -1], tf.int64))
+        fill_idx, fill_vals, empty, rev = raw.SparseFillEmptyRows(
+            indices=tf.constant([[0, 1], [2, 0], [2, 2], [4, 1]], tf.int64), values=tf.reshape(data[:2, :2], [4]),
+            dense_shape=tf.constant([5, 3], tf.int64), default_value=tf.constant(-1.0))
+        return {
+            "d_same": d_same, "d_valid": d_valid, "band": tf.cast(band, tf.float32), "ssum": ssum, "smean": smean,
+            "reshaped": tf.cast(tf.concat([tf.reshape(new_idx, [-1]), new_shape], 0), tf.float32),
+            "fill_idx": tf.cast(fill_idx, tf.float32), "fill_vals": fill_vals,
+            "fill_meta": tf.concat([tf.cast(empty, tf.float32), tf.cast(rev, tf.float32)], 0),
+        }
+
+
 CASES_V2 = {
     "dense": (Dense, lambda: {"x": f32(2, 3)}),
     "counter": (Counter, lambda: {"x": f32(2)}),
@@ -208,6 +242,7 @@ CASES_V2 = {
     "upsample": (Upsample, lambda: {"x": f32(2, 4, 4, 2)}),
     "resize_cond": (ResizeInCond, lambda: {"x": f32(1, 4, 4, 2) + 0.5, "like": f32(1, 7, 5, 1)}),
     "raw_ops": (RawOps, lambda: {"x": f32(3, 4), "k": np.array([7, -7, 2, 5, -1, 7], np.int32)}),
+    "converter_ops": (ConverterOps, lambda: {"image": f32(2, 6, 6, 2), "data": f32(4, 3), "k": np.array([13, -1, -6, -8, 300, -2147483648], np.int32)}),
 }
 
 

@@ -27,14 +27,11 @@ const STRUCTURAL = ['Const', 'Placeholder', 'VarHandleOp', 'VariableV2', 'Variab
  * string kernels), ragged and sparse-tensor plumbing, and ops without an EagerFlow kernel.
  */
 const NOT_YET: Record<string, string> = {
-  BitwiseAnd: 'no bitwise kernels',
-  Dilation2D: 'no morphological dilation kernel',
   ImageProjectiveTransformV3: 'no projective-transform kernel',
   HashTable: 'hash tables', HashTableV2: 'hash tables', InitializeTable: 'hash tables', InitializeTableV2: 'hash tables',
   LookupTableFind: 'hash tables', LookupTableFindV2: 'hash tables', LookupTableImport: 'hash tables', LookupTableImportV2: 'hash tables',
   LookupTableSize: 'hash tables', LookupTableSizeV2: 'hash tables',
   RaggedGather: 'ragged tensors', RaggedRange: 'ragged tensors', RaggedTensorToTensor: 'ragged tensors',
-  SparseFillEmptyRows: 'sparse tensors', SparseReshape: 'sparse tensors', SparseSegmentMean: 'sparse segments (data-dependent count)', SparseSegmentSum: 'sparse segments (data-dependent count)',
   SimpleMLCreateModelResource: 'TF-DF models', SimpleMLInferenceOpWithHandle: 'TF-DF models', SimpleMLLoadModelFromPathWithHandle: 'TF-DF models',
   StaticRegexReplace: 'string ops', StringNGrams: 'string ops', StringSplit: 'string ops', StringToHashBucketFast: 'string ops',
   TensorArrayConcatV3: 'ragged TensorArray concat', TensorArraySplitV3: 'ragged TensorArray split',

@@ -70,7 +70,7 @@ function shapeOf(x: Nested): number[] {
   return Array.isArray(x) ? [x.length, ...(x.length ? shapeOf(x[0]) : [])] : [];
 }
 
-const V2 = ['dense', 'counter', 'loop', 'branch', 'new_ops', 'upsample', 'resize_cond', 'raw_ops'];
+const V2 = ['dense', 'counter', 'loop', 'branch', 'new_ops', 'upsample', 'resize_cond', 'raw_ops', 'converter_ops'];
 
 describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
   test.each(V2)('%s: imported signature == TF (outputs, gradients, variable updates)', (name) => {
@@ -170,6 +170,35 @@ describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
     expect((caught as Error).message).toMatch(/read from the graph: node 'sum' \(AddV2\)/);
     expect(ef.memory().numTensors).toBe(before);
     f.dispose();
+  });
+
+  test('converter ops refuse bad operands at load, naming the node, without leaks', () => {
+    const [F, I] = [{ type: 'DT_FLOAT' }, { type: 'DT_INT32' }];
+    const shape = (d: number[]) => ({ shape: { dim: d.map((size) => ({ size: String(size) })) } });
+    const load = (nodes: unknown[]) => () => ef.internal.signatureFunction(ef.internal.readTfGraph({ node: nodes } as never), { inputs: { x: { name: 'x:0' } }, outputs: { out: { name: 'out:0' } } });
+    const before = ef.memory().numTensors;
+    // BitwiseAnd on floats (TF's op takes integers only).
+    expect(load([
+      { name: 'x', op: 'Placeholder', attr: { dtype: F, shape: shape([3]) } },
+      { name: 'band', op: 'BitwiseAnd', input: ['x', 'x'], attr: { T: F } },
+      { name: 'out', op: 'Identity', input: ['band'], attr: { T: F } },
+    ])).toThrow(/node 'band' \(BitwiseAnd\).*int32 operands/);
+    // Dilation2D on an input whose spatial size is unknown.
+    expect(load([
+      { name: 'x', op: 'Placeholder', attr: { dtype: F, shape: shape([1, -1, -1, 1]) } },
+      { name: 'f', op: 'Const', attr: { dtype: F, value: { tensor: { dtype: 'DT_FLOAT', tensor_shape: { dim: [{ size: '2' }, { size: '2' }, { size: '1' }] }, float_val: [0] } } } },
+      { name: 'dil', op: 'Dilation2D', input: ['x', 'f'], attr: { T: F, strides: { list: { i: ['1', '1', '1', '1'] } }, rates: { list: { i: ['1', '1', '1', '1'] } }, padding: { s: 'VkFMSUQ=' } } },
+      { name: 'out', op: 'Identity', input: ['dil'], attr: { T: F } },
+    ])).toThrow(/node 'dil' \(Dilation2D\).*static height/);
+    // SparseReshape to a shape of another element count.
+    const ints = (name: string, v: number[], dims: number[]) => ({ name, op: 'Const', attr: { dtype: I, value: { tensor: { dtype: 'DT_INT32', tensor_shape: { dim: dims.map((size) => ({ size: String(size) })) }, int_val: v } } } });
+    expect(load([
+      { name: 'x', op: 'Placeholder', attr: { dtype: I, shape: shape([2, 2]) } },
+      ints('from', [2, 6], [2]), ints('to', [5, -1], [2]),
+      { name: 'sr', op: 'SparseReshape', input: ['x', 'from', 'to'] },
+      { name: 'out', op: 'Identity', input: ['sr:1'], attr: { T: I } },
+    ])).toThrow(/node 'sr' \(SparseReshape\).*\[2,6\] to \[5,-1\]/);
+    expect(ef.memory().numTensors).toBe(before);
   });
 
   test('Const TensorProtos: *_val lists (the last value repeats), tensor_content, int64 and half narrowed, out-of-range int64 refused', () => {
