@@ -182,12 +182,20 @@ def custom_gradient():
     return {"eager": grad(sq), "traced": grad(m.f), "savedLoaded": grad(loaded.f), "plain": grad(lambda x: x * x)}
 
 
+# Empty lines, a CRLF line, a blank-but-spaces line, a last line without '\n' and one with a trailing empty line.
+TEXT_FILE = "a\n\nb\r\n\n  \nc\u00e9\n\n"
+
+
 def data():
     """tf.data: empty lines kept, Dataset.reduce, a predicate of unknown static shape, a loop over a dataset in a tf.function."""
     import tempfile
     path = os.path.join(tempfile.mkdtemp(), "lines.txt")
     with open(path, "w") as f:
         f.write("a\n\nb\n")
+
+    file_path = os.path.join(tempfile.mkdtemp(), "lines.txt")
+    with open(file_path, "wb") as f:
+        f.write(TEXT_FILE.encode())
 
     def even(x):
         y = tf.numpy_function(lambda v: np.bool_(v % 2 == 0), [x], tf.bool)
@@ -202,6 +210,8 @@ def data():
 
     return {
         "textLines": [x.decode() for x in (t.numpy() for t in tf.data.TextLineDataset(path))],
+        "textFile": TEXT_FILE,
+        "textFileLines": [x.decode() for x in (t.numpy() for t in tf.data.TextLineDataset(file_path))],
         "reduce": int(tf.data.Dataset.range(5).reduce(np.int64(0), lambda s, x: s + x).numpy()),
         "filterUnknownShape": [int(x) for x in tf.data.Dataset.range(6).filter(even)],
         "loopInFunction": int(loop().numpy()),

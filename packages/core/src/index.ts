@@ -31,6 +31,7 @@ export { customGradient, grad, valueAndGrad } from './autodiff/custom_gradient';
 export type { CustomGradientResult, ValueAndGrad } from './autodiff/custom_gradient';
 export { print, printOutput } from './ops/array/print';
 export { PRIMITIVES, primitiveByName, registerPrimitive, allPrimitives } from './ops/table';
+export { broadcastIndex, broadcastConcrete, joinBytes } from './ops/math/string_concat';
 export * from './ops/graphdef_spec';
 export type { NodeDef, ArgDef, FunctionDef, GraphDef } from './ops/graphdef_json';
 export * from './ops/onnx_spec';

@@ -91,6 +91,9 @@ import * as io from './io';
 /** `ef.io`: TFRecordWriter, parseExample and its feature specs, serializeTensor/parseTensor, image codecs, files. */
 export { io };
 import * as sparse from './sparse';
+import * as strings from './strings';
+/** `ef.strings`: join, split, length, substr, toNumber, regexReplace, toHashBucketFast, unicodeDecode, lower, upper (TF's tf.strings). */
+export { strings };
 /** `ef.sparse`: toDense, fromDense, add, sparseDenseMatmul on `ef.SparseTensor`s. */
 export { sparse };
 export { SparseTensor } from './sparse/sparse_tensor';

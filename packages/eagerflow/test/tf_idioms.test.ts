@@ -2,6 +2,7 @@
 // (fixtures/tf_idioms.json, written by scripts/tf-golden/idioms.py).
 import * as ef from 'eagerflow';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 
 interface Enc {
@@ -318,11 +319,30 @@ describe('custom gradients through traces and saving (never dropped silently)', 
 });
 
 describe('ef.data as tf.data', () => {
-  const D = (FIX as unknown as { data: { textLines: string[]; reduce: number; filterUnknownShape: number[]; loopInFunction: number } }).data;
+  const D = (FIX as unknown as { data: { textLines: string[]; textFile: string; textFileLines: string[]; reduce: number; filterUnknownShape: number[]; loopInFunction: number } }).data;
   test('TextLineDataset keeps empty lines', async () => {
     const out: unknown[] = [];
     for await (const s of ef.data.TextLineDataset(['a', '', 'b']).asNumpyIterator()) out.push(s);
     expect(out).toEqual(D.textLines);
+  });
+  test('TextLineDataset keeps empty lines of a file (CRLF and a trailing empty line as TF reads them)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ef-lines-'));
+    try {
+      const file = path.join(dir, 'lines.txt');
+      fs.writeFileSync(file, D.textFile);
+      const out: unknown[] = [];
+      for await (const s of ef.data.TextLineDataset(file).asNumpyIterator()) out.push(s);
+      expect(out).toEqual(D.textFileLines);
+      const missing = ef.data.TextLineDataset(path.join(dir, 'nope.txt'));
+      const before = ef.memory().numTensors;
+      await expect((async () => {
+        for await (const s of missing) (s as ef.Tensor).dispose();
+      })()).rejects.toThrow(/ef.data.TextLineDataset: .*nope.txt does not exist/);
+      expect(() => missing.asNumpyIterator()).toThrow(ef.errors.NotFoundError); // on iteration, not at construction
+      expect(ef.memory().numTensors).toBe(before);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
   test('Dataset.reduce', async () => {
     const total = await ef.data.Dataset.range(5).reduce(ef.constant(0, 'int32'), (s: ef.Tensor, x: ef.Tensor) => ef.add(s, x));

@@ -13,7 +13,6 @@ import { InputRef, ParsedNode, array, isRecord, loadError, neededNodes, own, par
 import { decodeWeights } from './weights';
 import { SignatureIO, checkSupported, customReader, inferSignature } from './graph_model';
 import { LoadedSignature, positionalArgs, signatureOf } from './loaded_io';
-import { isLegacyResize, readLegacyResize } from './import_detect';
 import { inferListShapes } from './import_lists';
 import { inlineConst } from './graphdef_decode';
 import { TF1_CONTROL_OPS, foldControlFlow } from './tf1_frames';
@@ -72,7 +71,6 @@ const readerFor = (r: NodeReader): OpReader | undefined => {
   if (isHostCallbackNode(r.node)) return readHostCallback;
   const own = customReader(r.node.op) ?? foldReader(r.node) ?? resourceControlReader(r) ?? computedStridedSliceReader(r);
   if (own !== undefined) return own;
-  if (isLegacyResize(r)) return readLegacyResize;
   return isDynamic(r) ? readDynamic : specReader(currentReaderTable(IMPORT_ROWS), r);
 };
 

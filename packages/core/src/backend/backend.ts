@@ -197,7 +197,7 @@ export const directKernels: Kernels = {
     // tf.complex and keep its data untracked like a kernel result.
     if (dtype === 'complex64') return untracked(complexTf(values as Float32Array, shape), {}, backend);
     // Backends store strings as UTF-8 bytes (what tf.tensor does for string values).
-    const data = dtype === 'string' ? (values as string[]).map((v) => tf.util.encodeString(v)) : values;
+    const data = dtype === 'string' ? (values as (string | Uint8Array)[]).map((v) => (typeof v === 'string' ? tf.util.encodeString(v) : v)) : values;
     const dataId = backend.write(data, shape, dtype);
     return { dataId, shape, dtype };
   },
@@ -367,6 +367,13 @@ export function readInfoSync(x: Info): HostData {
     return Array.from(vals as Uint8Array[], (b) => (typeof b === 'string' ? b : dec.decode(b)));
   }
   return vals as HostData;
+}
+
+/** The bytes of a string kernel value's elements, row-major (readInfoSync decodes them as UTF-8). */
+export function readInfoBytesSync(x: Info): Uint8Array[] {
+  const vals = backendForDirect().readSync(x.dataId) as (Uint8Array | string)[];
+  const enc = new TextEncoder();
+  return Array.from(vals, (b) => (typeof b === 'string' ? enc.encode(b) : b));
 }
 
 /** The bytes of a string tensor's elements, row-major (tfjs stores strings as bytes; dataSync decodes them as UTF-8). */

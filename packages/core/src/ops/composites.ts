@@ -11,7 +11,7 @@ import * as o from './ops';
 import * as LOG from './math/compare';
 import { convertAll } from './op_builder';
 import { print } from './array/print';
-import { resize } from './image/resize';
+import { resize, resizeBilinearTf1, resizeNearestNeighborTf1 } from './image/resize';
 import { NN_COMPOSITES } from './nn/activations_composites';
 import { CONV_COMPOSITES } from './nn/conv';
 import { POOL_COMPOSITES } from './nn/pool';
@@ -79,6 +79,8 @@ export const COMPOSITES = {
   range: composite(['range'], o.range),
   print: composite(['print'], print),
   resize: composite(['image.resize'], resize),
+  resizeBilinear: composite(['image.resizeBilinear'], resizeBilinearTf1),
+  resizeNearestNeighbor: composite(['image.resizeNearestNeighbor'], resizeNearestNeighborTf1),
   ...NN_COMPOSITES,
   ...CONV_COMPOSITES,
   ...POOL_COMPOSITES,

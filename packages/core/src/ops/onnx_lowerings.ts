@@ -271,13 +271,14 @@ export const lower = {
   }, floatOrIntByConst),
   /**
    * TF2's image resizes on NHWC (half-pixel centers). Bilinear is ONNX's `half_pixel` linear; TF's nearest source
-   * index floor((dst + 0.5)·in/out) is `half_pixel`'s (dst + 0.5)·in/out - 0.5 rounded half up.
+   * index floor((dst + 0.5)·in/out) is `half_pixel`'s (dst + 0.5)·in/out - 0.5 rounded half up. TF1's modes
+   * (alignCorners, legacy) stay on the tfjs kernels.
    */
   resize: (mode: 'linear' | 'nearest'): OnnxSpec =>
-    codec<{ readonly size: readonly (number | null)[] }>((s, n, [x]) => {
+    codec<{ readonly size: readonly (number | null)[]; readonly alignCorners?: boolean; readonly halfPixelCenters?: boolean }>((s, n, [x]) => {
       const attrs = { mode: { s: mode }, coordinate_transformation_mode: { s: 'half_pixel' }, ...(mode === 'nearest' ? { nearest_mode: { s: 'round_prefer_ceil' } } : {}) };
       return s.add('Resize', [x, '', '', nhwcSizes(s, n.inputs[0], x, n.params.size as number[])], attrs);
-    }, (s, n) => FI.includes(s.aval(n.inputs[0]).dtype) && n.inputs.length === 1 && rankOf(s, n.inputs[0]) === 4 && n.params.size.every((d) => d !== null && d > 0)),
+    }, (s, n) => FI.includes(s.aval(n.inputs[0]).dtype) && n.inputs.length === 1 && rankOf(s, n.inputs[0]) === 4 && n.params.size.every((d) => d !== null && d > 0) && n.params.alignCorners !== true && n.params.halfPixelCenters !== false),
   /** TopK on the last axis (ties: lower index first in both), indices cast to int32. */
   topK: codec<{ readonly k: number }>((s, n, [x]) => {
     const [v, i] = s.add('TopK', [x, s.int64s([n.params.k])], { axis: { i: -1 }, largest: { i: 1 }, sorted: { i: 1 } }, 2);

@@ -7,6 +7,7 @@ import { bind, ctx } from '../ops/bind';
 import { AVal, Primitive } from '../ops/primitive';
 import { TensorLike, constant, convert, release } from './convert';
 import { TensorShape } from './shape';
+import type { NDArray } from './ndarray';
 import { formatNumpy } from './format';
 import { attr } from '../ops/graphdef_spec';
 import { argError, typeError } from '../errors/error_toolkit';
@@ -75,6 +76,15 @@ export class Variable {
   /** A tensor holding the current value. */
   value(): Tensor {
     return this.readVariable();
+  }
+
+  /**
+   * A host copy of the current value (TF's `v.numpy()`); eager only, like `Tensor.numpy`.
+   * @example
+   * new ef.Variable([1, 2]).numpy().shape; // [2]
+   */
+  numpy(): NDArray {
+    return this._value.numpy();
   }
 
   assign(value: TensorLike): Variable {

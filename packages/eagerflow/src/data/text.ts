@@ -1,6 +1,6 @@
 // Text sources on tfjs-data's readers: TextLineDataset (its TextLineDataset) and makeCsvDataset (its CSVDataset).
 import * as tfd from '@tensorflow/tfjs-data';
-import { DType, argError, TensorSpec, constant, describe, typeError } from '@eagerflow/core';
+import { DType, NotFoundError, argError, TensorSpec, constant, describe, opError, typeError } from '@eagerflow/core';
 import { Dataset, source as sourceDataset } from './dataset';
 import { DONE, item, iter, syncIter } from './iter';
 import { Parts } from './sources';
@@ -37,29 +37,71 @@ interface TextLineDatasetCtor {
   (pathOrLines: string | string[]): Dataset;
 }
 
+/** Node's fs without a static import (browser bundles still build). */
+function nodeFs(api: string, path: string): typeof import('node:fs') {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const fs = proc?.getBuiltinModule?.call(proc, 'node:fs') as typeof import('node:fs') | undefined;
+  if (fs === undefined) throw argError(api, 'no filesystem here', `${describe(path)} outside Node`, 'Node.js >= 20.19', 'Read the file in Node, or pass its lines as a string[].');
+  return fs;
+}
+
 /**
- * The lines of a text file (or of an array of lines), as string scalars, on tfjs-data's TextLineDataset.
+ * TF's line reader (io::InputBuffer::ReadLine): lines end at '\n', one trailing '\r' is dropped, empty lines are
+ * elements, and a final '\n' does not start another line.
+ */
+export function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}
+
+/** String scalars from a list of lines, one element per line (empty ones too). */
+function linesParts(lines: () => string[], card: number): Parts {
+  return {
+    spec: new TensorSpec([], 'string'),
+    card,
+    make: () => {
+      const all = lines();
+      let i = 0;
+      return syncIter(() => (i < all.length ? item(constant(all[i++], 'string')) : DONE));
+    },
+  };
+}
+
+/**
+ * The lines of a text file (or of an array of lines), as string scalars. Empty lines are elements (as TF's reader:
+ * `'a\n\nb\r\n'` gives `'a'`, `''`, `'b'`); a file is read in Node when iteration starts (a missing file is a
+ * NotFoundError there, as TF raises it on iteration).
  * @example
- * const ds = ef.data.TextLineDataset(['a,1', 'b,2']);
+ * const ds = ef.data.TextLineDataset(['a,1', '', 'b,2']);
  * const out = [];
  * for await (const s of ds.asNumpyIterator()) out.push(s);
- * out; // ["a,1", "b,2"]
+ * out; // ["a,1", "", "b,2"]
  */
 export const TextLineDataset = function TextLineDataset(pathOrLines: string | string[]): Dataset {
+  const api = 'ef.data.TextLineDataset';
   if (Array.isArray(pathOrLines) && pathOrLines.every((l) => typeof l === 'string')) {
-    // Given lines, every one is an element, empty ones too (as TF's lines of a file; tfjs-data's reader drops them).
     const lines = pathOrLines.slice();
-    return sourceDataset('ef.data.TextLineDataset', {
-      spec: new TensorSpec([], 'string'),
-      card: lines.length,
-      make: () => {
-        let i = 0;
-        return syncIter(() => (i < lines.length ? item(constant(lines[i++], 'string')) : DONE));
-      },
-    });
+    return sourceDataset(api, linesParts(() => lines, lines.length));
   }
-  const source = sourceOf('ef.data.TextLineDataset', pathOrLines);
-  return sourceDataset('ef.data.TextLineDataset', fromTfd(() => new tfd.TextLineDataset(source), (line: string) => constant(line, 'string'), new TensorSpec([], 'string')));
+  if (typeof pathOrLines !== 'string' || pathOrLines === '') {
+    throw typeError(api, 'expected a file path or an array of lines', describe(pathOrLines), 'a string or string[]', `Pass e.g. 'data.txt'.`);
+  }
+  const file = pathOrLines.replace(/^file:\/\//, '');
+  const read = (): string[] => {
+    const fs = nodeFs(api, file);
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === 'ENOENT') throw opError(NotFoundError, api, `${file} does not exist`, describe(pathOrLines), 'an existing text file', 'Check the path.', null);
+      throw argError(api, 'cannot read the text file', describe(pathOrLines), 'a readable file', `${(e as Error).message}.`, { cause: e });
+    }
+    return splitLines(text);
+  };
+  return sourceDataset(api, linesParts(read, UNKNOWN_CARDINALITY));
 } as TextLineDatasetCtor;
 
 /** `makeCsvDataset` options: `labelName`, `shuffle`, `numEpochs`, `columnDefaults`, ... */
@@ -92,10 +134,8 @@ function inferTypes(rows: string[][], n: number): DType[] {
 
 /** Reads the header and up to 100 rows synchronously (Node), to fix the element spec at construction. */
 function sample(api: string, path: string, delim: string): string[][] {
-  // Node's fs without a static import (browser bundles still build); tfjs-data reads the file itself later.
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const fs = proc?.getBuiltinModule?.call(proc, 'node:fs') as typeof import('node:fs') | undefined;
-  if (fs === undefined) throw argError(api, 'no filesystem here', `${describe(path)} outside Node`, 'Node.js >= 20.19', 'Read the CSV in Node.');
+  // tfjs-data reads the file itself later.
+  const fs = nodeFs(api, path);
   let text: string;
   try {
     text = fs.readFileSync(path.replace(/^file:\/\//, ''), 'utf8');

@@ -4,8 +4,8 @@ import { allocHost, describe } from '../../values/dtype';
 import type { Info, Kernels } from '../../backend/backend';
 import { AVal, Primitive } from '../primitive';
 import { api, arg } from '../api_spec';
-import { attr } from '../graphdef_spec';
-import { isShapeNode, writeShapeOf } from './reshape';
+import { attr, tfOpOf } from '../graphdef_spec';
+import { isShapeNode, squeeze as squeezeRecord, writeShapeOf } from './reshape';
 import type { Attrs, ReadScope } from '../graphdef_spec';
 import type { Tensor } from '../../values/tensor';
 import { bind } from '../bind';
@@ -150,6 +150,43 @@ function readParams(r: ReadScope, from: number): StridedSliceParams {
   };
 }
 
+/**
+ * A slice that shrinks axes while striding others by other than 1, as a StridedSlice keeping those axes (size 1)
+ * and a Squeeze of them. tfjs-core's strided kernel indexes the input with the shrunk output's coordinates
+ * (`x[0, ::2, 1:5]` reads past the end in tfjs-converter); TF runs both forms alike. Null when the plain form is
+ * safe, or when an unknown rank hides where a shrunk axis lands after an ellipsis.
+ */
+export function shrinkAsSqueeze(p: StridedSliceParams, rank: number | null): { p: StridedSliceParams; axes: number[] } | null {
+  const strides = p.strides ?? p.begin.map(() => 1);
+  if (p.shrinkAxisMask === 0 || strides.every((st, i) => st === 1 || bit(p.shrinkAxisMask, i))) return null;
+  const n = p.begin.length;
+  const ellipsis = Array.from({ length: n }, (_, i) => i).find((i) => bit(p.ellipsisMask, i));
+  const sparseDims = Array.from({ length: n }, (_, i) => i).filter((i) => !bit(p.newAxisMask, i) && !bit(p.ellipsisMask, i)).length;
+  if (ellipsis !== undefined && rank === null && Array.from({ length: n }, (_, i) => i).some((i) => i > ellipsis && bit(p.shrinkAxisMask, i))) return null;
+  const spread = ellipsis === undefined || rank === null ? 0 : rank - sparseDims - 1; // output dims the ellipsis adds beyond one
+  const axes: number[] = [];
+  const begin = p.begin.slice();
+  const end = p.end.slice();
+  const st = strides.slice();
+  let endMask = p.endMask;
+  let beginMask = p.beginMask;
+  for (let i = 0; i < n; i++) {
+    if (!bit(p.shrinkAxisMask, i) || bit(p.ellipsisMask, i) || bit(p.newAxisMask, i)) continue;
+    axes.push(i + (ellipsis !== undefined && i > ellipsis ? spread : 0));
+    const b = bit(p.beginMask, i) ? 0 : begin[i];
+    beginMask &= ~(1 << i);
+    begin[i] = b;
+    st[i] = 1;
+    // begin + 1 as the end, except for the last index (-1), whose end is the end of the axis.
+    if (b === -1) endMask |= 1 << i;
+    else {
+      end[i] = b + 1;
+      endMask &= ~(1 << i);
+    }
+  }
+  return { p: { ...p, begin, end, strides: st, beginMask, endMask, shrinkAxisMask: 0 }, axes };
+}
+
 /** stridedSlice(input, begin, end, strides?, {beginMask, endMask, ellipsisMask, newAxisMask, shrinkAxisMask}): TF's numpy-style slice. */
 export const stridedSlice = {
   name: 'strided_slice',
@@ -173,9 +210,13 @@ export const stridedSlice = {
   tf: {
     ops: ['StridedSlice'],
     write(s, n, [x]) {
-      const p = n.params as StridedSliceParams;
+      const p0 = n.params as StridedSliceParams;
+      const split = shrinkAsSqueeze(p0, s.aval(n.inputs[0]).shape?.length ?? null);
+      const p = split?.p ?? p0;
       const strides = p.strides ?? p.begin.map(() => 1);
-      return [s.add('StridedSlice', 'StridedSlice', [x, s.ints('begin', p.begin), s.ints('end', p.end), s.ints('strides', strides)], { T: attr.type(s.dtype(n.inputs[0])), Index: attr.type('int32'), ...maskAttrs(p) })];
+      const T = attr.type(s.dtype(n.inputs[0]));
+      const y = s.add('StridedSlice', 'StridedSlice', [x, s.ints('begin', p.begin), s.ints('end', p.end), s.ints('strides', strides)], { T, Index: attr.type('int32'), ...maskAttrs(p) });
+      return [split === null ? y : s.add(tfOpOf(squeezeRecord), 'shrink', [y], { T, squeeze_dims: attr.ints(split.axes) })];
     },
     read(r): Tensor[] {
       r.arity(4);

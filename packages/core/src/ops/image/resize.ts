@@ -6,7 +6,7 @@ import { Dims, dimsToString } from '../../values/shape';
 import { Tensor } from '../../values/tensor';
 import { bind } from '../bind';
 import { TensorLike, convert, release } from '../../values/convert';
-import { unimplemented } from '../../errors/error_toolkit';
+import { typeError, unimplemented } from '../../errors/error_toolkit';
 import * as o from '../ops';
 import { tidy } from '../../backend/memory';
 import { argError, checkArity, checkDTypes } from '../check';
@@ -20,6 +20,20 @@ export type ResizeMethod = 'bilinear' | 'nearest';
 export interface ResizeParams {
   /** Output [height, width] (a gradient read from a file with unknown dims may not know them: null). */
   readonly size: readonly [number | null, number | null];
+  /** TF1's modes (tf.compat.v1.image.resize_*): absent means TF2's (false). */
+  readonly alignCorners?: boolean;
+  /** Absent means TF2's (true); TF1's raw ops default to false. */
+  readonly halfPixelCenters?: boolean;
+}
+
+/** The sampling mode of a resize's params (TF2's when absent). */
+export function modeOf(p: ResizeParams): { alignCorners: boolean; halfPixelCenters: boolean } {
+  return { alignCorners: p.alignCorners ?? false, halfPixelCenters: p.halfPixelCenters ?? true };
+}
+
+/** The params that carry a mode: TF2's leaves them out (so the records' params stay as before). */
+function withMode(size: ResizeParams['size'], m: { alignCorners: boolean; halfPixelCenters: boolean }): ResizeParams {
+  return m.alignCorners || !m.halfPixelCenters ? { size, ...m } : { size };
 }
 
 const KERNEL = { bilinear: 'ResizeBilinear', nearest: 'ResizeNearestNeighbor' } as const;
@@ -41,34 +55,37 @@ function resizeRecord(method: ResizeMethod, name: string): Primitive<ResizeParam
       checkDTypes(name, ins[0], method === 'bilinear' ? ['float32'] : ['float32', 'int32']);
       return [{ dtype: ins[0].dtype, shape: resizedShape(name, ins[0].shape, p.size) }];
     },
-    impl: (k, [images], p) => [k.run(KERNEL[method], { images }, { size: [...p.size], alignCorners: false, halfPixelCenters: true }) as Info],
+    impl: (k, [images], p) => [k.run(KERNEL[method], { images }, { size: [...p.size], ...modeOf(p) }) as Info],
     // The adjoint of a linear resampling, as its own primitive (so it is recorded, traced and saved).
-    vjp: (c, [x], _o, p) => [c[0] === null ? null : bind(method === 'bilinear' ? resizeBilinearGrad : resizeNearestGrad, [c[0], x], { size: p.size })[0]],
+    vjp: (c, [x], _o, p) => [c[0] === null ? null : bind(method === 'bilinear' ? resizeBilinearGrad : resizeNearestGrad, [c[0], x], withMode(p.size, modeOf(p)))[0]],
     saves: 'inputs',
     onnx: lower.resize(method === 'bilinear' ? 'linear' : 'nearest'),
     tf: {
       ops: [KERNEL[method]],
-      write: (s, n, [x]) => [s.add(KERNEL[method], KERNEL[method], [x, s.ints('size', (n.params as ResizeParams).size as readonly number[])], resizeAttrs(s, n.inputs[0]))],
+      write: (s, n, [x]) => [s.add(KERNEL[method], KERNEL[method], [x, s.ints('size', (n.params as ResizeParams).size as readonly number[])], resizeAttrs(s, n.inputs[0], n.params as ResizeParams))],
       read(r): Tensor[] {
         r.arity(2);
-        checkTf2(r);
+        const mode = readMode(r);
         const [h, w] = r.numbers(1, 'the size');
-        return bind(method === 'bilinear' ? resizeBilinear : resizeNearest, [r.input(0)], { size: [h, w] });
+        return bind(method === 'bilinear' ? resizeBilinear : resizeNearest, [r.input(0)], withMode([h, w], mode));
       },
     },
   };
 }
 
-/** TF2 tf.image.resize attrs: align_corners=false, half_pixel_centers=true. */
-function resizeAttrs(s: WriteScope, i: number): Record<string, ReturnType<typeof attr.bool>> {
-  return { T: typeAttrOf(s, i), align_corners: attr.bool(false), half_pixel_centers: attr.bool(true) };
+/** The resize attrs of the params' mode (TF2's tf.image.resize: align_corners=false, half_pixel_centers=true). */
+function resizeAttrs(s: WriteScope, i: number, p: ResizeParams): Record<string, ReturnType<typeof attr.bool>> {
+  const m = modeOf(p);
+  return { T: typeAttrOf(s, i), align_corners: attr.bool(m.alignCorners), half_pixel_centers: attr.bool(m.halfPixelCenters) };
 }
 
-/** Only TF2 resizes are read (the TF1 modes would silently differ). */
-function checkTf2(r: ReadScope): void {
-  if (r.node.bool('align_corners', false) || !r.node.bool('half_pixel_centers', false)) {
-    throw r.error('only align_corners=false, half_pixel_centers=true is supported', `align_corners=${r.node.bool('align_corners', false)}, half_pixel_centers=${r.node.bool('half_pixel_centers', false)}`, 'TF2 tf.image.resize attrs', 'Resize with tf.image.resize (TF2 semantics)');
+/** A read node's mode (TF's attr defaults are false, false); both true is refused, as TF's kernels do. */
+function readMode(r: ReadScope): { alignCorners: boolean; halfPixelCenters: boolean } {
+  const m = { alignCorners: r.node.bool('align_corners', false), halfPixelCenters: r.node.bool('half_pixel_centers', false) };
+  if (m.alignCorners && m.halfPixelCenters) {
+    throw r.error('align_corners and half_pixel_centers cannot both be true', 'align_corners=true, half_pixel_centers=true', 'at most one of them true', 'Resize with one mode');
   }
+  return m;
 }
 
 /**
@@ -80,18 +97,19 @@ function resizeGradTf(method: ResizeMethod, rec: () => Primitive<ResizeParams>):
   return {
     ops: [op],
     write(s, n, [dy, x]) {
-      if (method === 'bilinear') return [s.add(op, op, [dy, x], resizeAttrs(s, n.inputs[0]))];
+      const attrs = resizeAttrs(s, n.inputs[0], n.params as ResizeParams);
+      if (method === 'bilinear') return [s.add(op, op, [dy, x], attrs)];
       const sliceOp = tfOpOf(sliceRecord);
       const size = s.add(sliceOp, sliceOp, [writeShapeOf(s, x, n.inputs[1]), s.ints('begin', [1]), s.ints('size', [2])], { T: attr.type('int32'), Index: attr.type('int32') });
-      return [s.add(op, op, [dy, size], resizeAttrs(s, n.inputs[0]))];
+      return [s.add(op, op, [dy, size], attrs)];
     },
     read(r): Tensor[] {
       r.arity(2);
-      checkTf2(r);
+      const mode = readMode(r);
       const dy = r.input(0);
       const d = dy.dims;
       const like = method === 'bilinear' ? r.input(1) : originalImage(r, d);
-      return bind(rec() as Primitive, [dy, like], { size: [d?.[1] ?? null, d?.[2] ?? null] });
+      return bind(rec() as Primitive, [dy, like], withMode([d?.[1] ?? null, d?.[2] ?? null], mode));
     },
   };
 }
@@ -107,16 +125,22 @@ function originalImage(r: ReadScope, dy: (number | null)[] | null): Tensor {
   return o.zeros([dy[0], h, w, dy[3]]);
 }
 
-/** Row `o` of the [out, in] resampling matrix along one axis, TF2 half-pixel semantics. */
-export function resampleMatrix(method: ResizeMethod, inSize: number, outSize: number): Float32Array {
+/**
+ * The [out, in] resampling matrix along one axis, as TF's kernels sample (TF2's half-pixel centers by default;
+ * TF1's align_corners scales by (in - 1) / (out - 1), and its legacy mode samples at o·in/out).
+ */
+export function resampleMatrix(method: ResizeMethod, inSize: number, outSize: number, mode = { alignCorners: false, halfPixelCenters: true }): Float32Array {
   const m = new Float32Array(outSize * inSize);
-  const scale = inSize / outSize;
+  const scale = mode.alignCorners && outSize > 1 ? (inSize - 1) / (outSize - 1) : inSize / outSize;
+  const half = mode.halfPixelCenters;
   for (let r = 0; r < outSize; r++) {
     if (method === 'nearest') {
-      m[r * inSize + Math.max(0, Math.min(Math.floor((r + 0.5) * scale), inSize - 1))] = 1;
+      const src = (half ? r + 0.5 : r) * scale;
+      const near = Math.min(mode.alignCorners ? Math.round(src) : Math.floor(src), inSize - 1);
+      m[r * inSize + Math.max(0, near)] = 1;
       continue;
     }
-    const f = (r + 0.5) * scale - 0.5;
+    const f = half ? (r + 0.5) * scale - 0.5 : r * scale;
     const lerp = f - Math.floor(f);
     m[r * inSize + Math.max(Math.floor(f), 0)] += 1 - lerp;
     m[r * inSize + Math.min(Math.ceil(f), inSize - 1)] += lerp;
@@ -125,11 +149,11 @@ export function resampleMatrix(method: ResizeMethod, inSize: number, outSize: nu
 }
 
 /** dx = Mh^T · dy · Mw per (batch, channel): two batched matmuls on kernels (tfjs's grad kernels ignore half-pixel centers). */
-function resizeAdjoint(k: Kernels, method: ResizeMethod, dy: Info, like: Info): Info {
+function resizeAdjoint(k: Kernels, method: ResizeMethod, dy: Info, like: Info, p: ResizeParams): Info {
   const [b, oh, ow, c] = dy.shape;
   const [, ih, iw] = like.shape;
-  const mh = k.upload(resampleMatrix(method, ih, oh), [1, oh, ih], 'float32');
-  const mw = k.upload(resampleMatrix(method, iw, ow), [1, ow, iw], 'float32');
+  const mh = k.upload(resampleMatrix(method, ih, oh, modeOf(p)), [1, oh, ih], 'float32');
+  const mw = k.upload(resampleMatrix(method, iw, ow, modeOf(p)), [1, ow, iw], 'float32');
   const t = k.run('Transpose', { x: dy }, { perm: [0, 3, 1, 2] }) as Info;
   const flat = k.run('Reshape', { x: t }, { shape: [b * c, oh, ow] }) as Info;
   const left = k.run('BatchMatMul', { a: mh, b: flat }, { transposeA: true, transposeB: false }) as Info;
@@ -156,7 +180,7 @@ function gradRecord(method: ResizeMethod, name: string): Primitive<ResizeParams>
       }
       return [{ dtype: 'float32', shape: x === null ? dy && [dy[0], null, null, dy[3]] : [x[0], x[1], x[2], x[3]] }];
     },
-    impl: (k, [dy, x]) => [resizeAdjoint(k, method, dy, x)],
+    impl: (k, [dy, x], p) => [resizeAdjoint(k, method, dy, x, p)],
     // Linear in dy: its adjoint is the forward resize; the original image only gives a shape.
     vjp: (c, _ins, _o, p) => [c[0] === null ? null : bind(method === 'bilinear' ? resizeBilinear : resizeNearest, [c[0]], p)[0], null],
     saves: 'none',
@@ -178,9 +202,9 @@ export interface ResizeOptions {
   antialias?: boolean;
 }
 
-function checkSize(size: unknown): [number, number] {
+function checkSize(size: unknown, api = 'image.resize'): [number, number] {
   if (!Array.isArray(size) || size.length !== 2 || !size.every((d) => Number.isInteger(d) && d > 0)) {
-    throw argError('image.resize', 'size must be two positive integers', showValue(size), '[newHeight, newWidth]', 'Pass e.g. [224, 224].');
+    throw argError(api, 'size must be two positive integers', showValue(size), '[newHeight, newWidth]', 'Pass e.g. [224, 224].');
   }
   return [size[0], size[1]];
 }
@@ -221,4 +245,57 @@ export function resize(images: TensorLike, size: readonly number[], options: Res
   } finally {
     release(a);
   }
+}
+
+/** TF1's raw resize options (tf.compat.v1.image.resize_bilinear / resize_nearest_neighbor). */
+export interface ResizeTf1Options {
+  /** Corner pixels of input and output aligned: scale (in - 1) / (out - 1). Default false. */
+  alignCorners?: boolean;
+  /** Sample at pixel centers (TF2's tf.image.resize mode). Default false (TF1's legacy o·in/out). */
+  halfPixelCenters?: boolean;
+}
+
+function tf1Resize(api: string, method: ResizeMethod, images: TensorLike, size: readonly number[], options: ResizeTf1Options): Tensor {
+  const mode = { alignCorners: options.alignCorners ?? false, halfPixelCenters: options.halfPixelCenters ?? false };
+  for (const [k, v] of Object.entries(mode)) {
+    if (typeof v !== 'boolean') throw typeError(api, `${k} must be a boolean`, showValue(v), 'true or false', `Pass ${k}: true or false.`);
+  }
+  if (mode.alignCorners && mode.halfPixelCenters) {
+    throw argError(api, 'alignCorners and halfPixelCenters cannot both be true', 'alignCorners: true, halfPixelCenters: true', 'at most one of them true', 'Pass halfPixelCenters: true alone for TF2 sampling, or alignCorners: true alone.');
+  }
+  const target = checkSize(size, api);
+  const a = convert(api, images);
+  try {
+    if (a.t.rank !== null && a.t.rank !== 4) throw argError(api, 'images must be rank 4', dimsToString(a.t.dims), 'rank 4 (NHWC)', 'Add a batch axis with ef.expandDims(images, 0).');
+    return tidy(() => {
+      const x = method === 'bilinear' && a.t.dtype !== 'float32' ? o.cast(a.t, 'float32') : a.t;
+      return bind(method === 'bilinear' ? resizeBilinear : resizeNearest, [x], withMode(target, mode))[0];
+    });
+  } finally {
+    release(a);
+  }
+}
+
+/**
+ * TF1's `tf.compat.v1.image.resize_bilinear`: rank-4 NHWC images to `size`, float32 out, with TF1's sampling
+ * options (both false by default, TF1's legacy mode; `{halfPixelCenters: true}` is TF2's `ef.image.resize`).
+ * Differentiable.
+ * @example
+ * const x = ef.reshape(ef.constant([0, 3]), [1, 1, 2, 1]);
+ * ef.reshape(ef.image.resizeBilinear(x, [1, 4]), [4]).arraySync(); // [0, 1.5, 3, 3]
+ * ef.reshape(ef.image.resizeBilinear(x, [1, 4], { alignCorners: true }), [4]).arraySync(); // [0, 1, 2, 3]
+ */
+export function resizeBilinearTf1(images: TensorLike, size: readonly number[], options: ResizeTf1Options = {}): Tensor {
+  return tf1Resize('image.resizeBilinear', 'bilinear', images, size, options);
+}
+
+/**
+ * TF1's `tf.compat.v1.image.resize_nearest_neighbor`: rank-4 NHWC images to `size`, dtype kept, with TF1's
+ * sampling options (both false by default). Differentiable.
+ * @example
+ * const x = ef.reshape(ef.constant([0, 3], 'int32'), [1, 1, 2, 1]);
+ * ef.reshape(ef.image.resizeNearestNeighbor(x, [1, 3], { alignCorners: true }), [3]).arraySync(); // [0, 3, 3]
+ */
+export function resizeNearestNeighborTf1(images: TensorLike, size: readonly number[], options: ResizeTf1Options = {}): Tensor {
+  return tf1Resize('image.resizeNearestNeighbor', 'nearest', images, size, options);
 }

@@ -8,6 +8,7 @@ import { NUMERIC, argError } from '../check';
 import { intMultiply, intValues, withScratch } from '../kernel_util';
 import { Impl, binary } from '../elementwise';
 import { g0 } from '../rule_helpers';
+import { stringAdd } from './string_concat';
 
 const mulImpl: Impl = (k, [a, b]) => [a.dtype === 'int32' ? intMultiply(k, a, b) : (k.run('Multiply', { a, b }) as Info)];
 
@@ -39,8 +40,11 @@ function cPow(a: number, b: number): number {
   return a === 1 || (a === -1 && Math.abs(b) === Infinity) ? 1 : Math.pow(a, b);
 }
 
+/** Numbers on the Add kernel; strings concatenate elementwise on the host (TF's Add on strings; tfjs has no kernel). */
+const addImpl: Impl = (k, [a, b]) => [a.dtype === 'string' ? stringAdd(k, a, b) : (k.run('Add', { a, b }) as Info)];
+
 // complex64 too: the tape sums complex cotangents (fft, complex) with it.
-export const add = withOnnx(binary('add', 'Add', ['math.add', 'add'], [...NUMERIC, 'complex64'], 'none', (c) => [g0(c), g0(c)], undefined, { fn: (a, b) => a + b, expr: (a, b) => `(${a} + ${b})`, gpu: (a, b) => `(${a} + ${b})` }, undefined, { op: 'AddV2', readAlso: ['Add'] }), { op: 'Add', dtypes: ['float32', 'int32'] });
+export const add = withOnnx(binary('add', 'Add', ['math.add', 'add'], [...NUMERIC, 'complex64', 'string'], 'none', (c) => [g0(c), g0(c)], undefined, { fn: (a, b) => a + b, expr: (a, b) => `(${a} + ${b})`, gpu: (a, b) => `(${a} + ${b})` }, addImpl, { op: 'AddV2', readAlso: ['Add'] }), { op: 'Add', dtypes: ['float32', 'int32'] });
 export const sub = withOnnx(binary('sub', 'Sub', ['math.subtract', 'subtract'], NUMERIC, 'none', (c, _x, _y, _p, need) => [g0(c), need[1] ? o.neg(g0(c)) : null], undefined, { fn: (a, b) => a - b, expr: (a, b) => `(${a} - ${b})`, gpu: (a, b) => `(${a} - ${b})` }), { op: 'Sub', dtypes: ['float32', 'int32'] });
 export const mul = withOnnx(binary('mul', 'Multiply', ['math.multiply', 'multiply'], NUMERIC, 'inputs', (c, [a, b], _y, _p, need) => [need[0] ? o.mul(g0(c), b) : null, need[1] ? o.mul(g0(c), a) : null], undefined, { fn: (a, b) => a * b, expr: (a, b) => `(${a} * ${b})`, gpu: (a, b) => `(${a} * ${b})` }, mulImpl, { op: 'Mul' }), { op: 'Mul', dtypes: ['float32', 'int32'] });
 /** TensorFlow's RealDiv gradient: dx = g / y, dy = g * ((-x / y) / y) (no y^2: it overflows for tiny y). */
