@@ -33,6 +33,8 @@ def f32(*shape):
 
 def tolist(x):
     x = np.asarray(x)
+    if x.dtype.kind in "OS":
+        return np.array([b.decode("utf-8") for b in x.reshape(-1)], dtype=object).reshape(x.shape).tolist()
     if x.dtype == np.bool_:
         return x.astype(bool).tolist()
     if np.issubdtype(x.dtype, np.complexfloating):
@@ -41,7 +43,7 @@ def tolist(x):
 
 
 def dtype_name(d):
-    return {tf.float32: "float32", tf.int32: "int32", tf.bool: "bool", tf.int64: "int32", tf.complex64: "complex64"}[d]
+    return {tf.float32: "float32", tf.int32: "int32", tf.bool: "bool", tf.int64: "int32", tf.complex64: "complex64", tf.string: "string"}[d]
 
 
 # ---- TF 2.x cases: a Module with one serving signature --------------------------------------------------
@@ -233,6 +235,26 @@ class ConverterOps(tf.Module):
         }
 
 
+class StringOps(tf.Module):
+    """tfjs-converter's string ops: StaticRegexReplace (global and first match), StringToHashBucketFast, TF1's
+    StringSplit (every delimiter byte splits, empty tokens skipped) and StringNGrams with padding. Outputs only."""
+
+    no_gradients = True
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string, name="s"), tf.TensorSpec([None], tf.string, name="words")])
+    def serve(self, s, words):
+        raw = tf.raw_ops
+        sp_idx, sp_vals, sp_shape = raw.StringSplit(input=s, delimiter=tf.constant(" ,"), skip_empty=True)
+        ng, ng_splits = raw.StringNGrams(data=words, data_splits=tf.constant([0, 2, 5], tf.int64), separator="_", ngram_widths=[1, 2, 3],
+                                         left_pad="<", right_pad=">", pad_width=1, preserve_short_sequences=False)
+        return {
+            "rr": raw.StaticRegexReplace(input=s, pattern="[0-9]+", rewrite="#", replace_global=True),
+            "rr1": raw.StaticRegexReplace(input=s, pattern="(o)", rewrite="[\\1]", replace_global=False),
+            "hb": raw.StringToHashBucketFast(input=s, num_buckets=1000),
+            "sp_idx": sp_idx, "sp_vals": sp_vals, "sp_shape": sp_shape, "ng": ng, "ng_splits": ng_splits,
+        }
+
+
 CASES_V2 = {
     "dense": (Dense, lambda: {"x": f32(2, 3)}),
     "counter": (Counter, lambda: {"x": f32(2)}),
@@ -242,6 +264,8 @@ CASES_V2 = {
     "upsample": (Upsample, lambda: {"x": f32(2, 4, 4, 2)}),
     "resize_cond": (ResizeInCond, lambda: {"x": f32(1, 4, 4, 2) + 0.5, "like": f32(1, 7, 5, 1)}),
     "raw_ops": (RawOps, lambda: {"x": f32(3, 4), "k": np.array([7, -7, 2, 5, -1, 7], np.int32)}),
+    "string_ops": (StringOps, lambda: {"s": np.array([b"hello world, 42 foo", b"a,,b  c7", b"", b"no0digits o"], dtype=object),
+                                       "words": np.array([b"the", b"quick", b"brown", b"fox", b"jumps"], dtype=object)}),
     "converter_ops": (ConverterOps, lambda: {"image": f32(2, 6, 6, 2), "data": f32(4, 3), "k": np.array([13, -1, -6, -8, 300, -2147483648], np.int32)}),
 }
 

@@ -33,7 +33,6 @@ const NOT_YET: Record<string, string> = {
   LookupTableSize: 'hash tables', LookupTableSizeV2: 'hash tables',
   RaggedGather: 'ragged tensors', RaggedRange: 'ragged tensors', RaggedTensorToTensor: 'ragged tensors',
   SimpleMLCreateModelResource: 'TF-DF models', SimpleMLInferenceOpWithHandle: 'TF-DF models', SimpleMLLoadModelFromPathWithHandle: 'TF-DF models',
-  StaticRegexReplace: 'string ops', StringNGrams: 'string ops', StringSplit: 'string ops', StringToHashBucketFast: 'string ops',
   TensorArrayConcatV3: 'ragged TensorArray concat', TensorArraySplitV3: 'ragged TensorArray split',
 };
 

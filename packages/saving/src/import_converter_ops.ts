@@ -2,8 +2,10 @@
 // are the composites'): Size, SparseToDense, ComplexAbs, Erfc, CropAndResize, Einsum, the legacy Div/Mod/Concat/
 // Gather/Reverse forms, ClipByValue, LogSoftmax, MatrixBandPart, EuclideanNorm, IdentityN, ShapeN, ListDiff,
 // DenseBincount, FakeQuantWithMinMaxVars, Dilation2D, BitwiseAnd, SparseSegmentSum/Mean, SparseReshape,
-// SparseFillEmptyRows, and tfjs-converter's own op names (Conv1D, DepthwiseConv2d, Ones, Zeros).
-import { ReadScope, TOP, Tensor, TfImport, image, linalg, math, nn, segmentSumDynOf } from '@eagerflow/core';
+// SparseFillEmptyRows, the string ops (on the ef.strings records the eagerflow package registers), and
+// tfjs-converter's own op names (Conv1D, DepthwiseConv2d, Ones, Zeros).
+import { ReadScope, TOP, Tensor, TfImport, allPrimitives, bind, image, linalg, math, nn, segmentSumDynOf } from '@eagerflow/core';
+import type { Params, Primitive } from '@eagerflow/core';
 import type { DType } from '@eagerflow/core';
 import { ReaderTable, readerFor, readerTable } from './spec_io';
 import type { NodeReader } from './reader';
@@ -246,6 +248,17 @@ function sparseFillEmptyRows(r: ReadScope): Tensor[] {
   return [outIdx, outVals, empty, pos];
 }
 
+/** A record the eagerflow package registers (ef.strings' records), bound to the node's tensors. */
+function stringRecord(name: string, params: (r: ReadScope) => object, arity: number) {
+  return (r: ReadScope): Tensor[] => {
+    r.arity(arity);
+    const rec = allPrimitives().find((p) => p.name === name) as Primitive | undefined;
+    if (rec === undefined) throw r.error(`${r.node.op} runs on the ef.strings record '${name}'`, 'no such record registered', 'the eagerflow package loaded', "Import 'eagerflow' (it registers the string records), not only @eagerflow/saving");
+    if (r.input(0).dtype !== 'string') throw r.error(`${r.node.op} takes a string input`, `input '${r.refText(0)}' of dtype ${r.input(0).dtype}`, 'a string tensor', 'Fix the graph');
+    return bind(rec, r.inputs(), params(r) as Params);
+  };
+}
+
 /** Rows of TF ops read onto EagerFlow's composites. */
 export const CONVERTER_IMPORT_ROWS: readonly TfImport[] = [
   { ops: ['Size'], read: (r) => (r.arity(1), [TOP.size(r.input(0))]) },
@@ -284,6 +297,16 @@ export const CONVERTER_IMPORT_ROWS: readonly TfImport[] = [
   { ops: ['SparseSegmentMean', 'SparseSegmentMeanWithNumSegments'], read: sparseSegment(true) },
   { ops: ['SparseReshape'], read: sparseReshape },
   { ops: ['SparseFillEmptyRows'], read: sparseFillEmptyRows },
+  { ops: ['StaticRegexReplace'], read: stringRecord('string_regex_replace', (r) => ({ pattern: r.node.str('pattern'), rewrite: r.node.str('rewrite'), replaceGlobal: r.node.bool('replace_global', true) }), 1) },
+  { ops: ['StringToHashBucketFast'], read: stringRecord('string_to_hash_bucket_fast', (r) => ({ numBuckets: r.node.int('num_buckets') }), 1) },
+  { ops: ['StringSplit'], read: stringRecord('string_split_bytes', (r) => ({ skipEmpty: r.node.bool('skip_empty', true) }), 2) },
+  {
+    ops: ['StringNGrams'],
+    read: stringRecord('string_ngrams', (r) => ({
+      separator: r.node.str('separator', ' '), nGramWidths: r.node.ints('ngram_widths'), leftPad: r.node.str('left_pad', ''), rightPad: r.node.str('right_pad', ''),
+      padWidth: r.node.int('pad_width', -1), preserveShortSequences: r.node.bool('preserve_short_sequences', false),
+    }), 2),
+  },
   // tfjs-converter's own op names (its op lists read them; TF writes the ops they alias).
   { ops: ['DepthwiseConv2d'], read: as('DepthwiseConv2dNative') },
   { ops: ['Conv1D'], read: (r) => (r.arity(2), [nn.conv1d(r.input(0), r.input(1), r.node.int('stride', 1), r.node.str('pad', 'VALID') as 'SAME' | 'VALID', { dataFormat: r.node.str('data_format', 'NWC'), dilations: r.node.int('dilation', 1) })]) },

@@ -172,6 +172,24 @@ describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
     f.dispose();
   });
 
+  test('string_ops: StaticRegexReplace, StringToHashBucketFast, StringSplit, StringNGrams imported == TF, called and traced', () => {
+    const { graph, fx } = fixture('string_ops');
+    const f = ef.internal.signatureFunction(graph, signature(fx), { outputs: 'dict' });
+    const feed = (k: string): T => ef.constant(fx.feeds[k] as unknown as string[]);
+    const keys = Object.keys(fx.expect).sort();
+    const traced = ef.trace((s: T, words: T) => {
+      const o = f({ s, words }) as Record<string, T>;
+      return keys.map((k) => o[k]);
+    });
+    const direct = f({ s: feed('s'), words: feed('words') }) as Record<string, T>;
+    const viaTrace = traced(feed('s'), feed('words')) as T[];
+    for (const [i, k] of keys.entries()) {
+      expect([k, direct[k].arraySync()]).toEqual([k, fx.expect[k]]);
+      expect([k, viaTrace[i].arraySync()]).toEqual([k, fx.expect[k]]);
+    }
+    f.dispose();
+  });
+
   test('converter ops refuse bad operands at load, naming the node, without leaks', () => {
     const [F, I] = [{ type: 'DT_FLOAT' }, { type: 'DT_INT32' }];
     const shape = (d: number[]) => ({ shape: { dim: d.map((size) => ({ size: String(size) })) } });
@@ -198,6 +216,12 @@ describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
       { name: 'sr', op: 'SparseReshape', input: ['x', 'from', 'to'] },
       { name: 'out', op: 'Identity', input: ['sr:1'], attr: { T: I } },
     ])).toThrow(/node 'sr' \(SparseReshape\).*\[2,6\] to \[5,-1\]/);
+    // A string op on numbers.
+    expect(load([
+      { name: 'x', op: 'Placeholder', attr: { dtype: F, shape: shape([2]) } },
+      { name: 'rr', op: 'StaticRegexReplace', input: ['x'], attr: { pattern: { s: 'YQ==' }, rewrite: { s: 'Yg==' } } },
+      { name: 'out', op: 'Identity', input: ['rr'], attr: { T: { type: 'DT_STRING' } } },
+    ])).toThrow(/node 'rr' \(StaticRegexReplace\).*string input/);
     expect(ef.memory().numTensors).toBe(before);
   });
 
