@@ -255,6 +255,31 @@ class StringOps(tf.Module):
         }
 
 
+class RaggedOps(tf.Module):
+    """tfjs-converter's ragged ops: RaggedRange, RaggedGather on row splits, RaggedTensorToTensor from row splits
+    (RaggedTensor.to_tensor) and from FIRST_DIM_SIZE + VALUE_ROWIDS with a shape that pads and truncates. Outputs
+    only (EagerFlow's ragged records have no gradient)."""
+
+    no_gradients = True
+
+    @tf.function(input_signature=[
+        tf.TensorSpec([None], tf.int32, name="starts"), tf.TensorSpec([None], tf.int32, name="limits"),
+        tf.TensorSpec([None], tf.float32, name="vals"), tf.TensorSpec([None], tf.int32, name="idx"),
+    ])
+    def serve(self, starts, limits, vals, idx):
+        raw = tf.raw_ops
+        rr_splits, rr_vals = raw.RaggedRange(starts=starts, limits=limits, deltas=tf.constant([1, 2, -1]), Tsplits=tf.int64)
+        splits = tf.constant([0, 2, 2, 5], tf.int64)
+        (g_splits,), g_vals = raw.RaggedGather(params_nested_splits=[splits], params_dense_values=vals, indices=idx, OUTPUT_RAGGED_RANK=1)
+        dense = tf.RaggedTensor.from_row_splits(vals, splits, validate=False).to_tensor(default_value=-1.0)
+        rowids = tf.constant([0, 0, 2, 2, 2], tf.int64)
+        padded = raw.RaggedTensorToTensor(shape=tf.constant([4, 2], tf.int64), values=vals * 2.0, default_value=tf.constant(9.0),
+                                          row_partition_tensors=[tf.constant(3, tf.int64), rowids], row_partition_types=["FIRST_DIM_SIZE", "VALUE_ROWIDS"])
+        return {
+            "rr_splits": rr_splits, "rr_vals": rr_vals, "g_splits": g_splits, "g_vals": g_vals, "dense": dense, "padded": padded,
+        }
+
+
 CASES_V2 = {
     "dense": (Dense, lambda: {"x": f32(2, 3)}),
     "counter": (Counter, lambda: {"x": f32(2)}),
@@ -266,6 +291,8 @@ CASES_V2 = {
     "raw_ops": (RawOps, lambda: {"x": f32(3, 4), "k": np.array([7, -7, 2, 5, -1, 7], np.int32)}),
     "string_ops": (StringOps, lambda: {"s": np.array([b"hello world, 42 foo", b"a,,b  c7", b"", b"no0digits o"], dtype=object),
                                        "words": np.array([b"the", b"quick", b"brown", b"fox", b"jumps"], dtype=object)}),
+    "ragged_ops": (RaggedOps, lambda: {"starts": np.array([0, 5, 3], np.int32), "limits": np.array([3, 10, -1], np.int32),
+                                       "vals": np.array([1.5, -2.0, 3.25, 4.0, 0.5], np.float32), "idx": np.array([2, 0, 1, 2], np.int32)}),
     "converter_ops": (ConverterOps, lambda: {"image": f32(2, 6, 6, 2), "data": f32(4, 3), "k": np.array([13, -1, -6, -8, 300, -2147483648], np.int32)}),
 }
 

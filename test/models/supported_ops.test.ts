@@ -31,8 +31,7 @@ const NOT_YET: Record<string, string> = {
   HashTable: 'hash tables', HashTableV2: 'hash tables', InitializeTable: 'hash tables', InitializeTableV2: 'hash tables',
   LookupTableFind: 'hash tables', LookupTableFindV2: 'hash tables', LookupTableImport: 'hash tables', LookupTableImportV2: 'hash tables',
   LookupTableSize: 'hash tables', LookupTableSizeV2: 'hash tables',
-  RaggedGather: 'ragged tensors', RaggedRange: 'ragged tensors', RaggedTensorToTensor: 'ragged tensors',
-  SimpleMLCreateModelResource: 'TF-DF models', SimpleMLInferenceOpWithHandle: 'TF-DF models', SimpleMLLoadModelFromPathWithHandle: 'TF-DF models',
+  SimpleMLCreateModelResource: 'TF-DF models: the separate tfjs-tfdf runtime', SimpleMLInferenceOpWithHandle: 'TF-DF models: the separate tfjs-tfdf runtime', SimpleMLLoadModelFromPathWithHandle: 'TF-DF models: the separate tfjs-tfdf runtime',
   TensorArrayConcatV3: 'ragged TensorArray concat', TensorArraySplitV3: 'ragged TensorArray split',
 };
 

@@ -70,7 +70,7 @@ function shapeOf(x: Nested): number[] {
   return Array.isArray(x) ? [x.length, ...(x.length ? shapeOf(x[0]) : [])] : [];
 }
 
-const V2 = ['dense', 'counter', 'loop', 'branch', 'new_ops', 'upsample', 'resize_cond', 'raw_ops', 'converter_ops'];
+const V2 = ['dense', 'counter', 'loop', 'branch', 'new_ops', 'upsample', 'resize_cond', 'raw_ops', 'converter_ops', 'ragged_ops'];
 
 describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
   test.each(V2)('%s: imported signature == TF (outputs, gradients, variable updates)', (name) => {
@@ -222,6 +222,13 @@ describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
       { name: 'rr', op: 'StaticRegexReplace', input: ['x'], attr: { pattern: { s: 'YQ==' }, rewrite: { s: 'Yg==' } } },
       { name: 'out', op: 'Identity', input: ['rr'], attr: { T: { type: 'DT_STRING' } } },
     ])).toThrow(/node 'rr' \(StaticRegexReplace\).*string input/);
+    // RaggedRange with float starts and int limits.
+    expect(load([
+      { name: 'x', op: 'Placeholder', attr: { dtype: F, shape: shape([2]) } },
+      ints('lim', [3, 4], [2]),
+      { name: 'rg', op: 'RaggedRange', input: ['x', 'lim', 'lim'], attr: { T: F } },
+      { name: 'out', op: 'Identity', input: ['rg:1'], attr: { T: F } },
+    ])).toThrow(/node 'rg' \(RaggedRange\).*one numeric dtype/);
     expect(ef.memory().numTensors).toBe(before);
   });
 
