@@ -280,6 +280,26 @@ class RaggedOps(tf.Module):
         }
 
 
+class TransformOps(tf.Module):
+    """ImageProjectiveTransformV3 (tf.raw_ops; keras' RandomRotation/RandomZoom write it): bilinear with a CONSTANT fill
+    value and another output size, nearest with REFLECT and WRAP. Outputs only."""
+
+    no_gradients = True
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 5, 6, 2], tf.float32, name="images")])
+    def serve(self, images):
+        raw = tf.raw_ops
+        t = tf.constant([[0.9, -0.2, 0.7, 0.15, 1.1, -0.4, 0.01, -0.02], [1.0, 0.3, -1.5, -0.3, 0.8, 0.9, 0.0, 0.0]], tf.float32)
+        return {
+            "bilinear": raw.ImageProjectiveTransformV3(images=images, transforms=t, output_shape=tf.constant([4, 7]), fill_value=tf.constant(0.5),
+                                                       interpolation="BILINEAR", fill_mode="CONSTANT"),
+            "reflect": raw.ImageProjectiveTransformV3(images=images, transforms=t, output_shape=tf.constant([5, 6]), fill_value=tf.constant(0.0),
+                                                      interpolation="NEAREST", fill_mode="REFLECT"),
+            "wrap": raw.ImageProjectiveTransformV3(images=images, transforms=t[:1], output_shape=tf.constant([5, 6]), fill_value=tf.constant(0.0),
+                                                   interpolation="NEAREST", fill_mode="WRAP"),
+        }
+
+
 CASES_V2 = {
     "dense": (Dense, lambda: {"x": f32(2, 3)}),
     "counter": (Counter, lambda: {"x": f32(2)}),
@@ -293,6 +313,7 @@ CASES_V2 = {
                                        "words": np.array([b"the", b"quick", b"brown", b"fox", b"jumps"], dtype=object)}),
     "ragged_ops": (RaggedOps, lambda: {"starts": np.array([0, 5, 3], np.int32), "limits": np.array([3, 10, -1], np.int32),
                                        "vals": np.array([1.5, -2.0, 3.25, 4.0, 0.5], np.float32), "idx": np.array([2, 0, 1, 2], np.int32)}),
+    "transform_ops": (TransformOps, lambda: {"images": np.arange(120, dtype=np.float32).reshape(2, 5, 6, 2) / 10.0}),
     "converter_ops": (ConverterOps, lambda: {"image": f32(2, 6, 6, 2), "data": f32(4, 3), "k": np.array([13, -1, -6, -8, 300, -2147483648], np.int32)}),
 }
 

@@ -27,7 +27,6 @@ const STRUCTURAL = ['Const', 'Placeholder', 'VarHandleOp', 'VariableV2', 'Variab
  * string kernels), ragged and sparse-tensor plumbing, and ops without an EagerFlow kernel.
  */
 const NOT_YET: Record<string, string> = {
-  ImageProjectiveTransformV3: 'no projective-transform kernel',
   HashTable: 'hash tables', HashTableV2: 'hash tables', InitializeTable: 'hash tables', InitializeTableV2: 'hash tables',
   LookupTableFind: 'hash tables', LookupTableFindV2: 'hash tables', LookupTableImport: 'hash tables', LookupTableImportV2: 'hash tables',
   LookupTableSize: 'hash tables', LookupTableSizeV2: 'hash tables',

@@ -70,7 +70,7 @@ function shapeOf(x: Nested): number[] {
   return Array.isArray(x) ? [x.length, ...(x.length ? shapeOf(x[0]) : [])] : [];
 }
 
-const V2 = ['dense', 'counter', 'loop', 'branch', 'new_ops', 'upsample', 'resize_cond', 'raw_ops', 'converter_ops', 'ragged_ops'];
+const V2 = ['dense', 'counter', 'loop', 'branch', 'new_ops', 'upsample', 'resize_cond', 'raw_ops', 'converter_ops', 'ragged_ops', 'transform_ops'];
 
 describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
   test.each(V2)('%s: imported signature == TF (outputs, gradients, variable updates)', (name) => {

@@ -1,10 +1,10 @@
-// TF's ragged-tensor ops tfjs-converter runs (RaggedRange, RaggedGather, RaggedTensorToTensor) as records on tfjs's
-// own kernels (the code tfjs-converter executes), and the import rows reading the TF ops onto them. Ragged tensors
-// live in a graph as their row splits and flat values; these records take and give exactly those tensors.
-// Host-side and data-dependent: no gradient (TF differentiates RaggedGather/RaggedTensorToTensor's values; here
-// gradients through them are None).
+// TF ops tfjs-converter runs that EagerFlow reads onto records on tfjs's own kernels (the code tfjs-converter
+// executes): the ragged-tensor ops (RaggedRange, RaggedGather, RaggedTensorToTensor: ragged tensors live in a graph
+// as their row splits and flat values, and these records take and give exactly those tensors) and
+// ImageProjectiveTransformV3. No gradient (TF differentiates RaggedGather/RaggedTensorToTensor's values and the
+// transform's images; here gradients through them are None).
 import { Info, Primitive, TOP, Tensor, TfImport, argError, bind, dimsToString, registerPrimitive } from '@eagerflow/core';
-import type { AVal, Params, ReadScope } from '@eagerflow/core';
+import type { AVal, DType, Params, ReadScope } from '@eagerflow/core';
 import { fromBase64 } from './format';
 import type { ParsedNode } from './validate';
 
@@ -63,6 +63,51 @@ export const raggedTensorToTensor = hostRecord<{ readonly rowPartitionTypes: rea
   ],
 });
 
+/** ImageProjectiveTransformV3 params: tfjs's Transform attrs. */
+interface TransformParams {
+  readonly interpolation: 'nearest' | 'bilinear';
+  readonly fillMode: 'constant' | 'reflect' | 'wrap' | 'nearest';
+  readonly fillValue: number;
+  readonly outputShape: readonly [number, number];
+}
+
+/** ImageProjectiveTransformV3(images, transforms): each NHWC image resampled through its 8-number projective transform. */
+export const imageTransform = hostRecord<TransformParams>({
+  name: 'image_projective_transform',
+  infer(ins, p) {
+    const [x, t] = ins;
+    if (x.shape !== null && x.shape.length !== 4) throw argError('ImageProjectiveTransformV3', 'images must be 4-D NHWC', dimsToString(x.shape), 'rank 4', 'Fix the graph.');
+    if (t.dtype !== 'float32' || (t.shape !== null && (t.shape.length !== 2 || (t.shape[1] !== null && t.shape[1] !== 8)))) {
+      throw argError('ImageProjectiveTransformV3', 'transforms must be float32 [1 or batch, 8]', `${t.dtype} ${dimsToString(t.shape)}`, 'float32 [N, 8]', 'Fix the graph.');
+    }
+    const [n, m] = [x.shape?.[0] ?? null, t.shape?.[0] ?? null];
+    if (n !== null && m !== null && m !== 1 && m !== n) throw argError('ImageProjectiveTransformV3', 'transforms must have 1 row or one per image', `${m} rows for ${n} images`, `1 or ${n} rows`, 'Fix the graph.');
+    return [{ dtype: x.dtype, shape: [x.shape?.[0] ?? null, p.outputShape[0], p.outputShape[1], x.shape?.[3] ?? null] }];
+  },
+  // One image per kernel call: tfjs-core 4.x's cpu Transform returns after the first image of a batch (the rest
+  // would be the fill value).
+  impl: (k, [image, transforms], p) => {
+    const [n, h, w, c] = image.shape;
+    if (n === 0) return [k.upload(new Float32Array(0), [0, p.outputShape[0], p.outputShape[1], c], image.dtype as DType)];
+    const attrs = { interpolation: p.interpolation, fillMode: p.fillMode, fillValue: p.fillValue, outputShape: [...p.outputShape] };
+    const temps: Info[] = [];
+    try {
+      const outs = Array.from({ length: n }, (_, b) => {
+        const one = k.run('Slice', { x: image }, { begin: [b, 0, 0, 0], size: [1, h, w, c] }) as Info;
+        const t = transforms.shape[0] === 1 ? transforms : (k.run('Slice', { x: transforms }, { begin: [b, 0], size: [1, 8] }) as Info);
+        temps.push(one, ...(t === transforms ? [] : [t]));
+        const out = k.run('Transform', { image: one, transforms: t }, attrs) as Info;
+        return out;
+      });
+      if (outs.length === 1) return outs;
+      temps.push(...outs);
+      return [k.run('Concat', outs as unknown as Record<string, Info>, { axis: 0 }) as Info];
+    } finally {
+      temps.forEach((t) => k.free(t));
+    }
+  },
+});
+
 const bindP = <P extends object>(rec: Primitive<P>, ins: Tensor[], params: P): Tensor[] => bind(rec as unknown as Primitive, ins, params as unknown as Params);
 
 /** A list-of-strings attr (`list.s`, base64 in the parsed GraphDef); [] when absent. */
@@ -79,8 +124,22 @@ function denseRank(r: ReadScope, types: string[]): number | null {
   return v === null ? null : types.filter((t) => t !== 'FIRST_DIM_SIZE').length + v;
 }
 
-/** Rows reading TF's ragged ops onto the records above. */
-export const RAGGED_IMPORT_ROWS: readonly TfImport[] = [
+/** Rows reading the TF ops onto the records above. */
+export const TFJS_KERNEL_IMPORT_ROWS: readonly TfImport[] = [
+  {
+    ops: ['ImageProjectiveTransformV3', 'ImageProjectiveTransformV2'],
+    read: (r) => {
+      r.arity(r.node.op === 'ImageProjectiveTransformV3' ? 4 : 3);
+      const [h, w] = r.numbers(2, 'output_shape');
+      const fill = r.count === 4 ? r.constScalar(3) : { dtype: 'float32' as const, value: 0 };
+      if (fill === null || typeof fill.value !== 'number') throw r.error('the fill value must be a numeric scalar Const', `input '${r.refText(3)}'`, 'a scalar Const', 'Fix the graph');
+      const interp = r.node.str('interpolation').toLowerCase();
+      const mode = r.node.str('fill_mode', 'CONSTANT').toLowerCase();
+      if (interp !== 'nearest' && interp !== 'bilinear') throw r.error('interpolation must be NEAREST or BILINEAR', interp.toUpperCase(), 'NEAREST or BILINEAR', 'Re-export the graph');
+      if (mode !== 'constant' && mode !== 'reflect' && mode !== 'wrap' && mode !== 'nearest') throw r.error('fill_mode must be CONSTANT, REFLECT, WRAP or NEAREST', mode.toUpperCase(), 'one of those', 'Re-export the graph');
+      return bindP(imageTransform, r.inputs(0, 2), { interpolation: interp, fillMode: mode, fillValue: fill.value, outputShape: [h, w] });
+    },
+  },
   { ops: ['RaggedRange'], read: (r) => (r.arity(3), bindP(raggedRange, r.inputs(), {})) },
   {
     ops: ['RaggedGather'],
