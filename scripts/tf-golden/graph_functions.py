@@ -406,6 +406,36 @@ def export_v1_refvars():
     return gd.SerializeToString(), spec
 
 
+def export_v1_tensor_array():
+    """TF1 TensorArrayV3 (control flow v1): TensorArraySplitV3 into equal pieces, TensorArrayConcatV3 and a read."""
+    tf.compat.v1.disable_control_flow_v2()
+    try:
+        g = tf.Graph()
+        with g.as_default():
+            x = tf.compat.v1.placeholder(tf.float32, [6, 2], name="x")
+            ta = tf.TensorArray(tf.float32, size=3, infer_shape=False, clear_after_read=False)
+            ta = ta.split(x * 2.0, tf.constant([2, 2, 2]))
+            value = ta.concat()
+            cat = tf.identity(value + 1.0, name="cat")
+            item = tf.identity(ta.read(1), name="item")
+            with tf.compat.v1.Session(graph=g) as s:
+                feeds = {"x": f32(6, 2)}
+                cv, iv = s.run([cat, item], {x: feeds["x"]})
+            gd = g.as_graph_def()
+    finally:
+        tf.compat.v1.enable_control_flow_v2()
+    spec = {
+        "inputs": {"x": {"name": "x:0", "dtype": "float32", "shape": [6, 2]}},
+        "outputs": {"cat": {"name": "cat:0"}, "item": {"name": "item:0"}},
+        "variables": {},
+        "feeds": {k: tolist(v) for k, v in feeds.items()},
+        "expect": {"cat": tolist(cv), "item": tolist(iv)},
+        "variablesAfter": {},
+        "ops": sorted({n.op for n in gd.node}),
+    }
+    return gd.SerializeToString(), spec
+
+
 # ---- A tf.function's concrete graph (not a SavedModel): captured variables are DT_RESOURCE Placeholders -------
 
 
@@ -442,6 +472,7 @@ def main():
         made[name] = export_v2(name, cls, feeds)
     made["v1_refvars"] = export_v1_refvars()
     made["concrete"] = export_concrete()
+    made["v1_tensor_array"] = export_v1_tensor_array()
     for name, (pb, spec) in made.items():
         with open(os.path.join(OUT, f"{name}.pb"), "wb") as f:
             f.write(pb)

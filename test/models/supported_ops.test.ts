@@ -23,15 +23,14 @@ function converterOps(): Set<string> {
 const STRUCTURAL = ['Const', 'Placeholder', 'VarHandleOp', 'VariableV2', 'Variable', 'NoOp', 'Switch', 'Merge', 'Enter', 'Exit', 'NextIteration', 'LoopCond'];
 
 /**
- * tfjs-converter ops the importer does not run yet, each with why: string and hash-table ops (EagerFlow has no
- * string kernels), ragged and sparse-tensor plumbing, and ops without an EagerFlow kernel.
+ * tfjs-converter ops the importer does not run yet, each with why: hash tables (a host resource the importer does
+ * not model yet) and TF-DF's ops (tfjs-tfdf's separate runtime).
  */
 const NOT_YET: Record<string, string> = {
   HashTable: 'hash tables', HashTableV2: 'hash tables', InitializeTable: 'hash tables', InitializeTableV2: 'hash tables',
   LookupTableFind: 'hash tables', LookupTableFindV2: 'hash tables', LookupTableImport: 'hash tables', LookupTableImportV2: 'hash tables',
   LookupTableSize: 'hash tables', LookupTableSizeV2: 'hash tables',
   SimpleMLCreateModelResource: 'TF-DF models: the separate tfjs-tfdf runtime', SimpleMLInferenceOpWithHandle: 'TF-DF models: the separate tfjs-tfdf runtime', SimpleMLLoadModelFromPathWithHandle: 'TF-DF models: the separate tfjs-tfdf runtime',
-  TensorArrayConcatV3: 'ragged TensorArray concat', TensorArraySplitV3: 'ragged TensorArray split',
 };
 
 function supported(): string[] {

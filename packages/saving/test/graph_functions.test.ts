@@ -190,6 +190,26 @@ describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
     f.dispose();
   });
 
+  test('TF1 TensorArraySplitV3 (equal lengths) and TensorArrayConcatV3 == TF; unequal lengths are refused naming the node', () => {
+    const { graph, fx } = fixture('v1_tensor_array');
+    const f = ef.internal.signatureFunction(graph, { inputs: { x: { name: 'x:0' } }, outputs: fx.outputs }, { outputs: 'dict' });
+    const out = f({ x: ef.constant(flat(fx.feeds.x), 'float32', [6, 2]) }) as Record<string, T>;
+    close(out.cat, fx.expect.cat, 'TensorArrayConcatV3');
+    close(out.item, fx.expect.item, 'TensorArrayReadV3 after TensorArraySplitV3');
+    f.dispose();
+    const I = { type: 'DT_INT32' };
+    const lengths = { name: 'lengths', op: 'Const', attr: { dtype: I, value: { tensor: { dtype: 'DT_INT32', tensor_shape: { dim: [{ size: '2' }] }, int_val: [2, 4] } } } };
+    const g = ef.internal.readTfGraph({ node: [
+      { name: 'x', op: 'Placeholder', attr: { dtype: { type: 'DT_FLOAT' }, shape: { shape: { dim: [{ size: '6' }, { size: '2' }] } } } },
+      { name: 'size', op: 'Const', attr: { dtype: I, value: { tensor: { dtype: 'DT_INT32', tensor_shape: {}, int_val: [2] } } } },
+      { name: 'ta', op: 'TensorArrayV3', input: ['size'], attr: { dtype: { type: 'DT_FLOAT' } } },
+      lengths,
+      { name: 'sp', op: 'TensorArraySplitV3', input: ['ta', 'x', 'lengths', 'ta:1'], attr: { T: { type: 'DT_FLOAT' } } },
+      { name: 'cat', op: 'TensorArrayConcatV3', input: ['ta', 'sp'], attr: { dtype: { type: 'DT_FLOAT' } } },
+    ] } as never);
+    expect(() => ef.internal.signatureFunction(g, { inputs: { x: { name: 'x:0' } }, outputs: { y: { name: 'cat:0' } } })).toThrow(/node 'sp' \(TensorArraySplitV3\).*equal lengths/);
+  });
+
   test('converter ops refuse bad operands at load, naming the node, without leaks', () => {
     const [F, I] = [{ type: 'DT_FLOAT' }, { type: 'DT_INT32' }];
     const shape = (d: number[]) => ({ shape: { dim: d.map((size) => ({ size: String(size) })) } });
