@@ -436,6 +436,35 @@ def export_v1_tensor_array():
     return gd.SerializeToString(), spec
 
 
+def export_v1_hash_tables():
+    """TF1 hash tables (what tfjs-converter runs): a string -> int64 and an int64 -> float StaticHashTable (HashTableV2
+    filled by LookupTableImportV2 from Consts, run by tables_initializer), lookups with defaults, LookupTableSizeV2."""
+    g = tf.Graph()
+    with g.as_default():
+        words = tf.compat.v1.placeholder(tf.string, [None], name="words")
+        ids = tf.compat.v1.placeholder(tf.int32, [None], name="ids")
+        t1 = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(tf.constant(["the", "cat", "sat", "é"]), tf.constant([3, 1, 4, 9], tf.int64)), default_value=-1)
+        t2 = tf.compat.v1.lookup.StaticHashTable(tf.compat.v1.lookup.KeyValueTensorInitializer(tf.constant([10, 20, 30], tf.int64), tf.constant([0.5, -1.5, 2.25])), default_value=7.0)
+        found = tf.identity(tf.cast(t1.lookup(words), tf.int32), name="found")
+        scaled = tf.identity(t2.lookup(tf.cast(ids, tf.int64)) * 2.0, name="scaled")
+        size = tf.identity(tf.cast(t1.size() + t2.size(), tf.int32), name="size")
+        with tf.compat.v1.Session(graph=g) as s:
+            s.run(tf.compat.v1.tables_initializer())
+            feeds = {"words": np.array([b"cat", b"dog", b"\xc3\xa9", b"the"], dtype=object), "ids": np.array([20, 11, 30, 10], np.int32)}
+            fv, sv, nv = s.run([found, scaled, size], {words: feeds["words"], ids: feeds["ids"]})
+        gd = g.as_graph_def()
+    spec = {
+        "inputs": {"words": {"name": "words:0", "dtype": "string", "shape": [-1]}, "ids": {"name": "ids:0", "dtype": "int32", "shape": [-1]}},
+        "outputs": {"found": {"name": "found:0"}, "scaled": {"name": "scaled:0"}, "size": {"name": "size:0"}},
+        "variables": {},
+        "feeds": {k: tolist(v) for k, v in feeds.items()},
+        "expect": {"found": tolist(fv), "scaled": tolist(sv), "size": tolist(nv)},
+        "variablesAfter": {},
+        "ops": sorted({n.op for n in gd.node}),
+    }
+    return gd.SerializeToString(), spec
+
+
 # ---- A tf.function's concrete graph (not a SavedModel): captured variables are DT_RESOURCE Placeholders -------
 
 
@@ -473,6 +502,7 @@ def main():
     made["v1_refvars"] = export_v1_refvars()
     made["concrete"] = export_concrete()
     made["v1_tensor_array"] = export_v1_tensor_array()
+    made["v1_hash_tables"] = export_v1_hash_tables()
     for name, (pb, spec) in made.items():
         with open(os.path.join(OUT, f"{name}.pb"), "wb") as f:
             f.write(pb)

@@ -23,13 +23,9 @@ function converterOps(): Set<string> {
 const STRUCTURAL = ['Const', 'Placeholder', 'VarHandleOp', 'VariableV2', 'Variable', 'NoOp', 'Switch', 'Merge', 'Enter', 'Exit', 'NextIteration', 'LoopCond'];
 
 /**
- * tfjs-converter ops the importer does not run yet, each with why: hash tables (a host resource the importer does
- * not model yet) and TF-DF's ops (tfjs-tfdf's separate runtime).
+ * tfjs-converter ops the importer does not run yet, each with why: TF-DF's ops (tfjs-tfdf's separate runtime).
  */
 const NOT_YET: Record<string, string> = {
-  HashTable: 'hash tables', HashTableV2: 'hash tables', InitializeTable: 'hash tables', InitializeTableV2: 'hash tables',
-  LookupTableFind: 'hash tables', LookupTableFindV2: 'hash tables', LookupTableImport: 'hash tables', LookupTableImportV2: 'hash tables',
-  LookupTableSize: 'hash tables', LookupTableSizeV2: 'hash tables',
   SimpleMLCreateModelResource: 'TF-DF models: the separate tfjs-tfdf runtime', SimpleMLInferenceOpWithHandle: 'TF-DF models: the separate tfjs-tfdf runtime', SimpleMLLoadModelFromPathWithHandle: 'TF-DF models: the separate tfjs-tfdf runtime',
 };
 

@@ -210,6 +210,43 @@ describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
     expect(() => ef.internal.signatureFunction(g, { inputs: { x: { name: 'x:0' } }, outputs: { y: { name: 'cat:0' } } })).toThrow(/node 'sp' \(TensorArraySplitV3\).*equal lengths/);
   });
 
+  test('TF1 hash tables: HashTableV2 filled by LookupTableImportV2, LookupTableFindV2 with defaults, LookupTableSizeV2 == TF', () => {
+    const { graph, fx } = fixture('v1_hash_tables');
+    const f = ef.internal.signatureFunction(graph, { inputs: { words: { name: 'words:0' }, ids: { name: 'ids:0' } }, outputs: fx.outputs }, { outputs: 'dict' });
+    const feeds = () => ({ words: ef.constant(fx.feeds.words as unknown as string[]), ids: ef.constant(flat(fx.feeds.ids), 'int32') });
+    const out = f(feeds()) as Record<string, T>;
+    for (const k of ['found', 'scaled', 'size']) close(out[k], fx.expect[k], `hash table ${k}`);
+    const traced = ef.trace((words: T, ids: T) => {
+      const o = f({ words, ids }) as Record<string, T>;
+      return [o.found, o.scaled];
+    });
+    const [found, scaled] = traced(feeds().words, feeds().ids) as T[];
+    close(found, fx.expect.found, 'traced lookup (string keys)');
+    close(scaled, fx.expect.scaled, 'traced lookup (int keys)');
+    // Keys of the wrong dtype: an InvalidArgumentError naming the node, at load, without leaks.
+    const before = ef.memory().numTensors;
+    const [S, I] = [{ type: 'DT_STRING' }, { type: 'DT_INT32' }];
+    const g = ef.internal.readTfGraph({ node: [
+      { name: 'x', op: 'Placeholder', attr: { dtype: I, shape: { shape: { dim: [{ size: '2' }] } } } },
+      { name: 'table', op: 'HashTableV2', attr: { key_dtype: S, value_dtype: I } },
+      { name: 'keys', op: 'Const', attr: { dtype: S, value: { tensor: { dtype: 'DT_STRING', tensor_shape: { dim: [{ size: '2' }] }, string_val: ['YQ==', 'Yg=='] } } } },
+      { name: 'vals', op: 'Const', attr: { dtype: I, value: { tensor: { dtype: 'DT_INT32', tensor_shape: { dim: [{ size: '2' }] }, int_val: [1, 2] } } } },
+      { name: 'dflt', op: 'Const', attr: { dtype: I, value: { tensor: { dtype: 'DT_INT32', tensor_shape: {}, int_val: [0] } } } },
+      { name: 'fill', op: 'LookupTableImportV2', input: ['table', 'keys', 'vals'], attr: { Tin: S, Tout: I } },
+      { name: 'find', op: 'LookupTableFindV2', input: ['table', 'x', 'dflt'], attr: { Tin: I, Tout: I } },
+    ] } as never);
+    let caught: unknown;
+    try {
+      ef.internal.signatureFunction(g, { inputs: { x: { name: 'x:0' } }, outputs: { y: { name: 'find:0' } } });
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(ef.errors.InvalidArgumentError);
+    expect((caught as Error).message).toMatch(/node 'find' \(LookupTableFindV2\).*wrong dtype.*int32 keys.*string keys/);
+    expect(ef.memory().numTensors).toBe(before);
+    f.dispose();
+  });
+
   test('converter ops refuse bad operands at load, naming the node, without leaks', () => {
     const [F, I] = [{ type: 'DT_FLOAT' }, { type: 'DT_INT32' }];
     const shape = (d: number[]) => ({ shape: { dim: d.map((size) => ({ size: String(size) })) } });
