@@ -1,4 +1,4 @@
-// Harness cases for the image resize primitives and their gradient primitives (TF2 half-pixel semantics).
+// Harness cases for the image resize primitives and their gradient primitives (TF2 half-pixel semantics, and TF1's modes).
 import * as ef from 'eagerflow';
 import { ErrorCase, ForwardCase, InputSpec } from './case';
 import { Ref } from './ref';
@@ -6,24 +6,32 @@ import { Ref } from './ref';
 const F = (shape: number[]): InputSpec => ({ shape, gen: 'normal' });
 const I = (shape: number[]): InputSpec => ({ shape, dtype: 'int32', gen: 'int' });
 
+/** TF1's sampling options (TF2's tf.image.resize: half-pixel centers). */
+interface Mode {
+  alignCorners: boolean;
+  halfPixelCenters: boolean;
+}
+const TF2: Mode = { alignCorners: false, halfPixelCenters: true };
+
 /** Source taps along one axis for output index o: [(index, weight)], straight from TF's kernels (float64). */
-function taps(method: 'bilinear' | 'nearest', inSize: number, outSize: number, o: number): [number, number][] {
-  const scale = inSize / outSize;
-  if (method === 'nearest') return [[Math.max(0, Math.min(Math.floor((o + 0.5) * scale), inSize - 1)), 1]];
-  const f = (o + 0.5) * scale - 0.5;
+function taps(method: 'bilinear' | 'nearest', inSize: number, outSize: number, o: number, mode: Mode = TF2): [number, number][] {
+  const scale = mode.alignCorners && outSize > 1 ? (inSize - 1) / (outSize - 1) : inSize / outSize;
+  const src = (mode.halfPixelCenters ? o + 0.5 : o) * scale;
+  if (method === 'nearest') return [[Math.max(0, Math.min(mode.alignCorners ? Math.round(src) : Math.floor(src), inSize - 1)), 1]];
+  const f = mode.halfPixelCenters ? src - 0.5 : src;
   const lerp = f - Math.floor(f);
   return [[Math.max(Math.floor(f), 0), 1 - lerp], [Math.min(Math.ceil(f), inSize - 1), lerp]];
 }
 
 /** Forward resize of an NHWC Ref (rank 3 = one image). */
-function resizeRef(method: 'bilinear' | 'nearest', size: [number, number]) {
+function resizeRef(method: 'bilinear' | 'nearest', size: [number, number], mode: Mode = TF2) {
   return (x: Ref): Ref => {
     const s = x.rank === 3 ? [1, ...x.shape] : x.shape;
     const [b, h, w, c] = s;
     const out: number[] = [];
     for (let n = 0; n < b; n++) for (let i = 0; i < size[0]; i++) for (let j = 0; j < size[1]; j++) for (let k = 0; k < c; k++) {
       let v = 0;
-      for (const [yi, wy] of taps(method, h, size[0], i)) for (const [xj, wx] of taps(method, w, size[1], j)) v += wy * wx * x.num(((n * h + yi) * w + xj) * c + k);
+      for (const [yi, wy] of taps(method, h, size[0], i, mode)) for (const [xj, wx] of taps(method, w, size[1], j, mode)) v += wy * wx * x.num(((n * h + yi) * w + xj) * c + k);
       out.push(v);
     }
     const shape = x.rank === 3 ? [size[0], size[1], c] : [b, size[0], size[1], c];
@@ -55,6 +63,10 @@ export const imageCases: ForwardCase[] = [
   { prim: 'resize_bilinear', api: 'image.resize', tfOps: ['ResizeBilinear'], name: 'resize bilinear preserveAspectRatio fits inside the size', noUnknownDims: 'preserveAspectRatio computes the size from the static height and width', inputs: [F([1, 4, 8, 1])], op: (x) => ef.image.resize(x, [4, 4], { preserveAspectRatio: true }), ref: resizeRef('bilinear', [2, 4]) },
   { prim: 'resize_nearest', api: 'image.resize', tfOps: ['ResizeNearestNeighbor'], name: 'resize nearest upsample', inputs: [F([1, 3, 2, 2])], op: (x) => ef.image.resize(x, [4, 5], { method: 'nearest' }), ref: resizeRef('nearest', [4, 5]) },
   { prim: 'resize_nearest', api: 'image.resize', tfOps: ['ResizeNearestNeighbor'], name: 'resize nearest downsample int32 keeps dtype', inputs: [I([2, 5, 4, 1])], op: (x) => ef.image.resize(x, [2, 3], { method: 'nearest' }), ref: resizeRef('nearest', [2, 3]) },
+  { prim: 'resize_bilinear', api: 'image.resizeBilinear', tfOps: ['ResizeBilinear'], name: 'TF1 resizeBilinear legacy sampling', inputs: [F([2, 3, 4, 2])], op: (x) => ef.image.resizeBilinear(x, [5, 7]), ref: resizeRef('bilinear', [5, 7], { alignCorners: false, halfPixelCenters: false }) },
+  { prim: 'resize_bilinear', api: 'image.resizeBilinear', tfOps: ['ResizeBilinear'], name: 'TF1 resizeBilinear alignCorners', inputs: [F([1, 4, 3, 1])], op: (x) => ef.image.resizeBilinear(x, [3, 5], { alignCorners: true }), ref: resizeRef('bilinear', [3, 5], { alignCorners: true, halfPixelCenters: false }) },
+  { prim: 'resize_nearest', api: 'image.resizeNearestNeighbor', tfOps: ['ResizeNearestNeighbor'], name: 'TF1 resizeNearestNeighbor alignCorners', inputs: [F([1, 3, 4, 2])], op: (x) => ef.image.resizeNearestNeighbor(x, [5, 3], { alignCorners: true }), ref: resizeRef('nearest', [5, 3], { alignCorners: true, halfPixelCenters: false }) },
+  { prim: 'resize_nearest', api: 'image.resizeNearestNeighbor', tfOps: ['ResizeNearestNeighbor'], name: 'TF1 resizeNearestNeighbor legacy, int32', inputs: [I([1, 5, 4, 1])], op: (x) => ef.image.resizeNearestNeighbor(x, [2, 3]), ref: resizeRef('nearest', [2, 3], { alignCorners: false, halfPixelCenters: false }) },
   { prim: 'resize_bilinear_grad', api: 'image.resize', tfOps: ['ResizeBilinearGrad'], noConverter: 'tfjs-converter has no ResizeBilinearGrad', name: 'resize bilinear grad (adjoint)', inputs: [F([2, 5, 3, 2]), F([2, 3, 4, 2])], op: grad(P.resize_bilinear_grad, [5, 3]), ref: gradRef('bilinear'), grad: [0] },
   { prim: 'resize_nearest_grad', api: 'image.resize', tfOps: ['ResizeNearestNeighborGrad'], noConverter: 'tfjs-converter has no ResizeNearestNeighborGrad', name: 'resize nearest grad (adjoint)', inputs: [F([1, 2, 5, 1]), F([1, 4, 3, 1])], op: grad(P.resize_nearest_grad, [2, 5]), ref: gradRef('nearest'), grad: [0] },
 ];

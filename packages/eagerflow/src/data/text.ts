@@ -49,7 +49,7 @@ function nodeFs(api: string, path: string): typeof import('node:fs') {
  * TF's line reader (io::InputBuffer::ReadLine): lines end at '\n', one trailing '\r' is dropped, empty lines are
  * elements, and a final '\n' does not start another line.
  */
-export function splitLines(text: string): string[] {
+function splitLines(text: string): string[] {
   if (text === '') return [];
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();

@@ -3,7 +3,7 @@
 import { AVal, Info, Kernels, Primitive, argError, backend, broadcastConcrete, broadcastIndex, dimsToString, joinBytes, registerPrimitive, unimplemented } from '@eagerflow/core';
 import type { DType, Dims } from '@eagerflow/core';
 
-import { decodeUtf8, utf8Length, charOffsets } from './utf8';
+import { decodeUtf8, utf8Length, charOffsets } from './unicode_bytes';
 
 export type Unit = 'BYTE' | 'UTF8_CHAR';
 const bytesOf = (x: Info): Uint8Array[] => backend.readInfoBytesSync(x);

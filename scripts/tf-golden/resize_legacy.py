@@ -1,8 +1,8 @@
 """TensorFlow 2.21's TF1 resizes (tf.compat.v1.image.resize_bilinear / resize_nearest_neighbor) for every valid
 combination of align_corners and half_pixel_centers, up- and down-sampling, with gradients.
 
-Writes packages/eagerflow/test/fixtures/tf_resize_tf1.json, read by packages/eagerflow/test/image_resize_tf1.test.ts.
-Run: /work/main/.venv-tf/bin/python scripts/tf-golden/resize_tf1.py
+Writes packages/eagerflow/test/fixtures/tf_resize_legacy.json, read by packages/eagerflow/test/image_resize_legacy.test.ts.
+Run: /work/main/.venv-tf/bin/python scripts/tf-golden/resize_legacy.py
 """
 import json
 import os
@@ -13,7 +13,7 @@ import tensorflow as tf  # noqa: E402
 
 from encode import enc_array  # noqa: E402
 
-OUT = os.path.join(os.path.dirname(__file__), "../../packages/eagerflow/test/fixtures/tf_resize_tf1.json")
+OUT = os.path.join(os.path.dirname(__file__), "../../packages/eagerflow/test/fixtures/tf_resize_legacy.json")
 MODES = [(False, False), (True, False), (False, True)]
 SIZES = [[5, 7], [2, 3], [1, 1], [3, 4], [6, 2]]
 FNS = {"bilinear": tf.compat.v1.image.resize_bilinear, "nearest": tf.compat.v1.image.resize_nearest_neighbor}

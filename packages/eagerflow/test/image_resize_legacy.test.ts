@@ -1,5 +1,5 @@
 // TF1's resizes (ef.image.resizeBilinear / resizeNearestNeighbor with alignCorners, halfPixelCenters) against
-// TensorFlow 2.21's tf.compat.v1.image.resize_* (fixtures/tf_resize_tf1.json, written by scripts/tf-golden/resize_tf1.py):
+// TensorFlow 2.21's tf.compat.v1.image.resize_* (fixtures/tf_resize_legacy.json, written by scripts/tf-golden/resize_legacy.py):
 // values and gradients eagerly, traced, and through saveFunction/loadFunction (the GraphDef attrs).
 import * as ef from 'eagerflow';
 import * as fs from 'fs';
@@ -18,7 +18,7 @@ interface Case {
   y: Enc;
   grad: Enc;
 }
-const FIX = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures/tf_resize_tf1.json'), 'utf8')) as {
+const FIX = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures/tf_resize_legacy.json'), 'utf8')) as {
   x: Enc; cases: Case[]; intBilinear: Enc; intNearest: Enc; bothTrue: string; rank3: string;
 };
 
