@@ -4,61 +4,6 @@ import importX from 'eslint-plugin-import-x';
 
 const { createNodeResolver } = importX;
 
-// The one declared hub (issue 18): primitive records' gradient rules call the ops in `ops.ts`, and `ops.ts`
-// wraps those records, so `ops.ts` <-> record files is a circle through that single module by design
-// (JAX's lax.py defines primitives and their jvp rules over the same functions). Everything on it is listed
-// here (every record file, the files that were primitives/**: gradient rules call ops); every other circle is an
-// error. convert.ts is not on it.
-const HUB = [
-  'packages/core/src/ops/ops.ts',
-  'packages/core/src/ops/check.ts',
-  'packages/core/src/ops/elementwise.ts',
-  'packages/core/src/ops/kernel_util.ts',
-  'packages/core/src/ops/math/unary.ts',
-  'packages/core/src/ops/math/unary_functions.ts',
-  'packages/core/src/ops/math/binary.ts',
-  'packages/core/src/ops/math/binary_functions.ts',
-  'packages/core/src/ops/math/compare.ts',
-  'packages/core/src/ops/math/cast.ts',
-  'packages/core/src/ops/math/reduce.ts',
-  'packages/core/src/ops/math/reduce_scan.ts',
-  'packages/core/src/ops/math/segment_sum.ts',
-  'packages/core/src/ops/math/segment_search.ts',
-  'packages/core/src/ops/math/bincount.ts',
-  'packages/core/src/ops/nn/activations.ts',
-  'packages/core/src/ops/nn/conv.ts',
-  'packages/core/src/ops/nn/conv_family.ts',
-  'packages/core/src/ops/nn/conv_util.ts',
-  'packages/core/src/ops/nn/host_conv.ts',
-  'packages/core/src/ops/nn/pool.ts',
-  'packages/core/src/ops/nn/pool_family.ts',
-  'packages/core/src/ops/nn/argmax_taps.ts',
-  'packages/core/src/ops/nn/normalization.ts',
-  'packages/core/src/ops/nn/space_depth.ts',
-  'packages/core/src/ops/linalg/matmul.ts',
-  'packages/core/src/ops/linalg/square_matrix.ts',
-  'packages/core/src/ops/linalg/host_kernels.ts',
-  'packages/core/src/ops/linalg/qr.ts',
-  'packages/core/src/ops/image/resize.ts',
-  'packages/core/src/ops/image/nms.ts',
-  'packages/core/src/ops/signal/fft.ts',
-  'packages/core/src/ops/random/draws.ts',
-  'packages/core/src/ops/random/gamma.ts',
-  'packages/core/src/ops/random/gamma_grad.ts',
-  'packages/core/src/ops/random/philox.ts',
-  'packages/core/src/ops/random/sampling.ts',
-  'packages/core/src/ops/random/seeds.ts',
-  'packages/core/src/ops/array/creation.ts',
-  'packages/core/src/ops/array/identity.ts',
-  'packages/core/src/ops/array/reshape.ts',
-  'packages/core/src/ops/array/pad.ts',
-  'packages/core/src/ops/array/mirror_pad.ts',
-  'packages/core/src/ops/array/manipulation.ts',
-  'packages/core/src/ops/array/slice_concat_gather.ts',
-  'packages/core/src/ops/array/strided_slice.ts',
-  'packages/core/src/ops/array/dynamic_sizes.ts',
-];
-
 // Everything that is not a package's source: package tests, the case harness, acceptance tests, browser code and
 // bundles' entries, benchmarks, examples, scripts, CI, and the root configs.
 export const TOOLING = [
@@ -103,10 +48,6 @@ export default tseslint.config(
     // kernel_gaps.ts beside it: the kernels it registers on backends that lack them).
     files: ['packages/core/src/backend/backend.ts', 'packages/core/src/backend/kernel_gaps.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-restricted-imports': 'off' },
-  },
-  {
-    files: HUB,
-    rules: { 'import-x/no-cycle': 'off' },
   },
   {
     // Tests, the harness, browser code, benchmarks, examples, scripts and CI: the same rules except the tfjs seam

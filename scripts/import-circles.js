@@ -4,7 +4,8 @@
 // '@eagerflow/<name>') resolved to their sources as Jest and tsconfig.all.json resolve them. ESLint's
 // import-x/no-cycle skips type-only imports, so it cannot see half of these; this script is the check that does.
 // `node scripts/import-circles.js` prints each circle (a strongly connected component of the import graph) and
-// exits 1 if one is not on KNOWN_CIRCLES (below; empty once issue 26 is done) or an entry there is gone;
+// exits 1 if one is not on KNOWN_CIRCLES (below; empty since issue 26) or an entry there is gone, or if a
+// file crosses a layer (LAYER_RULES: values/ imports nothing from ops/);
 // `--json` prints the circles as JSON (sorted file lists, sorted by first file) and exits 0. `npm run lint` runs it.
 // scripts/lint-fixtures is left out: it holds a planted circle for the linter's self-check.
 'use strict';
@@ -120,36 +121,11 @@ function importCircles(graph = importGraph()) {
 /**
  * The circles still to break, each exactly as it stands (sorted files). The list may only shrink: the check fails
  * on a circle that is not here or is bigger than its entry, and on an entry that no longer is a circle (delete it
- * or replace it by the smaller circle left), and acceptance/import_circles.test.ts pins the total. Both are issue
- * 26's core circles, which its file-layout move breaks: the op hub (`ops.ts` and the record files whose gradient
- * rules call its ops) and a type-only knot of the core machinery.
+ * or replace it by the smaller circle left), and acceptance/import_circles.test.ts pins the total. Empty since
+ * issue 26 broke core's two (the ops.ts hub, whose records' gradient rules now read ops/rule_ops.ts's late-bound
+ * table, and the type-only knot, whose shared types now sit in ops/aval.ts): every import circle is an error.
  */
-const KNOWN_CIRCLES = [
-  [
-    'packages/core/src/autodiff/tape.ts',
-    'packages/core/src/ops/api_spec.ts',
-    'packages/core/src/ops/bind.ts',
-    'packages/core/src/ops/check.ts',
-    'packages/core/src/ops/graphdef_spec.ts',
-    'packages/core/src/ops/onnx_spec.ts',
-    'packages/core/src/ops/primitive.ts',
-    'packages/core/src/values/variable.ts',
-  ],
-  [
-    'packages/core/src/ops/array/dynamic_sizes.ts',
-    'packages/core/src/ops/array/mirror_pad.ts',
-    'packages/core/src/ops/array/pad.ts',
-    'packages/core/src/ops/array/reshape.ts',
-    'packages/core/src/ops/array/slice_concat_gather.ts',
-    'packages/core/src/ops/linalg/matmul.ts',
-    'packages/core/src/ops/math/binary.ts',
-    'packages/core/src/ops/math/compare.ts',
-    'packages/core/src/ops/math/reduce.ts',
-    'packages/core/src/ops/math/segment_sum.ts',
-    'packages/core/src/ops/math/unary.ts',
-    'packages/core/src/ops/ops.ts',
-  ],
-];
+const KNOWN_CIRCLES = [];
 
 /** What is wrong against KNOWN_CIRCLES: circles not on it (new, or grown past their entry) and entries that are no longer circles. */
 function circleFindings(circles = importCircles(), known = KNOWN_CIRCLES) {
@@ -161,17 +137,35 @@ function circleFindings(circles = importCircles(), known = KNOWN_CIRCLES) {
   };
 }
 
-module.exports = { importGraph, importCircles, circleFindings, KNOWN_CIRCLES };
+/**
+ * Imports that cross a layer the wrong way: `values/` (tensors, variables, printing) imports nothing from the op
+ * folders (issue 26: tensor methods, conversion casts and variable reads and assignments reach their records
+ * through the late-bound tables that ops/late_ops.ts fills). Each finding is `[importer, imported]`.
+ */
+const LAYER_RULES = [{ from: 'packages/core/src/values/', notTo: 'packages/core/src/ops/' }];
+
+function layerFindings(graph = importGraph(), rules = LAYER_RULES) {
+  const out = [];
+  for (const [f, to] of graph) {
+    for (const r of rules) if (f.startsWith(r.from)) for (const t of to) if (t.startsWith(r.notTo)) out.push([f, t]);
+  }
+  return out.sort((a, b) => (a.join() < b.join() ? -1 : 1));
+}
+
+module.exports = { importGraph, importCircles, circleFindings, layerFindings, KNOWN_CIRCLES, LAYER_RULES };
 
 if (require.main === module) {
-  const circles = importCircles();
+  const graph = importGraph();
+  const circles = importCircles(graph);
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(circles, null, 2));
   } else {
     const { unknown, stale } = circleFindings(circles);
     for (const c of circles) console.log(`circle of ${c.length} files${unknown.includes(c) ? ' (NOT on the known list)' : ' (known, to break)'}:\n  ${c.join('\n  ')}`);
     for (const k of stale) console.log(`known circle no longer there (remove it from KNOWN_CIRCLES or put the smaller circle left in its place):\n  ${k.join('\n  ')}`);
-    console.log(`${circles.length} import circle(s), ${unknown.length} not on the known list, ${stale.length} stale known entr${stale.length === 1 ? 'y' : 'ies'}`);
-    process.exit(unknown.length > 0 || stale.length > 0 ? 1 : 0);
+    const crossings = layerFindings(graph);
+    for (const [f, t] of crossings) console.log(`layer crossed: ${f} imports ${t} (values/ reaches ops only through the late-bound tables of ops/late_ops.ts)`);
+    console.log(`${circles.length} import circle(s), ${unknown.length} not on the known list, ${stale.length} stale known entr${stale.length === 1 ? 'y' : 'ies'}, ${crossings.length} layer crossing(s)`);
+    process.exit(unknown.length > 0 || stale.length > 0 || crossings.length > 0 ? 1 : 0);
   }
 }

@@ -201,6 +201,46 @@ class ResizeInCond(tf.Module):
         return {"y": y}
 
 
+class SymbolicDims(tf.Module):
+    """Every composite EagerFlow once had a second, run-time-shaped copy of (the *Dyn functions), with unknown batch and
+    spatial dims: frame/overlap_and_add, the image crops, pads, patches, transpose and standardization, roll, repeat,
+    sort, the diag family, band_part, cross, tensordot, einsum, boolean_mask, meshgrid. The tests run the same
+    computation in EagerFlow eagerly, traced with these null dims, and imported, against TF's outputs and gradients."""
+
+    @tf.function(input_signature=[
+        tf.TensorSpec([None, None, None, 3], tf.float32, name="img"),
+        tf.TensorSpec([None, None], tf.float32, name="s"),
+        tf.TensorSpec([None, None], tf.float32, name="m"),
+        tf.TensorSpec([None, 3], tf.float32, name="v"),
+    ])
+    def serve(self, img, s, m, v):
+        frames = tf.signal.frame(s, 4, 2)
+        m0 = tf.gather(m, 0, axis=1)
+        v0 = tf.gather(v, 0, axis=1)
+        return {
+            "frame": tf.signal.frame(s, 4, 3, pad_end=True, pad_value=0.5),
+            "oa": tf.signal.overlap_and_add(frames, 2),
+            "crop": tf.image.crop_to_bounding_box(img, 1, 1, 3, 2),
+            "padbox": tf.image.pad_to_bounding_box(img, 1, 2, 8, 9),
+            "central": tf.image.central_crop(img, 0.5),
+            "patches": tf.image.extract_patches(img, [1, 2, 2, 1], [1, 2, 1, 1], [1, 1, 1, 1], "SAME"),
+            "transpose": tf.image.transpose(img),
+            "standard": tf.image.per_image_standardization(img),
+            "roll": tf.roll(m, 1, 0),
+            "repeat": tf.repeat(m, 2, axis=0),
+            "sort": tf.sort(m, axis=0),
+            "diag_part": tf.linalg.diag_part(m),
+            "band": tf.linalg.band_part(m, 1, 0),
+            "set_diag": tf.linalg.set_diag(m, tf.linalg.diag_part(m) * 2.0 + 1.0),
+            "diag": tf.linalg.diag(v0),
+            "cross": tf.linalg.cross(v, v * 2.0 + 1.0),
+            "tensordot": tf.tensordot(m, v, [[0], [0]]),
+            "einsum": tf.einsum("ij,ik->jk", m, v),
+            "mask": tf.boolean_mask(m, m0 > 0),
+            "mesh": tf.meshgrid(tf.gather(s, 0, axis=0), v0)[0] * tf.meshgrid(tf.gather(s, 0, axis=0), v0)[1],
+        }
+
+
 class ConverterOps(tf.Module):
     """The last converter ops read onto composites: Dilation2D (SAME with strides, VALID with rates), BitwiseAnd,
     SparseSegmentSum/Mean (a skipped segment id), SparseReshape (a -1 dim), SparseFillEmptyRows."""
@@ -309,6 +349,7 @@ CASES_V2 = {
     "upsample": (Upsample, lambda: {"x": f32(2, 4, 4, 2)}),
     "resize_cond": (ResizeInCond, lambda: {"x": f32(1, 4, 4, 2) + 0.5, "like": f32(1, 7, 5, 1)}),
     "raw_ops": (RawOps, lambda: {"x": f32(3, 4), "k": np.array([7, -7, 2, 5, -1, 7], np.int32)}),
+    "symbolic_dims": (SymbolicDims, lambda: {"img": f32(2, 6, 5, 3), "s": f32(2, 10), "m": f32(4, 3), "v": f32(4, 3)}),
     "string_ops": (StringOps, lambda: {"s": np.array([b"hello world, 42 foo", b"a,,b  c7", b"", b"no0digits o"], dtype=object),
                                        "words": np.array([b"the", b"quick", b"brown", b"fox", b"jumps"], dtype=object)}),
     "ragged_ops": (RaggedOps, lambda: {"starts": np.array([0, 5, 3], np.int32), "limits": np.array([3, 10, -1], np.int32),

@@ -1,5 +1,6 @@
 // Variables (API section 3): construction options, assign/assignAdd/assignSub, value(), errors, use as tensors.
 import * as ef from 'eagerflow';
+import { lateTable } from '../src/values/tensor';
 
 const vars: ef.Variable[] = [];
 /** A variable disposed after the test. */
@@ -169,5 +170,27 @@ describe('a Variable wherever a Tensor is read', () => {
     expect(ef.memory().numTensors).toBeGreaterThan(before);
     ef.dispose(v);
     expect(ef.memory().numTensors).toBe(before);
+  });
+});
+
+describe('values/ reaches the variable records through a late-bound table (ops/late_ops.ts fills it)', () => {
+  test('the filled table runs the records: a read is a read_variable node, an assignment an assign_variable node', () => {
+    const v = variable([1, 2]);
+    const f = ef.trace(() => {
+      v.assignAdd([1, 1]);
+      return v.value();
+    });
+    const prims = f.getConcreteFunction().graph.nodes.map((n: { prim: { name: string } }) => n.prim.name);
+    expect(prims).toEqual(expect.arrayContaining(['assign_variable', 'read_variable']));
+    expect(f().arraySync()).toEqual([2, 3]);
+    f.dispose();
+  });
+
+  test('an empty table names the op and what to load, as an InternalError', () => {
+    const table = lateTable<{ read(x: number): number }>('the test ops');
+    expect(() => table.get('read')).toThrow(ef.errors.InternalError);
+    expect(() => table.get('read')).toThrow(/read.*the test ops are not loaded \(import @eagerflow\/core/);
+    table.provide({ read: (x) => x + 1 });
+    expect(table.get('read')(1)).toBe(2);
   });
 });

@@ -1,9 +1,9 @@
 // TF ops tfjs-converter runs that no record writes, read onto EagerFlow's ops and composites (so their gradients
 // are the composites'): Size, SparseToDense, ComplexAbs, Erfc, CropAndResize, Einsum, the legacy Div/Mod/Concat/
 // Gather/Reverse forms, ClipByValue, LogSoftmax, MatrixBandPart, EuclideanNorm, IdentityN, ShapeN, ListDiff,
-// DenseBincount, FakeQuantWithMinMaxVars, Dilation2D, BitwiseAnd, SparseSegmentSum/Mean, SparseReshape,
-// SparseFillEmptyRows, the string ops (on the ef.strings records the eagerflow package registers), and
-// tfjs-converter's own op names (Conv1D, DepthwiseConv2d, Ones, Zeros).
+// DenseBincount, FakeQuantWithMinMaxVars, Roll, Cross, ExtractImagePatches, the main-diagonal MatrixDiag*V3 forms,
+// Dilation2D, BitwiseAnd, SparseSegmentSum/Mean, SparseReshape, SparseFillEmptyRows, the string ops (on the ef.strings
+// records the eagerflow package registers), and tfjs-converter's own op names (Conv1D, DepthwiseConv2d, Ones, Zeros).
 import { ReadScope, TOP, Tensor, TfImport, allPrimitives, bind, image, linalg, math, nn, segmentSumDynOf } from '@eagerflow/core';
 import type { Params, Primitive } from '@eagerflow/core';
 import type { DType } from '@eagerflow/core';
@@ -107,6 +107,12 @@ function denseBincount(r: ReadScope): Tensor[] {
   };
   if (x.rank === 2) return [TOP.stack(TOP.unstack(x, 0).map((row, i) => one(row, weighted ? TOP.unstack(w, 0)[i] : undefined)), 0)];
   return [one(x, weighted ? w : undefined)];
+}
+
+/** The Const diagonal offset k of a MatrixDiag*V3 node: only the main diagonal (k = 0) is read. */
+function mainDiagonal(r: ReadScope, k: number): void {
+  const offsets = r.numbers(k, 'k');
+  if (offsets.some((v) => v !== 0)) throw r.error('only the main diagonal (k = 0) is supported', `k = [${offsets}]`, 'k = 0', 'Use tf.linalg.diag_part / diag / set_diag without k');
 }
 
 /** The static size of dim `d` of input k (Dilation2D's spatial dims), or an error naming the node. */
@@ -276,6 +282,25 @@ export const CONVERTER_IMPORT_ROWS: readonly TfImport[] = [
     },
   },
   { ops: ['Einsum'], read: (r) => [TOP.einsum(r.node.str('equation'), ...r.inputs())] },
+  // The composites written once against Dims (core's symbolic_dims.ts), so unknown dims import as they trace.
+  { ops: ['Roll'], read: (r) => (r.arity(3), [TOP.roll(r.input(0), r.numbers(1, 'shift'), r.numbers(2, 'axis'))]) },
+  { ops: ['Cross'], read: (r) => (r.arity(2), [linalg.cross(r.input(0), r.input(1))]) },
+  {
+    ops: ['ExtractImagePatches'],
+    read: (r) => (r.arity(1), [image.extractPatches(r.input(0), r.node.ints('ksizes'), r.node.ints('strides'), r.node.ints('rates'), r.node.str('padding') as 'SAME' | 'VALID')]),
+  },
+  { ops: ['MatrixDiagPartV3'], read: (r) => (r.arity(3), mainDiagonal(r, 1), [linalg.diagPart(r.input(0))]) },
+  {
+    ops: ['MatrixDiagV3'],
+    read: (r) => {
+      r.arity(5);
+      mainDiagonal(r, 1);
+      const [rows, cols] = [r.numbers(2, 'num_rows'), r.numbers(3, 'num_cols')];
+      if ([...rows, ...cols].some((v) => v !== -1)) throw r.error('only square diagonal matrices are supported', `num_rows ${rows}, num_cols ${cols}`, 'num_rows = num_cols = -1', 'Use tf.linalg.diag without num_rows / num_cols');
+      return [linalg.diag(r.input(0))];
+    },
+  },
+  { ops: ['MatrixSetDiagV3'], read: (r) => (r.arity(3), mainDiagonal(r, 2), [linalg.setDiag(r.input(0), r.input(1))]) },
   { ops: ['Div'], read: (r) => (r.arity(2), [isInt(r.input(0)) ? truncDiv(r, r.input(0), r.input(1)) : TOP.divide(r.input(0), r.input(1))]) },
   { ops: ['Mod'], read: (r) => (r.arity(2), [TOP.subtract(r.input(0), TOP.multiply(truncDiv(r, r.input(0), r.input(1)), r.input(1)))]) },
   { ops: ['ClipByValue'], read: (r) => (r.arity(3), [TOP.minimum(TOP.maximum(r.input(0), r.input(1)), r.input(2))]) },

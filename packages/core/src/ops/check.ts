@@ -3,7 +3,7 @@ import { DType, describe } from '../values/dtype';
 import { ResourceExhaustedError } from '../errors/errors';
 import { argError, opError } from '../errors/error_toolkit';
 import { Dims, broadcastDims, dimsToString } from '../values/shape';
-import type { AVal } from './primitive';
+import type { AVal } from './aval';
 
 // The primitives' argError is the toolkit's (one error toolkit for every package).
 export { argError };

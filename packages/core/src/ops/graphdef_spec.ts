@@ -1,7 +1,7 @@
 // GraphDef specs beside the records: attr JSON, the declarative spec, and the scopes its writer/reader offer.
 import type { DType } from '../values/dtype';
 import type { Dims } from '../values/shape';
-import type { AVal } from './primitive';
+import type { AVal } from './aval';
 import type { Tensor } from '../values/tensor';
 import type { Variable } from '../values/variable';
 import { internalError } from '../errors/error_toolkit';

@@ -1,6 +1,6 @@
 // ONNX lowerings beside the records (API section 15): the declarative spec, and the scope a lowering writes into.
 import type { DType } from '../values/dtype';
-import type { AVal, Primitive } from './primitive';
+import type { AVal } from './aval';
 import type { ConstValue, SpecNode } from './graphdef_spec';
 
 /** An ONNX attribute value (`onnx.AttributeProto`): ints and floats are told apart, as ONNX requires. */
@@ -81,7 +81,7 @@ export function onnxSpec<P>(s: OnnxSpec<P>): OnnxSpec {
  * // not-run
  * export const exp = withOnnx(unary('exp', 'Exp', ...), { op: 'Exp' });
  */
-export function withOnnx<T extends Omit<Primitive, 'api'>>(record: T, onnx: OnnxSpec): T {
+export function withOnnx<T extends { readonly name: string; readonly effect: 'pure' | 'stateful' }>(record: T, onnx: OnnxSpec): T {
   // Set on the record object itself: its GraphDef readers and vjps bind that object, so a copy would
   // leave imported and differentiated nodes without the lowering.
   (record as { onnx?: OnnxSpec }).onnx = onnx;

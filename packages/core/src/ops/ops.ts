@@ -23,6 +23,8 @@ import { ShapeLike, dimsOf, isTensorShapeArg } from '../values/shape_arg';
 import type { ApiSpec, FnOf } from './api_spec';
 import { convertAll, hintOf, makeOp, releasing } from './op_builder';
 import { promoteWeak } from './weak_types';
+import { ints, padDynOf, reshapeDynOf, segmentSumDynOf, shapeOf, sliceDynOf } from './array/dynamic_sizes';
+import { provideRuleOps } from './rule_ops';
 
 const NONE = {};
 
@@ -96,7 +98,7 @@ export const unsortedSegmentSum: (data: TensorLike, segmentIds: TensorLike, numS
 export const broadcastTo: (x: TensorLike, shape: number[]) => Tensor = wrapperOf(RSH.broadcastTo);
 
 // Run-time-shaped helpers (sizes as int32 tensors) for gradients and composites traced with unknown dims.
-export { shapeOf, sliceDynOf, padDynOf, reshapeDynOf, segmentSumDynOf, ints } from './array/dynamic_sizes';
+export { shapeOf, sliceDynOf, padDynOf, reshapeDynOf, segmentSumDynOf, ints };
 
 // Short internal aliases used by gradient rules.
 export const neg: Unary = negative;
@@ -359,3 +361,11 @@ function many(op: string, values: TensorLike[]): ReturnType<typeof convert>[] {
 
 
 export type { PadMode };
+
+// The ops the wrapped records' gradient rules call (rule_ops.ts: they read this table instead of importing this module).
+provideRuleOps({
+  add, sub, mul, div, pow, maximum, minimum, equal, less, greater, greaterEqual, lessEqual,
+  neg, sign, log, square, sin, cos, sinh, cosh, zerosLike, onesLike, fill, where, reduceSum, reduceMean, matmul, cast,
+  reshape, transpose, expandDims, concat, stack, slice, pad, gather, unsortedSegmentSum, broadcastLike, reshapeLike,
+  shapeOf, ints, sliceDynOf, padDynOf, reshapeDynOf, segmentSumDynOf,
+});

@@ -1,35 +1,14 @@
 // The primitive record: everything about one primitive in one place (infer, kernel, vjp, effect).
-import type { DType } from '../values/dtype';
-import type { Dims } from '../values/shape';
 import type { Info, Kernels } from '../backend/backend';
 import type { Tensor } from '../values/tensor';
 import type { ApiSpec } from './api_spec';
 import type { TfSpec } from './graphdef_spec';
 import type { OnnxSpec } from './onnx_spec';
+import type { AVal, Params } from './aval';
 
-/** A static description of a value: dtype and (possibly partial) shape. */
-export interface AVal {
-  dtype: DType;
-  shape: Dims;
-}
-
-/**
- * A primitive's static params: any object type. Each record declares its own interface
- * (`Primitive<P extends object>`); bind, the tracer and the tape carry them as `Params`.
- */
-export type Params = object;
-
-/** Params read by key: how the generic machinery (graph nodes, printers, GraphDef/ONNX specs) sees any record's params. */
-export type ParamsRecord = Readonly<Record<string, unknown>>;
-
-/**
- * A record's params viewed by key (every params object is a plain object of named fields).
- * @example
- * ef.internal.paramsRecord({ axis: 1 }).axis; // 1
- */
-export function paramsRecord(p: Params): ParamsRecord {
-  return p as ParamsRecord;
-}
+// The bottom module's names, where the records have always imported them.
+export type { AVal, Params, ParamsRecord } from './aval';
+export { paramsRecord } from './aval';
 
 /** An elementwise primitive's per-element arithmetic: as a function and as an expression template. */
 export interface ScalarFact {

@@ -24,10 +24,11 @@ import * as CONV from './nn/conv';
 import * as POOL from './nn/pool';
 import * as NORM from './nn/normalization';
 import { internalError } from '../errors/error_toolkit';
-import * as V from '../values/variable';
+import * as V from './state/variable_ops';
 import * as BM from './math/unary_functions';
 import * as AR from './math/binary_functions';
 import * as RD from './math/reduce_scan';
+import { provideShapeRecords } from './rule_ops';
 import * as TR from './array/manipulation';
 import * as SJ2 from './array/strided_slice';
 import * as SG from './math/segment_search';
@@ -73,6 +74,7 @@ function collect(): Record<string, Primitive> {
  * ef.internal.PRIMITIVES.sinh.name; // 'sinh'
  */
 export const PRIMITIVES: Readonly<Record<string, Primitive>> = collect();
+provideShapeRecords({ floordiv: AR.floordiv as Primitive, floormod: AR.floormod as Primitive, prod: RD.prod as Primitive, cumsum: RD.cumsum as Primitive });
 
 /** An IR name of the table. */
 export type PrimitiveName = string;

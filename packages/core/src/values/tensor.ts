@@ -49,18 +49,39 @@ export interface LateOps {
   at(x: Tensor, indices: readonly Index[]): Tensor;
 }
 
-const lateOps: Partial<LateOps> = {};
+/** A table of functions values/ calls but the op folders define, filled when the ops load (ops/late_ops.ts). */
+export interface LateTable<T extends object> {
+  /** Fills the table (once, when the ops load). */
+  provide(ops: T): void;
+  /** A function of the table; an InternalError if the ops are not loaded. */
+  get<K extends keyof T>(name: K): T[K];
+}
+
+/** A late-bound table, `what` naming its ops in the error (values/ reaches ops through these, so it imports no op file). */
+export function lateTable<T extends object>(what: string): LateTable<T> {
+  const ops: Partial<T> = {};
+  return {
+    provide(filled: T): void {
+      Object.assign(ops, filled);
+    },
+    get<K extends keyof T>(name: K): T[K] {
+      const f = ops[name];
+      if (f === undefined) throw internalError(String(name), `${what} are not loaded (import @eagerflow/core, whose entry loads them, before using tensors)`);
+      return f as T[K];
+    },
+  };
+}
+
+const lateOps = lateTable<LateOps>('the ops');
 
 /** Fills the late-bound table (ops/late_ops.ts, once, when the ops load). */
 export function provideLateOps(ops: LateOps): void {
-  Object.assign(lateOps, ops);
+  lateOps.provide(ops);
 }
 
 /** An op of the late-bound table. */
 export function lateOp<K extends keyof LateOps>(name: K): LateOps[K] {
-  const f = lateOps[name];
-  if (f === undefined) throw internalError(name, 'the ops are not loaded (import @eagerflow/core, whose entry loads them, before using tensors)');
-  return f as LateOps[K];
+  return lateOps.get(name);
 }
 
 /**

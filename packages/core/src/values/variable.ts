@@ -1,16 +1,12 @@
 // Variable: mutable state read by reference (captured by reference in traces), with stateful assigns.
 import * as backend from '../backend/backend';
-import type { Info } from '../backend/backend';
 import { DType, asDType } from './dtype';
-import { Tensor, freshId } from './tensor';
-import { bind, ctx } from '../ops/bind';
-import { AVal, Primitive } from '../ops/primitive';
+import { Tensor, freshId, lateTable } from './tensor';
 import { TensorLike, constant, convert, release } from './convert';
 import { TensorShape } from './shape';
 import type { NDArray } from './ndarray';
 import { formatNumpy } from './format';
-import { attr } from '../ops/graphdef_spec';
-import { argError, typeError } from '../errors/error_toolkit';
+import { typeError } from '../errors/error_toolkit';
 
 export interface VariableOptions {
   trainable?: boolean;
@@ -25,6 +21,18 @@ export const variableHooks = {
   /** Evaluates a symbolic initial value that depends on no graph input (TensorFlow's init_scope). */
   lift: (_t: Tensor): Tensor | null => null,
 };
+
+/**
+ * The variable records values/ reaches late (ops/state/variable_ops.ts: reads record on tapes and bind
+ * read_variable; assignments bind assign_variable); ops/late_ops.ts fills the table when the ops load.
+ */
+export interface VariableOps {
+  read(v: Variable): Tensor;
+  assign(v: Variable, mode: AssignMode, value: Tensor): void;
+}
+
+/** The late-bound table of the variable records (filled by ops/late_ops.ts). */
+export const variableOps = lateTable<VariableOps>('the variable ops');
 
 let unnamed = 0;
 
@@ -69,8 +77,7 @@ export class Variable {
   /** Reads the current value (recorded by tapes, a graph node inside traces). */
   readVariable(): Tensor {
     variableHooks.onAccess(this);
-    for (const t of ctx.tapes) (t as { variableAccessed?(v: Variable): void }).variableAccessed?.(this);
-    return bind(readVariable, [], { variable: this })[0];
+    return variableOps.get('read')(this);
   }
 
   /** A tensor holding the current value. */
@@ -102,7 +109,7 @@ export class Variable {
   private update(mode: AssignMode, value: TensorLike): Variable {
     const c = convert(`Variable.${mode}`, value, this.dtype);
     try {
-      bind(assignVariable, [c.t], { variable: this, mode });
+      variableOps.get('assign')(this, mode, c.t);
     } finally {
       release(c);
     }
@@ -135,90 +142,3 @@ export class Variable {
 }
 
 export type AssignMode = 'assign' | 'assignAdd' | 'assignSub';
-
-export interface VarParams {
-  readonly variable: Variable;
-}
-
-/** read_variable: no tensor inputs; the variable is a tape source by its own id. */
-export const readVariable = {
-  name: 'read_variable',
-  effect: 'stateful',
-  foldable: false,
-  infer: (_ins: AVal[], p: VarParams) => [{ dtype: p.variable.dtype, shape: p.variable._value.dims }],
-  impl: (k, _ins, p: VarParams) => [k.run('Identity', { x: p.variable._value.concrete('read_variable') }) as Info],
-  vjp: (cts) => [cts[0]],
-  saves: 'none',
-  sourceIds: (p: VarParams) => [p.variable.id],
-  printParams: (p: VarParams) => `[${p.variable.name}]`,
-  tf: {
-    // Frozen to a Const when nothing in the function assigns the variable; else a resource read.
-    ops: ['ReadVariableOp'],
-    write: (s, n) => [s.readVariable((n.params as VarParams).variable)],
-    read(r): Tensor[] {
-      r.arity(1);
-      const v = r.variable(0);
-      const dtype = r.node.dtype('dtype', v.dtype);
-      if (dtype !== v.dtype) throw r.error('dtype does not match the variable', dtype, v.dtype, 'Fix the dtype attr');
-      return [v.value()];
-    },
-  },
-  // Replayed reads go through Variable.readVariable so recording tapes watch accessed variables
-  // (a tape around a traced call differentiates with respect to the variables it read).
-  replay: (_ins: Tensor[], p: VarParams) => [p.variable.readVariable()],
-} satisfies Primitive<VarParams> & { sourceIds(p: VarParams): number[] };
-
-export interface AssignParams extends VarParams {
-  readonly mode: AssignMode;
-}
-
-const ASSIGN_OPS = { assign: 'AssignVariableOp', assignAdd: 'AssignAddVariableOp', assignSub: 'AssignSubVariableOp' } as const;
-
-/** assign_variable: stateful, never dropped, merged or reordered. */
-export const assignVariable = {
-  name: 'assign_variable',
-  effect: 'stateful',
-  foldable: false,
-  infer(ins: AVal[], p: AssignParams) {
-    const v = p.variable;
-    if (ins[0].dtype !== v.dtype) {
-      throw argError(`Variable.${p.mode}`, 'dtype does not match the variable', ins[0].dtype, v.dtype, `Cast the value with ef.cast(x, '${v.dtype}').`);
-    }
-    if (!new TensorShape(ins[0].shape).isCompatibleWith(v._value.dims)) {
-      throw argError(`Variable.${p.mode}`, 'shape does not match the variable', new TensorShape(ins[0].shape).toString(), v.shape.toString(), 'Assign a value of the variable shape.');
-    }
-    return [];
-  },
-  impl(k, [x], p: AssignParams) {
-    const v = p.variable;
-    const cur = v._value.concrete('assign');
-    if (x.shape.length !== cur.shape.length || x.shape.some((d, i) => d !== cur.shape[i])) {
-      throw argError(`Variable.${p.mode}`, 'shape does not match the variable', `[${x.shape}]`, `[${cur.shape}]`, 'Assign a value of the variable shape.');
-    }
-    const next =
-      p.mode === 'assign' ? (k.run('Identity', { x }) as Info)
-      : p.mode === 'assignAdd' ? (k.run('Add', { a: cur, b: x }) as Info)
-      : (k.run('Sub', { a: cur, b: x }) as Info);
-    v._set(new Tensor(backend.adopt(next), v.dtype));
-    return [];
-  },
-  vjp: null,
-  saves: 'none',
-  printParams: (p: AssignParams) => `[${p.variable.name}, ${p.mode}]`,
-  tf: {
-    ops: Object.values(ASSIGN_OPS),
-    write(s, n, [x]) {
-      const p = n.params as AssignParams;
-      const op = ASSIGN_OPS[p.mode];
-      s.add(op, op, [s.variableHandle(p.variable), x], { dtype: attr.type(p.variable.dtype) });
-      return [];
-    },
-    read(r): Tensor[] {
-      r.arity(2);
-      const mode = (Object.keys(ASSIGN_OPS) as AssignParams['mode'][]).find((m) => ASSIGN_OPS[m] === r.node.op) as AssignParams['mode'];
-      r.variable(0)[mode](r.input(1));
-      return [];
-    },
-  },
-} satisfies Primitive<AssignParams>;
-

@@ -10,7 +10,7 @@ import { ReadScope, WriteScope, attr, tfOpOf, typeAttrOf } from '../graphdef_spe
 import { bind } from '../bind';
 import type { Tensor } from '../../values/tensor';
 import { dimsToString } from '../../values/shape';
-import * as o from '../ops';
+import { ruleOps as o } from '../rule_ops';
 import { argError, checkArity, checkDTypes } from '../check';
 import { intValues } from '../kernel_util';
 import { slice } from './slice_concat_gather';

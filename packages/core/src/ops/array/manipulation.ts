@@ -13,11 +13,7 @@ import { Dims, dimsToString } from '../../values/shape';
 import * as o from '../ops';
 import { NUMERIC, argError, checkArity, checkDTypes, normalizeAxes } from '../check';
 import { g0, I32 } from '../rule_helpers';
-
-const staticDims = (op: string, d: Dims): number[] => {
-  if (d === null || d.some((v) => v === null)) throw argError(op, 'unknown input shape', dimsToString(d), 'a static shape', 'Give the input a static shape (setShape).');
-  return d as number[];
-};
+import { dimsOf, reshapeTo, shapeOf, splitFirst } from './symbolic_dims';
 
 export interface TileParams {
   readonly multiples: readonly number[];
@@ -37,16 +33,14 @@ export const tile = {
     return [{ dtype: ins[0].dtype, shape: s.map((d, i) => (d === null ? null : d * p.multiples[i])) }];
   },
   impl: (k, [x], p: TileParams) => [k.run('Tile', { x }, { reps: [...p.multiples] }) as Info],
+  // TF's _TileGrad, one path for static and run-time sizes (Dims): reshape to interleaved [m0, d0, m1, d1, ...], sum
+  // the multiples' axes, reshape to x's dims.
   vjp(c, [x], _o, p: TileParams) {
-    if (x.dims === null || x.dims.some((d) => d === null)) {
-      // TF's _TileGrad with run-time sizes: reshape to interleaved [m0, d0, m1, d1, ...] read from shape(x).
-      const split = o.reshapeDynOf(g0(c), o.reshape(o.stack([o.ints(p.multiples), o.shapeOf(x)], 1), [-1]));
-      return [o.reshapeLike(o.reduceSum(split, p.multiples.map((_, i) => 2 * i), false), x)];
-    }
-    const dims = staticDims('tile gradient', x.dims);
+    const n = p.multiples.length;
+    const dims = x.dims === null ? splitFirst('tile gradient', shapeOf(x), n).first : dimsOf(x);
     const split = dims.flatMap((d, i) => [p.multiples[i], d]);
     const axes = dims.map((_, i) => 2 * i);
-    return [o.reshape(o.reduceSum(o.reshape(g0(c), split), axes, false), dims)];
+    return [reshapeTo(o.reduceSum(reshapeTo(g0(c), split), axes, false), dims)];
   },
   saves: 'inputs',
   api: api(['tile'], [arg.tensor('input'), arg.ints('multiples')]),

@@ -3,7 +3,7 @@ import { showValue } from '../../values/dtype';
 import type { Info, Kernels } from '../../backend/backend';
 import { bind } from '../bind';
 import { AVal, Primitive } from '../primitive';
-import * as o from '../ops';
+import { ruleOps as o } from '../rule_ops';
 import { dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import { argError } from '../check';

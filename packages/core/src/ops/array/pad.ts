@@ -7,9 +7,9 @@ import { AVal, Primitive } from '../primitive';
 import { ReadScope, attr, typeAttrOf } from '../graphdef_spec';
 import { dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
-import * as o from '../ops';
 import { argError, checkSize } from '../check';
 import { g0 } from '../rule_helpers';
+import { shapeOf, sliceTo } from './symbolic_dims';
 
 
 export interface PadParams {
@@ -37,9 +37,9 @@ export const pad = {
   impl: (k, [x], p: PadParams) => [k.run('PadV2', { x }, { paddings: p.paddings.map((q) => [...q]), constantValue: x.dtype === 'bool' ? Number(Boolean(p.constantValue ?? 0)) : p.constantValue ?? 0 }) as Info],
   vjp: (c, [x], _o, p: PadParams) => {
     const befores = p.paddings.map((q) => q[0]);
-    // Unknown dims: slice x's run-time shape (a -1 size would keep the after-padding).
-    if (x.dims === null || x.dims.some((d) => d === null)) return [o.sliceDynOf(g0(c), o.ints(befores), o.shapeOf(x))];
-    return [o.slice(g0(c), befores, x.dims as number[])];
+    // The cotangent sliced at the befores to x's dims (Dims: read from shape(x) when not static; a -1 size would
+    // keep the after-padding).
+    return [sliceTo(g0(c), befores, shapeOf(x))];
   },
   saves: 'none',
   onnx: lower.pad,

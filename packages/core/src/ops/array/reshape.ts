@@ -13,7 +13,7 @@ import { Dims, broadcastDims, dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import { DimLike, hasSymbolicDims } from '../../values/shape_arg';
 import { TensorLike, convert, release } from '../../values/convert';
-import * as o from '../ops';
+import { ruleOps as o } from '../rule_ops';
 import { InvalidArgumentError } from '../../errors/errors';
 import { argError, broadcastOrThrow, checkDimsValid, checkSize, normalizeAxes } from '../check';
 import { broadcastInfo, sameShape, transposeKernel } from '../kernel_util';

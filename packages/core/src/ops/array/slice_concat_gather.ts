@@ -8,10 +8,11 @@ import { api, arg } from '../api_spec';
 import { attr, tfSpec } from '../graphdef_spec';
 import { dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
-import * as o from '../ops';
+import { ruleOps as o } from '../rule_ops';
 import { argError, checkArity, checkDTypes, normalizeAxes } from '../check';
 import { complexByParts } from '../kernel_util';
 import { g0, I32 } from '../rule_helpers';
+import { Dim, dim, dimsOf, isKnown, padBy, reshapeTo, shapeOf, sliceTo, splitFirst } from './symbolic_dims';
 
 
 export interface AxisParams {
@@ -48,17 +49,15 @@ export const concat = {
   vjp: (c, xs, _o, p: AxisParams) => {
     const rank = xs[0].rank as number;
     const axis = p.axis < 0 ? p.axis + rank : p.axis;
-    if (xs.some((x) => x.dims?.[axis] === null)) return concatGradDyn(g0(c), xs, rank, axis);
-    let offset = 0;
+    // Each input's slice at its offset along the axis (TF's ConcatOffset): Dims, so run-time sizes build the offsets
+    // from shape(x) and static ones fold to a Const begin/size (symbolic_dims.ts).
+    let offset: Dim = 0;
     return xs.map((x) => {
-      const d = x.dims?.[axis];
-      if (d === null || d === undefined) throw argError('concat gradient', 'unknown size along the concat axis', dimsToString(x.dims), 'a static size', 'Give the inputs static shapes (setShape).');
-      const begin = new Array<number>(rank).fill(0);
-      begin[axis] = offset;
-      const size = new Array<number>(rank).fill(-1);
-      size[axis] = d;
-      offset += d;
-      return o.slice(g0(c), begin, size);
+      const d = dimsOf(x);
+      const begin = d.map((_, i): Dim => (i === axis ? offset : 0));
+      const size = d.map((v, i): Dim => (i === axis ? v : -1));
+      offset = dim.add(offset, d[axis]);
+      return sliceTo(g0(c), begin, size);
     });
   },
   saves: 'none',
@@ -95,18 +94,13 @@ export const slice = {
     return [{ dtype: ins[0].dtype, shape: out }];
   },
   impl: (k, [x], p: SliceParams) => [k.run('Slice', { x }, { begin: [...p.begin], size: p.size.map((n, i) => (n === -1 ? x.shape[i] - p.begin[i] : n)) }) as Info],
+  // TF's _SliceGrad, one path for static and run-time sizes (Dims): pad the cotangent by begin before and
+  // dim(x) - dim(y) - begin after.
   vjp: (c, [x], _o, p: SliceParams) => {
-    const dims = x.dims;
-    if (dims === null || dims.some((d) => d === null)) {
-      // TF's _SliceGrad with run-time sizes: pad by begin before and shape(x) - shape(y) - begin after.
-      const begin = o.ints(p.begin);
-      return [o.padDynOf(g0(c), o.stack([begin, o.sub(o.sub(o.shapeOf(x), o.shapeOf(g0(c))), begin)], 1))];
-    }
-    const paddings = (dims as number[]).map((d, i) => {
-      const n = p.size[i] === -1 ? d - p.begin[i] : p.size[i];
-      return [p.begin[i], d - p.begin[i] - n] as [number, number];
-    });
-    return [o.pad(g0(c), paddings)];
+    const g = g0(c);
+    const n = p.begin.length;
+    const [dx, dy] = [x, g].map((t) => (t.dims === null ? splitFirst('slice gradient', shapeOf(t), n).first : dimsOf(t)));
+    return [padBy(g, p.begin, dx.map((d, i) => dim.sub(dim.sub(d, p.begin[i]), dy[i])))];
   },
   saves: 'none',
   api: api(['slice'], [arg.tensor('x'), arg.custom('begin', intOrInts('begin')), arg.custom('size', intOrInts('size'), null)], [], { prepare: sliceDefaults }),
@@ -154,39 +148,17 @@ function gatherGrad(g: Tensor, x: Tensor, idx: Tensor, axisIn: number): Tensor {
   const r = idx.rank;
   if (xd === null || r === null) throw argError('gather gradient', 'unknown input rank', dimsToString(xd), 'a known rank', 'Give the input a static shape.');
   const axis = axisIn < 0 ? axisIn + xd.length : axisIn;
-  const n = xd[axis];
   const gRank = xd.length - 1 + r;
   const perm = [...range(axis, axis + r), ...range(0, axis), ...range(axis + r, gRank)];
   const moved = o.transpose(g, perm);
   const flatIdx = o.reshape(idx, [-1]);
-  const rest = [...xd.slice(0, axis), ...xd.slice(axis + 1)];
-  const summed = n !== null && rest.filter((d) => d === null).length <= 1
-    ? o.unsortedSegmentSum(o.reshape(moved, [-1, ...rest.map((d) => d ?? -1)]), flatIdx, n)
-    : gatherGradDyn(moved, flatIdx, x, axis);
+  // x's dims as Dims (read from shape(x) when the graph runs where unknown: TF's params_shape).
+  const dx = dimsOf(x);
+  const n = dx[axis];
+  const flat = reshapeTo(moved, [-1, ...dx.slice(0, axis), ...dx.slice(axis + 1)]);
+  const summed = isKnown(n) ? o.unsortedSegmentSum(flat, flatIdx, n) : o.segmentSumDynOf(flat, flatIdx, dim.tensor(n));
   const back = [...range(1, axis + 1), 0, ...range(axis + 1, xd.length)];
   return o.transpose(summed, back);
-}
-
-/** The gather gradient's segment sum with run-time sizes (TF's: params_shape read by Shape). */
-function gatherGradDyn(moved: Tensor, flatIdx: Tensor, x: Tensor, axis: number): Tensor {
-  const r = x.rank as number;
-  const xs = o.shapeOf(x);
-  const rest = o.gather(xs, o.ints([...range(0, axis), ...range(axis + 1, r)]), 0);
-  const flatG = o.reshapeDynOf(moved, o.concat([o.ints([-1]), rest], 0));
-  return o.segmentSumDynOf(flatG, flatIdx, o.reshape(o.gather(xs, o.ints([axis]), 0), []));
-}
-
-/** concat's gradient with run-time sizes: each input's slice at its offset (TF's ConcatOffset). */
-function concatGradDyn(g: Tensor, xs: Tensor[], rank: number, axis: number): Tensor[] {
-  const unit = o.ints(range(0, rank).map((i) => (i === axis ? 1 : 0)));
-  let offset: Tensor | null = null;
-  return xs.map((x) => {
-    const size = o.shapeOf(x);
-    const begin = offset === null ? o.mul(unit, 0) : o.mul(unit, offset);
-    const along = o.reshape(o.gather(size, o.ints([axis]), 0), []);
-    offset = offset === null ? along : o.add(offset, along);
-    return o.sliceDynOf(g, begin, size);
-  });
 }
 
 function range(a: number, b: number): number[] {

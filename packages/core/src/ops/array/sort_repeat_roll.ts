@@ -14,8 +14,7 @@ import * as RD from '../math/reduce_scan';
 import * as TR from './manipulation';
 import * as SG from '../math/segment_search';
 import { tidy } from '../../backend/memory';
-import { lastDim, positionsAlong, repeatDyn, repeatEachDyn, rollDyn } from './runtime_shape';
-import { axisToEndDyn } from './runtime_axes';
+import { Dim, DimRun, SymShape, aroundAxis, dim, dimsOf, positionsAlong, fillLike, indexVector, isKnown, reshapeTo, shapeOf, shapeTensor, sliceTo, splitAt, splitFirst, withDim } from './symbolic_dims';
 
 const NONE = {};
 
@@ -51,7 +50,7 @@ function sorted(op: string, x: TensorLike, axis: number, direction: unknown, wan
     const asc = dir === 'ASCENDING';
     // Ascending = descending of an order-reversing map: -x for floats, -1 - x for int32 (-x overflows at INT_MIN).
     const flip = (v: Tensor): Tensor => (t.dtype === 'int32' ? o.sub(-1, v) : o.neg(v));
-    if (d === null && axis !== -1) return tidy(() => sortedDyn(t, axis, asc ? flip : null, want));
+    if (d === null && axis !== -1) return tidy(() => sortedAround(t, axis, asc ? flip : null, want));
     const last = d === null && axis === -1;
     const a = last ? -1 : d === null ? staticAxis(op, t, axis)[0] : normalizeAxes(op, [axis], d.length)[0];
     const rank = d === null ? 0 : d.length;
@@ -60,8 +59,10 @@ function sorted(op: string, x: TensorLike, axis: number, direction: unknown, wan
     if (!last) [perm[a], perm[rank - 1]] = [perm[rank - 1], perm[a]];
     const moved = last || a === rank - 1 ? t : tmp(o.transpose(t, perm));
     const src = asc ? tmp(flip(moved)) : moved;
-    const kIn = n === null ? [tmp(o.reshape(tmp(lastDim(src)), []))] : [];
-    const [values, indices] = bind(RD.topK as Primitive, [src, ...kIn], { k: n ?? 0, sorted: true });
+    // k: the sorted axis's length, a TopKV2 input read when the graph runs when it is not static.
+    const k: Dim = n ?? splitAt(op, shapeOf(src), -1).at;
+    const kIn = isKnown(k) ? [] : [dim.tensor(k)];
+    const [values, indices] = bind(RD.topK as Primitive, [src, ...kIn], { k: isKnown(k) ? k : 0, sorted: true });
     const picked = want === 'values' ? (asc ? flip(values) : values) : indices;
     for (const r of [values, indices]) if (r !== picked) tmp(r);
     if (last || a === rank - 1) return picked;
@@ -70,12 +71,17 @@ function sorted(op: string, x: TensorLike, axis: number, direction: unknown, wan
   });
 }
 
-/** An unknown rank, an axis other than -1: TF swaps it to the end by a run-time perm; here it moves there and back (runtime_axes). */
-function sortedDyn(t: Tensor, axis: number, flip: ((v: Tensor) => Tensor) | null, want: 'values' | 'indices'): Tensor {
-  const { moved, back } = axisToEndDyn(t, axis);
+/**
+ * An unknown rank, an axis other than -1 (TF swaps it to the end by a run-time perm): the tensor viewed as
+ * [before, n, after] (Dims from its run-time shape), sorted along n moved last, and the shape restored.
+ */
+function sortedAround(t: Tensor, axis: number, flip: ((v: Tensor) => Tensor) | null, want: 'values' | 'indices'): Tensor {
+  const { x3, head, at, tail } = aroundAxis('sort', t, axis);
+  const moved = o.transpose(x3, [0, 2, 1]);
   const src = flip === null ? moved : flip(moved);
-  const [values, indices] = bind(RD.topK as Primitive, [src, o.reshape(lastDim(src), [])], { k: 0, sorted: true });
-  return back(want === 'indices' ? indices : flip === null ? values : flip(values));
+  const [values, indices] = bind(RD.topK as Primitive, [src, dim.tensor(at)], { k: 0, sorted: true });
+  const picked = want === 'indices' ? indices : flip === null ? values : flip(values);
+  return reshapeTo(o.transpose(picked, [0, 2, 1]), [...head, at, ...tail]);
 }
 
 /**
@@ -104,20 +110,21 @@ function repeat(input: TensorLike, repeats: number | number[], axis: number | nu
     const src = axis === null ? tmp(o.reshape(t, [-1])) : t;
     const sd = src.dims;
     const ax = sd === null ? (axis ?? 0) : normalizeAxes('repeat', [axis ?? 0], sd.length)[0];
-    if (sd === null || sd[ax] === null) {
-      // The axis size is known only at run time (read then; the count list's length is checked then).
-      const list = typeof repeats === 'number' ? [repeats] : repeats;
-      if (!Array.isArray(list) || list.length === 0 || list.some((r) => !Number.isInteger(r) || r < 0)) throw argError('repeat', 'repeats must be a count or one count per element', describe(repeats), 'an integer >= 0 or one per element', 'Pass e.g. 2 or [1, 2, ...].');
-      return list.length === 1 ? repeatDyn(src, list[0], ax) : repeatEachDyn(src, list, ax);
+    // The axis size as a Dim: a number when static, else read when the graph runs (symbolic_dims.ts).
+    const { at: n } = splitAt('repeat', shapeOf(src), ax);
+    const list = typeof repeats === 'number' ? [repeats] : repeats;
+    const expected = isKnown(n) ? `an integer >= 0 or ${n} of them` : 'an integer >= 0 or one per element';
+    if (!Array.isArray(list) || list.length === 0 || list.some((r) => !Number.isInteger(r) || r < 0) || (list.length > 1 && isKnown(n) && list.length !== n)) {
+      throw argError('repeat', 'repeats must be a count or one count per element', describe(repeats), expected, 'Pass e.g. 2 or [1, 2, ...].');
     }
-    const [a, n] = staticAxis('repeat', src, axis ?? 0);
-    // A one-element list is broadcast like a count (TF's repeats broadcast along the axis), as with unknown dims.
-    const reps = typeof repeats === 'number' ? new Array<number>(n).fill(repeats) : Array.isArray(repeats) && repeats.length === 1 ? new Array<number>(n).fill(repeats[0]) : repeats;
-    if (!Array.isArray(reps) || reps.length !== n || reps.some((r) => !Number.isInteger(r) || r < 0)) {
-      throw argError('repeat', 'repeats must be a count or one count per element', describe(repeats), `an integer >= 0 or ${n} of them`, 'Pass e.g. 2 or [1, 2, ...].');
+    // A count (or a one-element list, broadcast like TF's repeats): position i taken for i // count, n * count of them.
+    if (list.length === 1) {
+      const c = list[0];
+      return o.gather(src, tmp(indexVector(dim.mul(n, c), (i) => Math.floor(i / c), (p) => dim.floordivT(p, c))), ax);
     }
-    const idx = reps.flatMap((r, i) => new Array<number>(r).fill(i));
-    return o.gather(src, tmp(o.cast(idx, 'int32')), a);
+    // One count per element: the axis must have that many (checked when the graph runs for a run-time size).
+    const idx = list.flatMap((r, i) => new Array<number>(r).fill(i));
+    return o.gather(isKnown(n) ? src : withDim(src, ax, list.length), tmp(o.ints(idx)), ax);
   });
 }
 
@@ -136,14 +143,11 @@ function roll(input: TensorLike, shift: number | number[], axis: number | number
     shifts.forEach((s, k) => {
       // The previous step's result is a temporary from here on (also when this step's axis check fails).
       if (cur !== t) tmp(cur);
-      if (t.dims === null || t.dims[normalizeAxes('roll', [axes[k]], t.dims.length)[0]] === null) {
-        // The axis size is known only at run time: two run-time slices swapped (shift mod n read then).
-        cur = rollDyn(cur, s, axes[k]);
-        return;
-      }
-      const [a, n] = staticAxis('roll', t, axes[k]);
-      const idx = Array.from({ length: n }, (_, i) => (((i - s) % n) + n) % n);
-      cur = o.gather(cur, tmp(o.cast(idx, 'int32')), a);
+      const a = t.dims === null ? axes[k] : normalizeAxes('roll', [axes[k]], t.dims.length)[0];
+      // Position i takes (i - shift) mod n: a constant gather list for a static n, else built when the graph runs.
+      const { at: n } = splitAt('roll', shapeOf(t), a);
+      const idx = indexVector(n, (i) => ((((i - s) % (n as number)) + (n as number)) % (n as number)), (p) => dim.modT(o.sub(p, s), o.maximum(dim.tensor(n), 1)));
+      cur = o.gather(cur, tmp(idx), a);
     });
     return cur === t ? o.identity(t) : cur;
   });
@@ -170,30 +174,20 @@ function meshgrid(...args: (TensorLike | { indexing?: 'xy' | 'ij' })[]): Tensor[
     // TF multiplies each grid by ones of the first input's dtype: one numeric dtype for all inputs.
     const bad = ts.find((t) => t.dtype !== ts[0].dtype || (t.dtype !== 'float32' && t.dtype !== 'int32'));
     if (bad !== undefined) throw argError('meshgrid', 'inputs must share one numeric dtype', ts.map((t) => t.dtype).join(', '), 'all float32 or all int32', "Cast them to one dtype, e.g. ef.cast(x, 'float32').");
-    const sizes = ts.map((t) => (t.dims as number[])[0]);
+    // One path for static and run-time sizes (Dims): each input as a column on its own axis, broadcast to the grid
+    // shape (BroadcastTo when the sizes are static; else times ones of the other columns, TF's meshgrid form).
+    const sizes = ts.map((t) => dimsOf(t)[0]);
     const shape = sizes.slice();
     if (indexing === 'xy' && shape.length > 1) [shape[0], shape[1]] = [shape[1], shape[0]];
     const posOf = (i: number): number => (indexing === 'xy' && i < 2 && ts.length > 1 ? 1 - i : i);
-    // Sizes known only at run time: each grid is its reshaped input times ones of the others (TF's form).
-    if (sizes.some((d) => d === null)) return tidy(() => meshgridDyn(ts, shape.length, posOf));
-    return ts.map((t, i) => {
-      const pos = posOf(i);
-      const r = o.reshape(t, shape.map((d, j) => (j === pos ? d : 1)));
-      try {
-        return o.broadcastTo(r, shape);
-      } finally {
-        r.dispose();
-      }
+    return tidy(() => {
+      const cols = ts.map((t, i) => o.reshape(t, shape.map((_, j) => (j === posOf(i) ? -1 : 1))));
+      if (shape.every(isKnown)) return cols.map((c) => o.broadcastTo(c, shape));
+      return cols.map((c, i) => cols.reduce((acc, other, j) => (j === i ? acc : o.mul(acc, o.onesLike(other))), c));
     });
   } finally {
     for (const t of ts) t.dispose();
   }
-}
-
-/** meshgrid's grids when the input sizes are known only at run time: t_i (as a column on its axis) times ones of the others. */
-function meshgridDyn(ts: Tensor[], rank: number, posOf: (i: number) => number): Tensor[] {
-  const cols = ts.map((t, i) => o.reshape(t, Array.from({ length: rank }, (_, j) => (j === posOf(i) ? -1 : 1))));
-  return cols.map((c, i) => cols.reduce((acc, other, j) => (j === i ? acc : o.mul(acc, o.onesLike(other))), c));
 }
 
 /**
@@ -317,43 +311,42 @@ function booleanMask(tensor: TensorLike, mask: TensorLike, axis = 0): Tensor {
   return using('booleanMask', tensor, (t, tmp) => {
     const m = convert('booleanMask', mask, 'bool');
     return releasing([m], () => {
-      const [td, md] = [t.dims, m.t.dims];
+      const md = m.t.dims;
       if (m.t.dtype !== 'bool') throw argError('booleanMask', 'mask must be bool', m.t.dtype, 'bool', 'Compare first, e.g. ef.greater(x, 0).');
       if (md !== null && md.length === 0) throw argError('booleanMask', 'the mask rank must be >= 1', `${t.shape.toString()} and ${m.t.shape.toString()}`, 'a mask of rank >= 1', 'Pass a mask shaped like the masked dims.');
-      if (td === null || md === null || [...td, ...md].some((d) => d === null)) return booleanMaskDyn(t, m.t, axis, tmp);
-      const [a] = normalizeAxes('booleanMask', [axis], (td as number[]).length);
-      const dims = td as number[];
-      const k = md.length;
-      if (a + k > dims.length || (md as number[]).some((d, i) => d !== dims[a + i])) throw argError('booleanMask', 'the mask shape does not match the tensor', `mask ${m.t.shape.toString()} for tensor ${t.shape.toString()} at axis ${a}`, `[${dims.slice(a, a + k)}]`, 'Pass a mask shaped like the masked dims.');
-      const flat = tmp(o.reshape(t, [...dims.slice(0, a), -1, ...dims.slice(a + k)]));
-      const coords = tmp(bind(SG.whereCoords as Primitive, [tmp(o.reshape(m.t, [-1]))], NONE)[0]);
-      return o.gather(flat, tmp(o.reshape(coords, [-1])), a);
+      return maskedRows(t, m.t, axis, tmp);
     });
   });
 }
 
 /**
- * booleanMask with sizes (or ranks) known only at run time, as TF builds it: the masked dims merged by a
- * run-time reshape (shape(t)[:axis] + [-1] + shape(t)[axis + k:]), then a gather of the mask's true positions.
+ * booleanMask written once against Dims (TF's boolean_mask): the masked dims merged by a reshape to
+ * shape[:axis] + [-1] + shape[axis + k:] (a Const shape when static, else built from shape(t)), then a gather of the
+ * mask's true positions. Mask dims only the run time knows are checked against the tensor's then (a slice of the
+ * tensor to the mask's sizes raises on a mismatch); an unknown rank takes a non-negative axis.
  */
-function booleanMaskDyn(t: Tensor, m: Tensor, axis: number, tmp: (t: Tensor) => Tensor): Tensor {
+function maskedRows(t: Tensor, m: Tensor, axis: number, tmp: (t: Tensor) => Tensor): Tensor {
   const [td, md] = [t.dims, m.dims];
   if (axis < 0 && td === null) throw argError('booleanMask', 'a negative axis needs a known rank', `axis ${axis} for a tensor of unknown rank`, 'axis >= 0', 'Pass a non-negative axis.');
   const a = td === null ? axis : normalizeAxes('booleanMask', [axis], td.length)[0];
-  if (td !== null && md !== null && a + md.length > td.length) throw argError('booleanMask', 'the mask shape does not match the tensor', `mask ${m.shape.toString()} for tensor ${t.shape.toString()} at axis ${a}`, `a mask of rank <= ${td.length - a}`, 'Pass a mask shaped like the masked dims.');
-  const shp = tmp(o.shapeOf(t));
-  const lead = tmp(o.gather(shp, tmp(o.ints(Array.from({ length: a }, (_, i) => i))), 0));
-  // The dims after the mask: static positions when both ranks are known (the result keeps a known rank).
-  const tail = td !== null && md !== null
-    ? tmp(o.gather(shp, tmp(o.ints(Array.from({ length: td.length - a - md.length }, (_, i) => a + md.length + i))), 0))
-    : tmp(o.sliceDynOf(shp, tmp(o.add(tmp(o.reduceSum(tmp(o.onesLike(tmp(o.shapeOf(m)))), null, true)), a)), tmp(o.ints([-1]))));
-  // The mask must match the masked dims; checked when the graph runs by slicing each to the other's sizes
-  // (a slice past a dim raises), so the checked copies feed the result and are never pruned.
-  const ms = tmp(o.shapeOf(m));
-  const tChecked = tmp(o.sliceDynOf(t, tmp(o.mul(shp, 0)), tmp(o.concat([lead, ms, tail], 0))));
-  const mChecked = tmp(o.sliceDynOf(m, tmp(o.mul(ms, 0)), tmp(o.sliceDynOf(shp, tmp(o.ints([a])), tmp(o.shapeOf(ms))))));
-  const flat = tmp(o.reshapeDynOf(tChecked, tmp(o.concat([lead, tmp(o.ints([-1])), tail], 0))));
-  const coords = tmp(bind(SG.whereCoords as Primitive, [tmp(o.reshape(mChecked, [-1]))], NONE)[0]);
+  if (td !== null && md !== null && a + md.length > td.length) throw argError('booleanMask', 'the mask shape does not match the tensor', `mask ${m.shape.toString()} for tensor ${t.shape.toString()} at axis ${a}`, `[${td.slice(a, a + md.length).map(String).join(',')}]`, 'Pass a mask shaped like the masked dims.');
+  const { first: lead, tail: afterLead } = splitFirst('booleanMask', shapeOf(t), a);
+  const ms = shapeOf(m);
+  // The dims after the mask's: static when both ranks are known, else the shape vector past a + rank(mask).
+  const known = !afterLead.some((d) => d instanceof DimRun) && !ms.some((d) => d instanceof DimRun);
+  const k = ms.length;
+  const masked = known ? (afterLead.slice(0, k) as Dim[]) : null;
+  const rest: SymShape = known ? afterLead.slice(k) : [new DimRun(o.sliceDynOf(shapeTensor(shapeOf(t)), o.add(o.reshape(o.shapeOf(o.shapeOf(m)), [1]), a), o.ints([-1])))];
+  const decided = masked !== null && masked.every((d, i) => dim.equal(d, ms[i] as Dim) !== null);
+  if (masked !== null && masked.some((d, i) => dim.equal(d, ms[i] as Dim) === false)) {
+    throw argError('booleanMask', 'the mask shape does not match the tensor', `mask ${m.shape.toString()} for tensor ${t.shape.toString()} at axis ${a}`, `[${masked.map(String).join(',')}]`, 'Pass a mask shaped like the masked dims.');
+  }
+  // Undecided sizes: the tensor sliced to the mask's sizes and the mask to the tensor's (each raises past a dim), so
+  // the checked copies feed the result and the checks are never pruned.
+  const tc = decided ? t : tmp(sliceTo(t, fillLike([...lead, ...ms, ...rest], 0), [...lead, ...ms, ...rest]));
+  const mc = decided ? m : tmp(sliceTo(m, fillLike(ms, 0), masked ?? [new DimRun(o.sliceDynOf(shapeTensor(shapeOf(t)), o.ints([a]), o.shapeOf(o.shapeOf(m))))]));
+  const flat = tmp(reshapeTo(tc, [...lead, -1, ...rest]));
+  const coords = tmp(bind(SG.whereCoords as Primitive, [tmp(o.reshape(mc, [-1]))], NONE)[0]);
   return o.gather(flat, tmp(o.reshape(coords, [-1])), a);
 }
 

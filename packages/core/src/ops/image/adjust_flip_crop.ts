@@ -12,8 +12,7 @@ import * as UNA from '../math/unary';
 import { argError } from '../check';
 import { unimplemented } from '../../errors/error_toolkit';
 import { dimsToString } from '../../values/shape';
-import { centralCropDyn, cropToBoxDyn, padToBoxDyn } from './runtime_crop';
-import { atLeastRank2Dyn, imageRank3or4Dyn, lastDimExactly, pixelCountDyn, swapHeightWidthDyn } from '../array/runtime_axes';
+import { Dim, SymShape, dim, fillLike, isKnown, padBy, reshapeTo, shapeOf, sliceTo, splitLast, withLastDim, withRankBetween } from '../array/symbolic_dims';
 
 const reverse: (x: TensorLike, axis: number | number[]) => Tensor = o.wrapperOf(TR.reverse);
 const tile: (x: TensorLike, multiples: number[]) => Tensor = o.wrapperOf(TR.tile);
@@ -26,22 +25,17 @@ const sqrt: (x: TensorLike) => Tensor = o.wrapperOf(UNA.sqrt);
 function imageOf(op: string, x: TensorLike, floatOnly = false): { t: Tensor; r: 3 | 4 | null } {
   const c = convert(op, x, 'float32').t;
   const r = c.rank;
-  const t = r === null ? imageRank3or4Dyn(c) : c;
+  const t = r === null ? withRankBetween(c, 3, 4) : c;
   if (r !== 3 && r !== 4 && r !== null) throw argError(op, 'images must be rank 3 ([height, width, channels]) or rank 4 ([batch, height, width, channels])', `shape ${dimsToString(t.dims)}`, 'rank 3 or 4', 'Reshape the input to HWC or NHWC.');
   if (floatOnly && t.dtype !== 'float32') throw argError(op, 'images must be float32', t.dtype, 'float32', "Convert first, e.g. ef.divide(ef.cast(images, 'float32'), 255).");
   return { t, r };
 }
 
-/** Static sizes of the given image axes (crops and pads need them). */
-function staticDims(op: string, t: Tensor, axes: number[]): number[] {
-  const d = t.dims;
-  const out = d === null ? [null] : axes.map((a) => d[a < 0 ? d.length + a : a]);
-  if (out.some((v) => v === null)) throw argError(op, 'the image height, width and channels must be known', dimsToString(t.dims), 'static sizes', 'Give the traced input a TensorSpec with these dims set.');
-  return out as number[];
+/** An image's or batch's dims as [leading batch dims] and height, width, channels (Dims: symbolic_dims.ts). */
+function imageDims(op: string, t: Tensor): { lead: SymShape; h: Dim; w: Dim; c: Dim } {
+  const { head, last: [h, w, c] } = splitLast(op, shapeOf(t), 3);
+  return { lead: head, h, w, c };
 }
-
-/** Whether the height and width are static (else the crops and pads are built from the run-time shape: runtime_crop.ts). */
-const knownHW = (t: Tensor): boolean => t.dims !== null && t.dims.slice(-3, -1).every((v) => v !== null);
 
 function intArg(op: string, name: string, v: unknown, min: number): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw argError(op, `${name} must be an integer >= ${min}`, describe(v), `an integer >= ${min}`, `Pass a valid ${name}.`);
@@ -77,7 +71,10 @@ function transposeImage(image: TensorLike): Tensor {
 
 /** Height and width swapped (of an image of rank r; null: the rank only the run time knows). */
 function swapHW(t: Tensor, r: 3 | 4 | null): Tensor {
-  return r === null ? swapHeightWidthDyn(t) : o.transpose(t, r === 3 ? [1, 0, 2] : [0, 2, 1, 3]);
+  if (r !== null) return o.transpose(t, r === 3 ? [1, 0, 2] : [0, 2, 1, 3]);
+  // An unknown rank: the batch dims merged into one, the swap, and the batch dims restored (Dims from shape(t)).
+  const { lead, h, w, c } = imageDims('image.transpose', t);
+  return reshapeTo(o.transpose(reshapeTo(t, [dim.prod(lead), h, w, c]), [0, 2, 1, 3]), [...lead, w, h, c]);
 }
 
 /**
@@ -116,7 +113,7 @@ function rgbToGrayscale(images: TensorLike): Tensor {
     // An unknown last dim (or rank) is checked to be 3 when the graph runs (TF's tensordot with the weights raises there).
     if (c !== 3 && c !== null) throw argError(op, 'the last dim must be 3 (RGB)', dimsToString(t.dims), '(..., 3)', 'Pass RGB images.');
     if (t.dtype !== 'float32') throw argError(op, 'images must be float32', t.dtype, 'float32', "Convert first, e.g. ef.divide(ef.cast(images, 'float32'), 255).");
-    return o.reduceSum(o.mul(c === null ? lastDimExactly(t, 3) : t, convert(op, [0.2989, 0.587, 0.114], 'float32').t), -1, true);
+    return o.reduceSum(o.mul(c === null ? withLastDim(t, 3) : t, convert(op, [0.2989, 0.587, 0.114], 'float32').t), -1, true);
   });
 }
 
@@ -132,7 +129,7 @@ function grayscaleToRgb(images: TensorLike): Tensor {
     // An unknown last dim (or rank) is checked to be 1 when the graph runs, and the channel broadcast to 3 (TF tiles by run-time multiples).
     if (d === null || (d.length >= 2 && d[d.length - 1] === null)) {
       // Three copies along the channel axis (not a product by ones: any dtype, as the eager tile).
-      const one = lastDimExactly(d === null ? atLeastRank2Dyn(t) : t, 1);
+      const one = withLastDim(d === null ? withRankBetween(t, 2, null) : t, 1);
       return o.concat([one, one, one], -1);
     }
     if (d.length < 2 || d[d.length - 1] !== 1) throw argError(op, 'the last dim must be 1 (grayscale)', dimsToString(d), '(..., 1) with rank >= 2', 'Pass grayscale images with a channel axis of size 1.');
@@ -169,13 +166,13 @@ function perImageStandardization(image: TensorLike): Tensor {
   return tidy(() => {
     const { t } = imageOf(op, image, true);
     // N = H * W * C, read at run time when a dim or the rank is unknown (TF's num_pixels from the run-time shape).
-    const known = t.dims !== null && t.dims.slice(-3).every((v) => v !== null);
-    const n = known ? staticDims(op, t, [-3, -2, -1]).reduce((a, b) => a * b, 1) : pixelCountDyn(t);
+    const { h, w, c } = imageDims(op, t);
+    const n = dim.prod([h, w, c]);
     const axes = [-3, -2, -1];
     const mean = o.reduceMean(t, axes, true);
     const centered = o.sub(t, mean);
     // max(std, 1/sqrt(N)) as sqrt(max(variance, 1/N)): equal, and a constant image gets TF's finite gradient (no 0/0 in sqrt's).
-    return o.div(centered, sqrt(o.maximum(o.reduceMean(o.square(centered), axes, true), typeof n === 'number' ? 1 / n : o.div(1, n))));
+    return o.div(centered, sqrt(o.maximum(o.reduceMean(o.square(centered), axes, true), isKnown(n) ? 1 / n : o.div(1, o.cast(n.t, 'float32')))));
   });
 }
 
@@ -188,11 +185,11 @@ function cropToBoundingBox(image: TensorLike, offsetHeight: number, offsetWidth:
   const [oh, ow] = [intArg(op, 'offsetHeight', offsetHeight, 0), intArg(op, 'offsetWidth', offsetWidth, 0)];
   const [th, tw] = [intArg(op, 'targetHeight', targetHeight, 1), intArg(op, 'targetWidth', targetWidth, 1)];
   return tidy(() => {
-    const { t, r } = imageOf(op, image);
-    if (!knownHW(t)) return cropToBoxDyn(t, oh, ow, th, tw);
-    const [h, w] = staticDims(op, t, [-3, -2]);
-    if (oh + th > h || ow + tw > w) throw argError(op, 'the box must lie inside the image', `offset (${oh}, ${ow}) + target (${th}, ${tw}) for a ${h}x${w} image`, 'offset + target <= image size', 'Use a smaller box or offset.');
-    return r === 3 ? o.slice(t, [oh, ow, 0], [th, tw, -1]) : o.slice(t, [0, oh, ow, 0], [-1, th, tw, -1]);
+    const { t } = imageOf(op, image);
+    const { lead, h, w } = imageDims(op, t);
+    // A box outside an image of run-time size raises when the graph runs (the slice's bounds check).
+    if ((isKnown(h) && oh + th > h) || (isKnown(w) && ow + tw > w)) throw argError(op, 'the box must lie inside the image', `offset (${oh}, ${ow}) + target (${th}, ${tw}) for a ${String(h)}x${String(w)} image`, 'offset + target <= image size', 'Use a smaller box or offset.');
+    return sliceTo(t, [...fillLike(lead, 0), oh, ow, 0], [...fillLike(lead, -1), th, tw, -1]);
   });
 }
 
@@ -205,12 +202,11 @@ function padToBoundingBox(image: TensorLike, offsetHeight: number, offsetWidth: 
   const [oh, ow] = [intArg(op, 'offsetHeight', offsetHeight, 0), intArg(op, 'offsetWidth', offsetWidth, 0)];
   const [th, tw] = [intArg(op, 'targetHeight', targetHeight, 1), intArg(op, 'targetWidth', targetWidth, 1)];
   return tidy(() => {
-    const { t, r } = imageOf(op, image);
-    if (!knownHW(t)) return padToBoxDyn(t, oh, ow, th, tw);
-    const [h, w] = staticDims(op, t, [-3, -2]);
-    if (th < oh + h || tw < ow + w) throw argError(op, 'the target must hold the image at the offset', `offset (${oh}, ${ow}) + image ${h}x${w} in a ${th}x${tw} target`, 'target >= offset + image size', 'Use a larger target or smaller offset.');
-    const hw: [number, number][] = [[oh, th - oh - h], [ow, tw - ow - w], [0, 0]];
-    return o.pad(t, r === 3 ? hw : [[0, 0], ...hw]);
+    const { t } = imageOf(op, image);
+    const { lead, h, w } = imageDims(op, t);
+    // A target too small for an image of run-time size raises when the graph runs (the pad's negative-padding check).
+    if ((isKnown(h) && th < oh + h) || (isKnown(w) && tw < ow + w)) throw argError(op, 'the target must hold the image at the offset', `offset (${oh}, ${ow}) + image ${String(h)}x${String(w)} in a ${th}x${tw} target`, 'target >= offset + image size', 'Use a larger target or smaller offset.');
+    return padBy(t, [...fillLike(lead, 0), oh, ow, 0], [...fillLike(lead, 0), dim.sub(th - oh, h), dim.sub(tw - ow, w), 0]);
   });
 }
 
@@ -222,14 +218,18 @@ function centralCrop(image: TensorLike, centralFraction: number): Tensor {
   const op = 'image.centralCrop';
   if (typeof centralFraction !== 'number' || !(centralFraction > 0 && centralFraction <= 1)) throw argError(op, 'centralFraction must be in (0, 1]', describe(centralFraction), 'a number in (0, 1]', 'Pass e.g. 0.5.');
   return tidy(() => {
-    const { t, r } = imageOf(op, image);
+    const { t } = imageOf(op, image);
     if (centralFraction === 1) return o.identity(t);
-    if (!knownHW(t)) return centralCropDyn(t, centralFraction);
-    const [h, w] = staticDims(op, t, [-3, -2]);
-    const hs = Math.trunc((h - h * centralFraction) / 2);
-    const ws = Math.trunc((w - w * centralFraction) / 2);
-    const [bh, bw] = [h - 2 * hs, w - 2 * ws];
-    return r === 3 ? o.slice(t, [hs, ws, 0], [bh, bw, -1]) : o.slice(t, [0, hs, ws, 0], [-1, bh, bw, -1]);
+    const { lead, h, w } = imageDims(op, t);
+    // The starts trunc((n - n f) / 2); a run-time n computes them in float32 (TF in float64: the two agree unless
+    // (n - n f) / 2 lies within float32 rounding of an integer).
+    const start = (n: Dim): Dim =>
+      dim.apply(n, (v) => Math.trunc((v - v * centralFraction) / 2), (v) => {
+        const f = o.cast(v, 'float32');
+        return o.cast(o.div(o.sub(f, o.mul(f, centralFraction)), 2), 'int32');
+      });
+    const [hs, ws] = [start(h), start(w)];
+    return sliceTo(t, [...fillLike(lead, 0), hs, ws, 0], [...fillLike(lead, -1), dim.sub(h, dim.mul(hs, 2)), dim.sub(w, dim.mul(ws, 2)), -1]);
   });
 }
 

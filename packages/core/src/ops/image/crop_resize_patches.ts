@@ -8,8 +8,7 @@ import type { Tensor } from '../../values/tensor';
 import { describe } from '../../values/dtype';
 import * as o from '../ops';
 import * as BM from '../math/unary_functions';
-import { lastDimExactly } from '../array/runtime_axes';
-import { extractPatchesDyn } from './runtime_crop';
+import { Dim, dim, dimsOf, isKnown, padBy, rangeOf, reshapeTo, withRank, withLastDim } from '../array/symbolic_dims';
 import { argError } from '../check';
 import { dimsToString } from '../../values/shape';
 import { bind } from '../bind';
@@ -132,7 +131,7 @@ function cropAndResize(image: TensorLike, boxes: TensorLike, boxIndices: TensorL
  */
 function checkedBoxes(bx: Tensor, bi: Tensor): [Tensor, Tensor] {
   const b2 = bx.dims === null ? o.reshapeDynOf(bx, o.reshape(o.shapeOf(bx), [2])) : bx;
-  const b4 = b2.dims !== null && b2.dims[1] === 4 ? b2 : o.reshape(lastDimExactly(b2, 4), [-1, 4]);
+  const b4 = b2.dims !== null && b2.dims[1] === 4 ? b2 : o.reshape(withLastDim(b2, 4), [-1, 4]);
   const i1 = bi.dims === null ? o.reshapeDynOf(bi, o.reshape(o.shapeOf(bi), [1])) : bi;
   const n = o.slice(o.shapeOf(b4), [0], [1]);
   return [b4, o.sliceDynOf(o.sliceDynOf(i1, o.ints([0]), n), o.ints([0]), o.shapeOf(i1))];
@@ -161,23 +160,34 @@ function extractPatches(images: TensorLike, sizes: number[], strides: number[], 
   return tidy(() => {
     const x = convert(op, images, 'float32').t;
     const d = x.dims;
-    // Unknown dims or rank: TF's run-time output size, padding and patch indices (runtime_crop).
-    if (d === null || (d.length === 4 && d.some((v) => v === null))) {
-      if (x.dtype !== 'float32') throw argError(op, 'images must be float32', x.dtype, 'float32', "Cast first: ef.cast(images, 'float32').");
-      return extractPatchesDyn(x, [kh, kw], [sh, sw], [rh, rw], pad === 'SAME');
-    }
-    const { t, h, w, c } = staticImage(op, x);
+    if (d !== null && d.length !== 4) throw argError(op, 'images must be rank 4 ([batch, height, width, channels])', `shape ${dimsToString(d)}`, 'rank 4', 'Add a batch axis with ef.expandDims(image, 0).');
+    if (x.dtype !== 'float32') throw argError(op, 'images must be float32', x.dtype, 'float32', "Cast first: ef.cast(images, 'float32').");
+    // One path for static and run-time sizes (Dims: symbolic_dims.ts): TF's output size and SAME padding, and the
+    // patch gather indices (a constant list when the sizes are static, else broadcast run-time row and column positions).
+    const t = withRank(x, 4);
+    const [, h, w, c] = dimsOf(t);
     const [eh, ew] = [(kh - 1) * rh + 1, (kw - 1) * rw + 1];
-    const out = (n: number, e: number, s: number): number => (pad === 'VALID' ? Math.max(0, Math.ceil((n - e + 1) / s)) : Math.ceil(n / s));
+    const out = (n: Dim, e: number, s: number): Dim => (pad === 'VALID' ? dim.max(dim.ceildiv(dim.sub(n, e - 1), s), 0) : dim.ceildiv(n, s));
     const [oh, ow] = [out(h, eh, sh), out(w, ew, sw)];
-    const before = (n: number, e: number, s: number, on: number): number => (pad === 'VALID' ? 0 : Math.floor(Math.max((on - 1) * s + e - n, 0) / 2));
+    const span = (on: Dim, e: number, s: number): Dim => dim.add(dim.mul(dim.sub(on, 1), s), e);
+    const before = (n: Dim, e: number, s: number, on: Dim): Dim => (pad === 'VALID' ? 0 : dim.floordiv(dim.max(dim.sub(span(on, e, s), n), 0), 2));
     const [pt, pl] = [before(h, eh, sh, oh), before(w, ew, sw, ow)];
-    const [hp, wp] = [Math.max(h + pt, (oh - 1) * sh + eh), Math.max(w + pl, (ow - 1) * sw + ew)];
-    const padded = o.pad(t, [[0, 0], [pt, hp - h - pt], [pl, wp - w - pl], [0, 0]]);
-    const idx: number[] = [];
-    for (let i = 0; i < oh; i++) for (let j = 0; j < ow; j++) for (let a = 0; a < kh; a++) for (let b = 0; b < kw; b++) idx.push((i * sh + a * rh) * wp + j * sw + b * rw);
-    const taken = o.gather(o.reshape(padded, [-1, hp * wp, c]), convert(op, idx, 'int32').t, 1);
-    return o.reshape(taken, [-1, oh, ow, kh * kw * c]);
+    const [hp, wp] = [dim.max(dim.add(h, pt), span(oh, eh, sh)), dim.max(dim.add(w, pl), span(ow, ew, sw))];
+    const padded = padBy(t, [0, pt, pl, 0], [0, dim.sub(dim.sub(hp, h), pt), dim.sub(dim.sub(wp, w), pl), 0]);
+    let idx: Tensor;
+    if (isKnown(oh) && isKnown(ow) && isKnown(wp)) {
+      const list: number[] = [];
+      for (let i = 0; i < oh; i++) for (let j = 0; j < ow; j++) for (let a = 0; a < kh; a++) for (let b = 0; b < kw; b++) list.push((i * sh + a * rh) * wp + j * sw + b * rw);
+      idx = convert(op, list, 'int32').t;
+    } else {
+      const rows = o.reshape(o.mul(rangeOf(oh), sh), [-1, 1, 1, 1]);
+      const cols = o.reshape(o.mul(rangeOf(ow), sw), [1, -1, 1, 1]);
+      const ka = o.reshape(o.ints(Array.from({ length: kh }, (_, i) => i * rh)), [1, 1, kh, 1]);
+      const kb = o.reshape(o.ints(Array.from({ length: kw }, (_, i) => i * rw)), [1, 1, 1, kw]);
+      idx = o.reshape(o.add(o.add(o.mul(o.add(rows, ka), dim.tensor(wp)), cols), kb), [-1]);
+    }
+    const taken = o.gather(reshapeTo(padded, [-1, dim.mul(hp, wp), c]), idx, 1);
+    return reshapeTo(taken, [-1, oh, ow, dim.mul(c, kh * kw)]);
   });
 }
 

@@ -13,8 +13,7 @@ import { argError, unimplemented } from '../../errors/error_toolkit';
 import * as LIN from './square_matrix';
 import { qr as qrRecord } from './qr';
 import { LINALG_COMPOSITES } from './diag_band_products';
-import { onDiagonal } from './runtime_masks';
-import { rankOf } from '../array/runtime_util';
+import { diagonalMask, dim, shapeOf, splitLast } from '../array/symbolic_dims';
 
 const boolOpt = (op: string, name: string, v: unknown, def: boolean): boolean => {
   if (v === undefined) return def;
@@ -99,10 +98,12 @@ function lstsq(matrix: TensorLike, rhs: TensorLike, l2Regularizer = 0, options: 
  * cotangent). Twice the work of TF's one branch, in this traced-with-unknown-dims case only.
  */
 function lstsqRunTime(a: Tensor, b: Tensor, l2: number): Tensor {
-  const eyeLike = (g: Tensor): Tensor => o.cast(onDiagonal(g), 'float32');
-  const shp = o.shapeOf(a);
-  const r = rankOf(shp);
-  const [rows, cols] = [o.sliceDynOf(shp, o.sub(r, 2), o.ints([1])), o.sliceDynOf(shp, o.sub(r, 1), o.ints([1]))];
+  const eyeLike = (g: Tensor): Tensor => {
+    const { last: [m, n] } = splitLast('linalg.lstsq', shapeOf(g), 2);
+    return o.mul(o.cast(diagonalMask(m, n), 'float32'), o.onesLike(g));
+  };
+  const { last: [m, n] } = splitLast('linalg.lstsq', shapeOf(a), 2);
+  const [rows, cols] = [dim.tensor(m), dim.tensor(n)];
   const [over, under] = [o.greaterEqual(rows, cols), o.less(rows, cols)];
   const gram = (g: Tensor, used: Tensor): Tensor => {
     const e = eyeLike(g);

@@ -7,9 +7,8 @@ import type { Tensor } from '../../values/tensor';
 import type { DType } from '../../values/dtype';
 import { describe, showValue } from '../../values/dtype';
 import * as o from '../ops';
-import { tensordotDyn } from '../array/runtime_shape';
-import { bandPartDyn, crossDyn, diagDyn, diagPartDyn, knownTail, setDiagDyn } from './runtime_masks';
-import { negZerosLike } from '../array/runtime_util';
+import { Dim, SymShape, diagonalMask, dim, fillLike, isKnown, moveAxesToEnd, negZerosLike, padBy, rangeOf, reshapeTo, shapeOf, sliceTo, splitLast, withDim } from '../array/symbolic_dims';
+
 import * as UNA from '../math/unary';
 import { argError } from '../check';
 import { einsum } from './einsum';
@@ -18,13 +17,14 @@ import { typeError } from '../../errors/error_toolkit';
 const abs: (x: TensorLike) => Tensor = o.wrapperOf(UNA.abs);
 const sqrt: (x: TensorLike) => Tensor = o.wrapperOf(UNA.sqrt);
 
-/** The last `count` dims of x, which these composites need statically (they build masks of that size). */
-function lastDims(op: string, x: Tensor, count: number, what: string): number[] {
+/**
+ * The leading dims and the last `count` dims of x as Dims (numbers when static, else read when the graph runs;
+ * symbolic_dims.ts). A known rank below `count` is refused now; an unknown one is checked when the graph runs.
+ */
+function tailDims(op: string, x: Tensor, count: number, what: string): { head: SymShape; last: Dim[] } {
   const d = x.dims;
-  if (d === null || d.length < count) throw argError(op, `the input must have rank >= ${count}`, d === null ? 'unknown rank' : `rank ${d.length}`, `rank >= ${count} (${what})`, 'Reshape the input.');
-  const tail = d.slice(d.length - count);
-  if (tail.some((v) => v === null)) throw argError(op, `the last ${count} dims must be known`, x.shape.toString(), 'static sizes', 'Give the traced input a TensorSpec with these dims set.');
-  return tail as number[];
+  if (d !== null && d.length < count) throw argError(op, `the input must have rank >= ${count}`, `rank ${d.length}`, `rank >= ${count} (${what})`, 'Reshape the input.');
+  return splitLast(op, shapeOf(x), count);
 }
 
 /**
@@ -51,13 +51,12 @@ function diagPart(x: TensorLike): Tensor {
   return tidy(() => {
     const t = convert('linalg.diagPart', x).t;
     numericOnly('linalg.diagPart', t);
-    if (t.rank === null || (t.rank >= 2 && !knownTail(t, 2))) return diagPartDyn(t);
-    const [m, n] = lastDims('linalg.diagPart', t, 2, 'a batch of matrices');
-    const k = Math.min(m, n);
-    const sq = m === k && n === k ? t : o.slice(t, [...new Array<number>((t.rank as number) - 2).fill(0), 0, 0], [...new Array<number>((t.rank as number) - 2).fill(-1), k, k]);
+    const { head, last: [m, n] } = tailDims('linalg.diagPart', t, 2, 'a batch of matrices');
+    const k = dim.min(m, n);
+    const sq = dim.equal(m, k) === true && dim.equal(n, k) === true ? t : sliceTo(t, [...fillLike(head, 0), 0, 0], [...fillLike(head, -1), k, k]);
     // Off the diagonal -0 (the sum keeps a -0 diagonal's sign), and a select, not a product by a 0/1 mask: the
     // gradient's structural zeros are then +0, as TF's MatrixDiagPart gradient (MatrixDiag's zero fill) writes them.
-    return o.reduceSum(o.where(eye(k, k, null, 'bool'), sq, negZerosLike(sq)), -1);
+    return o.reduceSum(o.where(diagonalMask(k, k), sq, negZerosLike(sq)), -1);
   });
 }
 
@@ -74,11 +73,10 @@ function diag(diagonal: TensorLike): Tensor {
   return tidy(() => {
     const d = convert('linalg.diag', diagonal).t;
     numericOnly('linalg.diag', d);
-    if (d.rank === null || (d.rank >= 1 && !knownTail(d, 1))) return diagDyn(d);
-    const [k] = lastDims('linalg.diag', d, 1, 'a batch of diagonals');
+    const { last: [k] } = tailDims('linalg.diag', d, 1, 'a batch of diagonals');
     // A select, not a product by the 0/1 mask (a negative diagonal times 0 would write -0): TF's MatrixDiag fills +0.
     const grid = o.mul(o.expandDims(d, -1), o.onesLike(o.expandDims(d, -2)));
-    return o.where(eye(k, k, null, 'bool'), grid, o.zerosLike(grid));
+    return o.where(diagonalMask(k, k), grid, o.zerosLike(grid));
   });
 }
 
@@ -91,13 +89,16 @@ function setDiag(x: TensorLike, diagonal: TensorLike): Tensor {
     const t = convert('linalg.setDiag', x).t;
     const d = convert('linalg.setDiag', diagonal, t.dtype).t;
     numericOnly('linalg.setDiag', t);
-    if (t.rank === null || d.rank === null || (t.rank >= 2 && d.rank >= 1 && !(knownTail(t, 2) && knownTail(d, 1)))) return setDiagDyn(t, d);
-    const [m, n] = lastDims('linalg.setDiag', t, 2, 'a batch of matrices');
-    const [k] = lastDims('linalg.setDiag', d, 1, 'a batch of diagonals');
-    if (k !== Math.min(m, n)) throw argError('linalg.setDiag', 'the diagonal length must be min(M, N)', `${k} for a ${m}x${n} matrix`, `${Math.min(m, n)}`, 'Pass one value per diagonal entry.');
-    const mask = eye(m, n, null, 'bool');
-    const spread = m <= n ? o.expandDims(d, -1) : o.expandDims(d, -2);
-    return o.where(mask, o.mul(spread, eye(m, n, null, t.dtype)), t);
+    const { last: [m, n] } = tailDims('linalg.setDiag', t, 2, 'a batch of matrices');
+    const { head, last: [k] } = tailDims('linalg.setDiag', d, 1, 'a batch of diagonals');
+    const mn = dim.min(m, n);
+    if (dim.equal(k, mn) === false) throw argError('linalg.setDiag', 'the diagonal length must be min(M, N)', `${String(k)} for a ${String(m)}x${String(n)} matrix`, `${String(mn)}`, 'Pass one value per diagonal entry.');
+    // The diagonal ([..., K], K = min(M, N), checked when the graph runs for run-time sizes) padded to M spreads
+    // along the rows; the diagonal mask picks entry i of row i.
+    const checked = withDim(d, -1, mn);
+    const rest = dim.sub(m, mn);
+    const padded = rest === 0 ? checked : padBy(checked, [...fillLike(head, 0), 0], [...fillLike(head, 0), rest]);
+    return o.where(diagonalMask(m, n), o.mul(o.expandDims(padded, -1), o.onesLike(t)), t);
   });
 }
 
@@ -113,9 +114,8 @@ function bandPart(x: TensorLike, numLower: number, numUpper: number): Tensor {
     const t = convert('linalg.bandPart', x).t;
     // TF's MatrixBandPart has no string kernel.
     if (t.dtype === 'string') throw argError('linalg.bandPart', 'unsupported dtype', t.dtype, 'a numeric or bool dtype', 'Select on the host (numpyFunction) instead.');
-    if (t.rank === null || (t.rank >= 2 && !knownTail(t, 2))) return bandPartDyn(t, numLower, numUpper);
-    const [m, n] = lastDims('linalg.bandPart', t, 2, 'a batch of matrices');
-    const diff = o.sub(o.reshape(o.range(m, null, 1, 'int32'), [m, 1]), o.reshape(o.range(n, null, 1, 'int32'), [1, n]));
+    const { last: [m, n] } = tailDims('linalg.bandPart', t, 2, 'a batch of matrices');
+    const diff = o.sub(o.reshape(rangeOf(m), [-1, 1]), o.reshape(rangeOf(n), [1, -1]));
     const lowerOk = numLower < 0 ? o.cast(o.onesLike(diff), 'bool') : o.lessEqual(diff, numLower);
     const upperOk = numUpper < 0 ? o.cast(o.onesLike(diff), 'bool') : o.lessEqual(o.neg(diff), numUpper);
     return o.where(o.logicalAnd(lowerOk, upperOk), t, o.zerosLike(t));
@@ -151,15 +151,16 @@ function cross(a: TensorLike, b: TensorLike): Tensor {
   return tidy(() => {
     const x = convert('linalg.cross', a).t;
     const y = convert('linalg.cross', b, x.dtype).t;
-    if ([x, y].some((t) => t.rank === null || (t.rank >= 1 && !knownTail(t, 1)))) return crossDyn(x, y);
-    for (const t of [x, y]) {
-      const [c] = lastDims('linalg.cross', t, 1, 'vectors of 3');
-      if (c !== 3) throw argError('linalg.cross', 'the last dim must be 3', t.shape.toString(), '(..., 3)', 'Pass 3-vectors.');
-    }
+    // The last dims must be 3: checked now when known, else when the graph runs (withDim's slices raise).
+    const [xc, yc] = [x, y].map((t) => {
+      const { last: [c] } = tailDims('linalg.cross', t, 1, 'vectors of 3');
+      if (isKnown(c) && c !== 3) throw argError('linalg.cross', 'the last dim must be 3', t.shape.toString(), '(..., 3)', 'Pass 3-vectors.');
+      return withDim(t, -1, 3);
+    });
     const yzx = [1, 2, 0];
     const zxy = [2, 0, 1];
     const g = (t: Tensor, idx: number[]): Tensor => o.gather(t, convert('linalg.cross', idx, 'int32').t, -1);
-    return o.sub(o.mul(g(x, yzx), g(y, zxy)), o.mul(g(x, zxy), g(y, yzx)));
+    return o.sub(o.mul(g(xc, yzx), g(yc, zxy)), o.mul(g(xc, zxy), g(yc, yzx)));
   });
 }
 
@@ -176,32 +177,39 @@ function tensordot(a: TensorLike, b: TensorLike, axes: number | [number[], numbe
   return tidy(() => {
     const x = convert(op, a).t;
     const y = convert(op, b, x.dtype).t;
-    const known = (t: Tensor): boolean => t.dims !== null && t.dims.every((d) => d !== null);
-    if (!known(x) || !known(y)) return tensordotDyn(op, x, y, axes);
-    const sx = lastDims(op, x, x.rank ?? 0, 'known dims');
-    const sy = lastDims(op, y, y.rank ?? 0, 'known dims');
+    // One path for static and run-time sizes and ranks (Dims, symbolic_dims.ts): each operand brought to
+    // [free..., contracted...] / [contracted..., free...], reshaped to a matrix by the Dim products, one matmul, and
+    // the free dims restored. Contracted sizes that only the run time knows are checked then (withDim).
+    const [rx, ry] = [x.rank, y.rank];
+    const mismatch = (ax: number[], by: number[]): Error => argError(op, 'the contracted dims must pair up with equal sizes', `${x.shape.toString()} axes [${ax}] and ${y.shape.toString()} axes [${by}]`, 'equal-length axis lists over dims of equal size', 'Check the axes.');
     let ax: number[];
     let by: number[];
     if (typeof axes === 'number') {
-      if (!Number.isInteger(axes) || axes < 0 || axes > sx.length || axes > sy.length) throw argError(op, 'axes must be an integer within both ranks', describe(axes), `0..${Math.min(sx.length, sy.length)}`, 'Pass how many dims to contract.');
-      ax = sx.map((_, i) => i).slice(sx.length - axes);
-      by = sy.map((_, i) => i).slice(0, axes);
+      if (!Number.isInteger(axes) || axes < 0 || (rx !== null && axes > rx) || (ry !== null && axes > ry)) throw argError(op, 'axes must be an integer within both ranks', describe(axes), rx !== null && ry !== null ? `0..${Math.min(rx, ry)}` : 'a count <= both ranks', 'Pass how many dims to contract.');
+      ax = Array.from({ length: axes }, (_, i) => (rx === null ? i - axes : rx - axes + i));
+      by = Array.from({ length: axes }, (_, i) => i);
     } else {
       const [p, q] = axes;
-      ax = (Array.isArray(p) ? p : [p]).map((v) => (v < 0 ? v + sx.length : v));
-      by = (Array.isArray(q) ? q : [q]).map((v) => (v < 0 ? v + sy.length : v));
+      ax = (Array.isArray(p) ? p : [p]).map((v) => (v < 0 && rx !== null ? v + rx : v));
+      by = (Array.isArray(q) ? q : [q]).map((v) => (v < 0 && ry !== null ? v + ry : v));
+      const inRange = (v: number, r: number | null): boolean => Number.isInteger(v) && (r === null || (v >= 0 && v < r));
+      if (ax.length !== by.length || ax.some((v, i) => !inRange(v, rx) || !inRange(by[i], ry))) throw mismatch(ax, by);
     }
-    if (ax.length !== by.length || ax.some((v, i) => !(v >= 0 && v < sx.length && by[i] >= 0 && by[i] < sy.length && sx[v] === sy[by[i]]))) {
-      throw argError(op, 'the contracted dims must pair up with equal sizes', `${x.shape.toString()} axes [${ax}] and ${y.shape.toString()} axes [${by}]`, 'equal-length axis lists over dims of equal size', 'Check the axes.');
-    }
-    const freeA = sx.map((_, i) => i).filter((i) => !ax.includes(i));
-    const freeB = sy.map((_, i) => i).filter((i) => !by.includes(i));
-    const k = ax.reduce((s, i) => s * sx[i], 1);
-    const fa = freeA.reduce((s, i) => s * sx[i], 1);
-    const fb = freeB.reduce((s, i) => s * sy[i], 1);
-    const am = o.reshape(o.transpose(x, [...freeA, ...ax]), [fa, k]);
-    const bm = o.reshape(o.transpose(y, [...by, ...freeB]), [k, fb]);
-    return o.reshape(o.matmul(am, bm), [...freeA.map((i) => sx[i]), ...freeB.map((i) => sy[i])]);
+    const mx = moveAxesToEnd(op, x, ax);
+    // b's contracted axes already leading in order (tensordot(a, b, n) of a known rank): no transpose of b.
+    const front = ry !== null && by.every((v, i) => v === i);
+    const sy = shapeOf(y);
+    const my = front ? { moved: y, free: sy.slice(by.length), axesDims: sy.slice(0, by.length) as Dim[] } : moveAxesToEnd(op, y, by);
+    let xm = mx.moved;
+    mx.axesDims.forEach((d, i) => {
+      const same = dim.equal(d, my.axesDims[i]);
+      if (same === false) throw mismatch(ax, by);
+      if (same === null) xm = withDim(xm, i - ax.length, my.axesDims[i]);
+    });
+    const k = dim.prod(mx.axesDims);
+    const am = reshapeTo(xm, [dim.prod(mx.free), k]);
+    const bm = front ? reshapeTo(y, [k, dim.prod(my.free)]) : reshapeTo(my.moved, [dim.prod(my.free), k]);
+    return reshapeTo(o.matmul(am, bm, false, !front), [...mx.free, ...my.free]);
   });
 }
 

@@ -5,7 +5,28 @@ import { tidy } from '../../backend/memory';
 import type { Tensor } from '../../values/tensor';
 import * as o from '../ops';
 import { argError } from '../check';
-import { ELL, einsumDyn, matmulLabels, tr } from './runtime_einsum';
+import { Dim, diagonalMask, dim, dimsOf, isKnown, negZerosLike, reshapeTo, withDim, withRank } from '../array/symbolic_dims';
+
+/** Ellipsis dims get these private labels (right-aligned), so they broadcast like numpy's. */
+const ELL = '0123456789';
+
+/** Transposes only for a real permutation: tfjs-webgl's transpose shader fails to compile for identity perms of rank 1. */
+function tr(t: Tensor, perm: number[]): Tensor {
+  return perm.every((p, i) => p === i) ? t : o.transpose(t, perm);
+}
+
+/**
+ * The labels of two operands split for one batched matmul: in both and kept (batch), in both and summed (con), in one
+ * only (fa, fb). The matmul applies when every one-operand label is kept (`fits`).
+ */
+function matmulLabels(lx: string[], ly: string[], out: string[]): { both: string[]; batch: string[]; con: string[]; fa: string[]; fb: string[]; fits: boolean } {
+  const both = lx.filter((c) => ly.includes(c));
+  const batch = both.filter((c) => out.includes(c));
+  const con = both.filter((c) => !out.includes(c));
+  const fa = lx.filter((c) => !ly.includes(c));
+  const fb = ly.filter((c) => !lx.includes(c));
+  return { both, batch, con, fa, fb, fits: [...fa, ...fb].every((c) => out.includes(c)) };
+}
 
 const OP = 'einsum';
 
@@ -28,17 +49,21 @@ function labelsOf(sub: string, rank: number, eq: string): string[] {
   return [...parts[0], ...ELL.slice(ELL.length - e), ...parts[1]];
 }
 
-/** Takes the diagonal over every repeated label of one operand ('ii' -> 'i'). */
-function dedupe(t: Tensor, labels: string[], dims: number[]): [Tensor, string[], number[]] {
+/**
+ * Takes the diagonal over every repeated label of one operand ('ii' -> 'i'): a select (off the diagonal -0, so a sum
+ * keeps a -0 diagonal's sign, as TF's diag_part; and an off-diagonal inf or NaN never reaches the diagonal). Sizes
+ * only the run time knows are checked then (withDim).
+ */
+function dedupe(t: Tensor, labels: string[], dims: Dim[]): Item {
   for (let q = 1; q < labels.length; q++) {
     const p = labels.indexOf(labels[q]);
     if (p === q) continue;
-    if (dims[p] !== dims[q]) throw bad(`repeated label '${labels[q]}' spans dims of different sizes`, `${dims[p]} and ${dims[q]}`, 'equal sizes', 'Pass a square slice.');
+    const same = dim.equal(dims[p], dims[q]);
+    if (same === false) throw bad(`repeated label '${labels[q]}' spans dims of different sizes`, `${String(dims[p])} and ${String(dims[q])}`, 'equal sizes', 'Pass a square slice.');
+    const c = same === null ? withDim(t, q, dims[p]) : t;
     const n = dims[p];
-    const eyeShape = dims.map((_, i) => (i === p || i === q ? n : 1));
-    const mask = o.reshape(o.equal(o.reshape(o.range(n, null, 1, 'int32'), [n, 1]), o.reshape(o.range(n, null, 1, 'int32'), [1, n])), eyeShape);
-    // A select, not a product by the 0/1 mask: an off-diagonal inf or NaN must not reach the diagonal (inf * 0).
-    const r = o.reduceSum(o.where(mask, t, o.zerosLike(t)), [q]);
+    const mask = reshapeTo(diagonalMask(n, n), dims.map((_, i) => (i === p || i === q ? n : 1)));
+    const r = o.reduceSum(o.where(mask, c, negZerosLike(c)), [q]);
     return dedupe(r, labels.filter((_, i) => i !== q), dims.filter((_, i) => i !== q));
   }
   return [t, labels, dims];
@@ -62,29 +87,19 @@ function outputLabels(rhs: string | undefined, ins: string[][], eq: string): str
   return out;
 }
 
-type Item = [Tensor, string[], number[]];
-
-/** einsum of operands with dims unknown until run time; an unknown rank takes the subscript count (checked then). */
-function einsumRunTime(ts: Tensor[], subs: string[], rhs: string | undefined, equation: string): Tensor {
-  const ops = ts.map((t, i) => {
-    if (t.dims !== null) return { t, labels: labelsOf(subs[i], t.dims.length, equation) };
-    if (subs[i].includes('...')) throw bad('an ellipsis needs a known rank', `'${subs[i]}' for an operand of unknown rank`, 'operands of known rank with an ellipsis', 'Give the traced inputs a rank, or name every dim.');
-    const labels = labelsOf(subs[i], subs[i].length, equation);
-    // The shape vector reshaped to one entry per subscript raises when the graph runs for another rank.
-    return { t: o.reshapeDynOf(t, o.reshape(o.shapeOf(t), [labels.length])), labels };
-  });
-  return einsumDyn(ops, outputLabels(rhs, ops.map((x) => x.labels), equation));
-}
+type Item = [Tensor, string[], Dim[]];
 
 /** Two operands whose labels are all batch (both, kept), contracted (both, summed) or free (one, kept): one batched matmul. */
 function viaMatmul([x, lx, dx]: Item, [y, ly, dy]: Item, out: string[]): Tensor | null {
   const { both, batch, con, fa, fb, fits } = matmulLabels(lx, ly, out);
-  if (!fits || both.some((c) => dx[lx.indexOf(c)] !== dy[ly.indexOf(c)])) return null;
-  const n = (ls: string[], l: string[], d: number[]): number => ls.reduce((s, c) => s * d[l.indexOf(c)], 1);
-  const a = o.reshape(tr(x, [...batch, ...fa, ...con].map((c) => lx.indexOf(c))), [n(batch, lx, dx), n(fa, lx, dx), n(con, lx, dx)]);
-  const b = o.reshape(tr(y, [...batch, ...con, ...fb].map((c) => ly.indexOf(c))), [n(batch, lx, dx), n(con, lx, dx), n(fb, ly, dy)]);
+  // Shared labels of equal size (an ellipsis pair of 1 and n broadcasts: the general path); a named label's sizes were
+  // checked against each other, now or (run-time sizes) when the graph runs.
+  if (!fits || both.some((c) => dim.equal(dx[lx.indexOf(c)], dy[ly.indexOf(c)]) !== true && ELL.includes(c))) return null;
+  const n = (ls: string[], l: string[], d: Dim[]): Dim => dim.prod(ls.map((c) => d[l.indexOf(c)]));
+  const a = reshapeTo(tr(x, [...batch, ...fa, ...con].map((c) => lx.indexOf(c))), [n(batch, lx, dx), n(fa, lx, dx), n(con, lx, dx)]);
+  const b = reshapeTo(tr(y, [...batch, ...con, ...fb].map((c) => ly.indexOf(c))), [n(batch, lx, dx), n(con, lx, dx), n(fb, ly, dy)]);
   const prodLabels = [...batch, ...fa, ...fb];
-  const r = o.reshape(o.matmul(a, b), [...batch.map((c) => dx[lx.indexOf(c)]), ...fa.map((c) => dx[lx.indexOf(c)]), ...fb.map((c) => dy[ly.indexOf(c)])]);
+  const r = reshapeTo(o.matmul(a, b), [...batch.map((c) => dx[lx.indexOf(c)]), ...fa.map((c) => dx[lx.indexOf(c)]), ...fb.map((c) => dy[ly.indexOf(c)])]);
   return tr(r, out.map((c) => prodLabels.indexOf(c)));
 }
 
@@ -107,42 +122,49 @@ export function einsum(equation: string, ...operands: TensorLike[]): Tensor {
     // Products and sums: numeric only, refused before any path (the run-time path would fail elsewhere, differently).
     if (dt !== 'float32' && dt !== 'int32') throw argError(OP, 'unsupported dtype', dt, 'float32 or int32', "Cast the operands first, e.g. ef.cast(x, 'float32').");
     const ts = ts0.map((t) => (t.dtype === dt ? t : convert(OP, t, dt).t));
-    // Dims (or, without an ellipsis, ranks) known only at run time: the same lowering with run-time sizes.
-    if (ts.some((t) => t.dims === null || t.dims.some((v) => v === null))) return einsumRunTime(ts, subs, rhs, equation);
+    // One lowering for static and run-time sizes (Dims, symbolic_dims.ts). An unknown rank takes the subscript count
+    // (no ellipsis then), checked when the graph runs.
     const raw: string[][] = [];
     const items: Item[] = ts.map((t, i) => {
-      const d = t.dims as number[];
-      const labels = labelsOf(subs[i], d.length, equation);
+      if (t.dims === null && subs[i].includes('...')) throw bad('an ellipsis needs a known rank', `'${subs[i]}' for an operand of unknown rank`, 'operands of known rank with an ellipsis', 'Give the traced inputs a rank, or name every dim.');
+      const labels = labelsOf(subs[i], t.dims === null ? subs[i].length : t.dims.length, equation);
+      const tk = withRank(t, labels.length);
       raw.push(labels);
-      return dedupe(t, labels, d);
+      return dedupe(tk, labels, dimsOf(tk));
+    });
+    // Each named label's size from its first operand; another operand's size must equal it (checked when the graph
+    // runs when only the run time knows it); ellipsis dims broadcast (1 against n).
+    const all: string[] = [];
+    const size = new Map<string, Dim>();
+    items.forEach((item, k) => {
+      const [, labels, dims] = item;
+      labels.forEach((c, i) => {
+        if (!all.includes(c)) all.push(c);
+        const s = size.get(c);
+        const same = s === undefined ? true : dim.equal(s, dims[i]);
+        const ok = same !== false || (ELL.includes(c) && (s === 1 || dims[i] === 1));
+        if (!ok) throw bad(`label '${c}' has mismatched sizes`, `${String(s)} and ${String(dims[i])}`, 'equal sizes', 'Check the operand shapes.');
+        if (same === null && !ELL.includes(c)) items[k] = [withDim(items[k][0], i, s as Dim), labels, dims];
+        // Broadcast: a 1 takes the other size (also 0: an empty broadcast dim, not the larger).
+        size.set(c, s === undefined || s === 1 ? dims[i] : s);
+      });
     });
     const out = outputLabels(rhs, raw, equation);
     if (items.length === 2) {
       const fast = viaMatmul(items[0], items[1], out);
       if (fast !== null) return fast;
     }
-    const all: string[] = [];
-    const size = new Map<string, number>();
-    for (const [, labels, dims] of items) {
-      labels.forEach((c, i) => {
-        if (!all.includes(c)) all.push(c);
-        const s = size.get(c);
-        const ok = s === undefined || s === dims[i] || (ELL.includes(c) && (s === 1 || dims[i] === 1));
-        if (!ok) throw bad(`label '${c}' has mismatched sizes`, `${s} and ${dims[i]}`, 'equal sizes', 'Check the operand shapes.');
-        // Broadcast: a 1 takes the other size (also 0: an empty broadcast dim, not the larger).
-        size.set(c, s === undefined || s === 1 ? dims[i] : s);
-      });
-    }
     const aligned = items.map(([t, labels, dims]) => {
       const order = all.filter((c) => labels.includes(c));
       const moved = tr(t, order.map((c) => labels.indexOf(c)));
-      return o.reshape(moved, all.map((c) => (labels.includes(c) ? dims[labels.indexOf(c)] : 1)));
+      return reshapeTo(moved, all.map((c) => (labels.includes(c) ? dims[labels.indexOf(c)] : 1)));
     });
     let prod = aligned.reduce((acc, t) => o.mul(acc, t));
     const summed = all.map((c, i) => (out.includes(c) ? -1 : i)).filter((i) => i >= 0);
     if (summed.length > 0) prod = o.reduceSum(prod, summed);
     const kept = all.filter((c) => out.includes(c));
-    prod = o.broadcastTo(prod, kept.map((c) => size.get(c) as number));
+    const keptSizes = kept.map((c) => size.get(c) as Dim);
+    if (keptSizes.every(isKnown)) prod = o.broadcastTo(prod, keptSizes);
     return tr(prod, out.map((c) => kept.indexOf(c)));
   });
 }

@@ -5,7 +5,7 @@ import { AVal, Primitive } from '../primitive';
 import { api, arg } from '../api_spec';
 import { attr } from '../graphdef_spec';
 import type { Tensor } from '../../values/tensor';
-import * as o from '../ops';
+import { ruleOps as o } from '../rule_ops';
 import { bind } from '../bind';
 import { argError, broadcastOrThrow, checkArity, checkDTypes, checkSameDType } from '../check';
 import { broadcastInfo, broadcastShape, sameShape } from '../kernel_util';

@@ -9,7 +9,7 @@ import { bind } from '../bind';
 import { Dims, dimsToString } from '../../values/shape';
 import { argError, broadcastOrThrow, checkArity, checkDTypes, FLOAT } from '../check';
 import { broadcastInfo, broadcastShape, sameShape } from '../kernel_util';
-import { positionsAlong } from '../array/runtime_shape';
+import { positionsAlong } from '../array/symbolic_dims';
 import { Mat, cholesky as hostCholesky, determinant, identity, lu, luSolve, readMatrices, slogdet, transposeMat, triSolve, uploadMatrices } from './host_kernels';
 
 /** The [..., M, M] shape of a batch of square matrices (`which` names the argument in errors). */

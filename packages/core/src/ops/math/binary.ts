@@ -3,7 +3,7 @@ import { withOnnx } from '../onnx_spec';
 import { lower } from '../onnx_lowerings';
 import type { Info } from '../../backend/backend';
 import { isHostBackend } from '../../backend/backend';
-import * as o from '../ops';
+import { ruleOps as o } from '../rule_ops';
 import { NUMERIC, argError } from '../check';
 import { intMultiply, intValues, withScratch } from '../kernel_util';
 import { Impl, binary } from '../elementwise';

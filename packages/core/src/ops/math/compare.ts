@@ -4,7 +4,7 @@ import { withOnnx } from '../onnx_spec';
 import type { Info, Kernels } from '../../backend/backend';
 import { Primitive } from '../primitive';
 import { api, arg } from '../api_spec';
-import * as o from '../ops';
+import { ruleOps as o } from '../rule_ops';
 import { ALL, NUMERIC, broadcastOrThrow, checkArity, checkDTypes, checkSameDType } from '../check';
 import { broadcastInfo, broadcastShape, complexByParts, sameShape } from '../kernel_util';
 import { binary, unary } from '../elementwise';

@@ -7,7 +7,7 @@ import { api, arg } from '../api_spec';
 import { attr, tfSpec } from '../graphdef_spec';
 import type { TfDecl } from '../graphdef_spec';
 import type { Tensor } from '../../values/tensor';
-import * as o from '../ops';
+import { ruleOps as o } from '../rule_ops';
 import { bind } from '../bind';
 import { NUMERIC, argError, checkArity, checkDTypes, normalizeAxes } from '../check';
 import { Scratch, withScratch } from '../kernel_util';

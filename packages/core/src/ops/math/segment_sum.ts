@@ -5,7 +5,7 @@ import { api, arg } from '../api_spec';
 import { tfSpec } from '../graphdef_spec';
 import { dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
-import * as o from '../ops';
+import { ruleOps as o } from '../rule_ops';
 import { argError, checkDTypes, checkSize } from '../check';
 import { intValues, withScratch } from '../kernel_util';
 import { isHostBackend, readInfoSync } from '../../backend/backend';

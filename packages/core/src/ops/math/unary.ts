@@ -2,7 +2,7 @@
 import { lower } from '../onnx_lowerings';
 import { withOnnx } from '../onnx_spec';
 import type { Info } from '../../backend/backend';
-import * as o from '../ops';
+import { ruleOps as o } from '../rule_ops';
 import { FLOAT, NUMERIC } from '../check';
 import { intMultiply, withScratch } from '../kernel_util';
 import { Impl, unary } from '../elementwise';

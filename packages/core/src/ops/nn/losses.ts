@@ -10,7 +10,7 @@ import * as BMM from '../math/unary_functions';
 import { argError } from '../check';
 import { describe } from '../../values/dtype';
 import { logSoftmax } from './activations_composites';
-import { anyAlong, lastDim, positionsAlong, sameShapeAtRunTime } from '../array/runtime_shape';
+import { rangeOf, sameShapes, shapeOf, splitLast } from '../array/symbolic_dims';
 
 const abs: (x: TensorLike) => Tensor = o.wrapperOf(UNA.abs);
 const log1p: (x: TensorLike) => Tensor = o.wrapperOf(BMM.log1p);
@@ -48,8 +48,7 @@ function sameShape(op: string, labels: Tensor, logits: Tensor): [Tensor, Tensor]
   if (labels.dims !== null && logits.dims !== null && !labels.shape.isCompatibleWith(logits.shape)) {
     throw argError(op, 'labels and logits must have the same shape', `${labels.shape.toString()} and ${logits.shape.toString()}`, 'equal shapes', 'Pass one label per logit.');
   }
-  const known = (t: Tensor): boolean => t.dims !== null && t.dims.every((d) => d !== null);
-  return known(labels) && known(logits) ? [labels, logits] : sameShapeAtRunTime(labels, logits);
+  return sameShapes(labels, logits);
 }
 
 /**
@@ -71,19 +70,12 @@ function softmaxCrossEntropyWithLogits(labels: TensorLike, logits: TensorLike, a
  */
 function classMask(op: string, labels: Tensor, logits: Tensor): Tensor {
   if (labels.dtype !== 'int32') throw argError(op, 'labels must be int32 class indices', labels.dtype, 'int32', "Cast them: ef.cast(labels, 'int32').");
-  const d = logits.dims;
-  const classes = d === null ? null : d[d.length - 1];
-  if (classes !== null) {
-    // Gathering the labels from range(classes) is the identity on valid labels and raises on the
-    // others (TF's CPU kernels raise on an out-of-range label; a one-hot would silently give zeros).
-    const ids = o.range(0, classes, 1, 'int32');
-    return o.equal(o.expandDims(o.gather(ids, labels, 0), -1), ids);
-  }
-  const pos = positionsAlong(logits, -1);
-  // The ids row [C] (max over the leading axes) checks the labels' range the same way; with an unknown rank the
-  // leading axes are first merged by a run-time reshape to [-1, C] (TF reshapes logits so too).
-  const ids = d === null ? o.reduceMax(o.reshapeDynOf(pos, o.concat([o.ints([-1]), lastDim(logits)], 0)), 0) : d.length === 1 ? pos : o.reduceMax(pos, d.slice(0, -1).map((_, i) => i));
-  return o.equal(o.expandDims(o.gather(ids, labels, 0), -1), pos);
+  // Gathering the labels from range(C) is the identity on valid labels and raises on the others (TF's CPU kernels
+  // raise on an out-of-range label; a one-hot would silently give zeros). C is a Dim: read when the graph runs
+  // when it is not static, as TF does.
+  const { last: [classes] } = splitLast(op, shapeOf(logits), 1);
+  const ids = rangeOf(classes);
+  return o.equal(o.expandDims(o.gather(ids, labels, 0), -1), ids);
 }
 
 /**
@@ -138,11 +130,11 @@ function inTopK(targets: TensorLike, predictions: TensorLike, k: number): Tensor
     const d = p.dims;
     if (d !== null && d.length !== 2) throw argError(op, 'predictions must be rank 2', p.shape.toString(), 'rank 2 [batch, classes]', 'Pass a batch of scores.');
     // The class of each target as a mask (out-of-range targets match no class; C read at run time if unknown).
-    const mask = d !== null && d[1] !== null ? o.equal(o.expandDims(t, -1), o.range(0, d[1], 1, 'int32')) : o.equal(o.expandDims(t, -1), positionsAlong(p, -1));
+    const mask = o.equal(o.expandDims(t, -1), rangeOf(splitLast(op, shapeOf(p), 1).last[0]));
     const target = o.reduceSum(o.where(mask, p, 0), -1, true);
     const above = o.reduceSum(o.cast(o.greater(p, target), 'int32'), -1);
     // TF: out-of-range targets and non-finite target scores are never in the top k.
-    const valid = anyAlong(mask, -1);
+    const valid = o.greater(o.reduceMax(o.cast(mask, 'int32'), -1), 0);
     const finite = o.less(abs(o.reduceSum(target, -1)), Infinity);
     return o.logicalAnd(o.logicalAnd(valid, finite), o.less(above, k));
   });

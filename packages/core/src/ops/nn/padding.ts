@@ -1,7 +1,7 @@
 // TF's SAME / VALID / explicit padding arithmetic of conv and pool windows, written once: the output size along a
 // spatial dim and SAME's [before, after] pads (the extra pixel goes after). The kernels, the pool gradients, the
-// host conv and the ONNX lowerings all read these. (runtime_crop.ts's extractPatchesDyn builds the same numbers as
-// int32 tensor ops for run-time sizes.)
+// host conv and the ONNX lowerings all read these. (image.extractPatches builds the same numbers as Dim arithmetic,
+// symbolic_dims.ts, so they fold to numbers for static sizes and become int32 tensor ops for run-time ones.)
 
 /** A window op's padding: TF's 'SAME' or 'VALID', or explicit [before, after] pairs per spatial dim. */
 export type Padding = 'SAME' | 'VALID' | readonly (readonly [number, number])[];

@@ -10,7 +10,7 @@ import { asDType, describe } from '../../values/dtype';
 import * as o from '../ops';
 import { argError } from '../check';
 import { dimsToString } from '../../values/shape';
-import { frameDyn, overlapAndAddDyn } from './runtime_frame';
+import { Dim, DimRun, dim, isKnown, padBy, rangeOf, reshapeTo, shapeOf, sliceTo, splitAt, splitLast } from '../array/symbolic_dims';
 import { irfft as irfftRecord, rfft as rfftRecord } from './fft';
 
 /** The static size of x's last axis. */
@@ -112,22 +112,26 @@ function frame(signal: TensorLike, frameLength: number, frameStep: number, optio
   if (typeof padValue !== 'number') throw argError(op, 'padValue must be a number', describe(padValue), 'a number', 'Pass e.g. 0.');
   return tidy(() => {
     const x = convert(op, signal, 'float32').t;
-    const d = x.dims;
     if (!Number.isInteger(axis)) throw argError(op, 'axis must be an integer', describe(axis), 'an integer axis', 'Pass e.g. -1.');
-    // An unknown rank or framed length: TF's run-time frame (counts from the run-time shape; runtime_frame.ts).
-    if (d === null) return frameDyn(x, frameLength, frameStep, padEnd, padValue, axis);
-    if (axis < -d.length || axis >= d.length) throw argError(op, 'axis out of range', describe(axis), `an axis in [${-d.length}, ${d.length})`, 'Pass e.g. -1.');
-    const a = axis < 0 ? axis + d.length : axis;
-    const len = d[a];
-    if (len === null) return frameDyn(x, frameLength, frameStep, padEnd, padValue, axis);
-    const frames = padEnd ? Math.ceil(len / frameStep) : Math.max(0, 1 + Math.floor((len - frameLength) / frameStep));
-    const need = frames === 0 ? 0 : (frames - 1) * frameStep + frameLength;
-    const padded = padEnd && need > len ? o.pad(x, d.map((_, i) => (i === a ? [0, need - len] : [0, 0]) as [number, number]), 'CONSTANT', padValue) : x;
-    const idx: number[] = [];
-    for (let f = 0; f < frames; f++) for (let j = 0; j < frameLength; j++) idx.push(f * frameStep + j);
-    const taken = o.gather(padded, convert(op, idx, 'int32').t, a);
-    const outer = d.map((v) => v ?? -1);
-    return o.reshape(taken, [...outer.slice(0, a), frames, frameLength, ...outer.slice(a + 1)]);
+    // One path for static and run-time shapes (symbolic_dims.ts): the counts are Dim arithmetic, folded to numbers
+    // when the framed length is known. An unknown rank is framed as [before, length, after] and reshaped back.
+    const s = shapeOf(x);
+    const rank = s.some((v) => v instanceof DimRun) ? null : s.length;
+    if (rank !== null && (axis < -rank || axis >= rank)) throw argError(op, 'axis out of range', describe(axis), `an axis in [${-rank}, ${rank})`, 'Pass e.g. -1.');
+    const { head, at: len, tail } = splitAt(op, s, axis);
+    const a = rank === null ? 1 : head.length;
+    const base = rank === null ? reshapeTo(x, [dim.prod(head), len, dim.prod(tail)]) : x;
+    const frames = padEnd ? dim.ceildiv(len, frameStep) : dim.max(dim.add(dim.floordiv(dim.sub(len, frameLength), frameStep), 1), 0);
+    // The samples the frames read, (frames - 1) * step + length (none without frames); padEnd pads up to them.
+    const need = dim.ifPositive(frames, dim.add(dim.mul(dim.sub(frames, 1), frameStep), frameLength));
+    const extra = padEnd ? dim.max(dim.sub(need, len), 0) : 0;
+    const after = Array.from({ length: rank ?? 3 }, (_, i): Dim => (i === a ? extra : 0));
+    const padded = extra === 0 ? base : padBy(base, after.map(() => 0), after, padValue);
+    const idx = isKnown(frames)
+      ? convert(op, Array.from({ length: frames }, (_, f) => Array.from({ length: frameLength }, (_, j) => f * frameStep + j)), 'int32').t
+      : o.add(o.expandDims(o.mul(rangeOf(frames), frameStep), 1), o.expandDims(rangeOf(frameLength), 0));
+    const taken = o.gather(padded, isKnown(frames) && frames === 0 ? o.reshape(idx, [0, frameLength]) : idx, a);
+    return rank === null ? reshapeTo(taken, [...head, frames, frameLength, ...tail]) : taken;
   });
 }
 
@@ -166,21 +170,17 @@ function overlapAndAdd(signal: TensorLike, frameStep: number): Tensor {
     const x = convert(op, signal, 'float32').t;
     const d = x.dims;
     if (d !== null && d.length < 2) throw argError(op, 'the input must be [..., frames, frameLength]', dimsToString(d), 'rank >= 2', 'Add a frames axis.');
-    // Unknown dims or rank: TF's skew-and-sum with the counts read at run time (runtime_frame.ts).
-    if (d === null || d.some((v) => v === null)) return overlapAndAddDyn(x, frameStep);
-    const dims = d as number[];
-    const [frames, len] = dims.slice(-2);
-    const outer = dims.slice(0, -2);
-    const out = frames === 0 ? 0 : (frames - 1) * frameStep + len;
-    // TF's overlap_and_add: pad each frame to S = ceil(len / step) segments, skew the segments by one frame each
-    // (a reshape trick), and sum them: pads, reshapes, a transpose, slices and a sum (every runtime has these).
-    const seg = Math.ceil(len / frameStep);
-    const rows = frames + seg;
-    const b = o.pad(o.reshape(x, [-1, frames, len]), [[0, 0], [0, seg], [0, seg * frameStep - len]]);
-    const skew = o.reshape(o.transpose(o.reshape(b, [-1, rows, seg, frameStep]), [0, 2, 1, 3]), [-1, seg * rows, frameStep]);
-    const cut = o.reshape(o.slice(skew, [0, 0, 0], [-1, (rows - 1) * seg, frameStep]), [-1, seg, rows - 1, frameStep]);
-    const summed = o.reshape(o.reduceSum(cut, 1), [-1, (rows - 1) * frameStep]);
-    return o.reshape(o.slice(summed, [0, 0], [-1, out]), [...outer, out]);
+    // TF's overlap_and_add, one path for static and run-time shapes (Dim arithmetic, symbolic_dims.ts): pad each frame
+    // to S = ceil(len / step) segments, skew the segments by one frame each (a reshape trick), and sum them.
+    const { head: outer, last: [frames, len] } = splitLast(op, shapeOf(x), 2);
+    const out = dim.ifPositive(frames, dim.add(dim.mul(dim.sub(frames, 1), frameStep), len));
+    const seg = dim.ceildiv(len, frameStep);
+    const rows = dim.add(frames, seg);
+    const b = padBy(reshapeTo(x, [-1, frames, len]), [0, 0, 0], [0, seg, dim.sub(dim.mul(seg, frameStep), len)]);
+    const skew = reshapeTo(o.transpose(reshapeTo(b, [-1, rows, seg, frameStep]), [0, 2, 1, 3]), [-1, dim.mul(seg, rows), frameStep]);
+    const cut = reshapeTo(sliceTo(skew, [0, 0, 0], [-1, dim.mul(dim.sub(rows, 1), seg), frameStep]), [-1, seg, dim.sub(rows, 1), frameStep]);
+    const summed = reshapeTo(o.reduceSum(cut, 1), [-1, dim.mul(dim.sub(rows, 1), frameStep)]);
+    return reshapeTo(sliceTo(summed, [0, 0], [-1, out]), [...outer, out]);
   });
 }
 
