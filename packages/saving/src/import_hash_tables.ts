@@ -33,7 +33,7 @@ const mapOf = (p: TableParams): Map<Key, Key> => {
 };
 
 /** LookupTableFindV2(keys, default): each key's value, or the default. */
-export const hashTableFind = ((): Primitive<TableParams> => {
+const hashTableFind = ((): Primitive<TableParams> => {
   const p = {
     name: 'hash_table_find',
     effect: 'pure',

@@ -19,7 +19,7 @@ function checkInt(op: string, x: AVal, what: string): void {
 }
 
 /** RaggedRange(starts, limits, deltas): [row splits, values] of one range per element. */
-export const raggedRange = hostRecord<Record<string, never>>({
+const raggedRange = hostRecord<Record<string, never>>({
   name: 'ragged_range',
   infer(ins) {
     const [s, l, d] = ins;
@@ -33,7 +33,7 @@ export const raggedRange = hostRecord<Record<string, never>>({
 });
 
 /** RaggedGather(splits..., values, indices): the gathered rows' splits (outputRaggedRank of them) and values. */
-export const raggedGather = hostRecord<{ readonly paramsRaggedRank: number; readonly outputRaggedRank: number }>({
+const raggedGather = hostRecord<{ readonly paramsRaggedRank: number; readonly outputRaggedRank: number }>({
   name: 'ragged_gather',
   infer(ins, p) {
     const splits = ins.slice(0, p.paramsRaggedRank);
@@ -50,7 +50,7 @@ export const raggedGather = hostRecord<{ readonly paramsRaggedRank: number; read
 });
 
 /** RaggedTensorToTensor(shape, values, default_value, row partitions...): the dense tensor, padded with the default. */
-export const raggedTensorToTensor = hostRecord<{ readonly rowPartitionTypes: readonly string[]; readonly rank: number | null }>({
+const raggedTensorToTensor = hostRecord<{ readonly rowPartitionTypes: readonly string[]; readonly rank: number | null }>({
   name: 'ragged_tensor_to_tensor',
   infer(ins, p) {
     const [, values, dflt] = ins;
@@ -72,7 +72,7 @@ interface TransformParams {
 }
 
 /** ImageProjectiveTransformV3(images, transforms): each NHWC image resampled through its 8-number projective transform. */
-export const imageTransform = hostRecord<TransformParams>({
+const imageTransform = hostRecord<TransformParams>({
   name: 'image_projective_transform',
   infer(ins, p) {
     const [x, t] = ins;
