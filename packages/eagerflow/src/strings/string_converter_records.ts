@@ -4,13 +4,11 @@
 import { Info, Primitive, argError, dimsToString, registerPrimitive } from '@eagerflow/core';
 
 function pure<P extends object>(rec: Omit<Primitive<P>, 'effect' | 'vjp' | 'saves'>): Primitive<P> {
-  const p = { ...rec, effect: 'pure', vjp: null, saves: 'none' } as Primitive<P>;
-  registerPrimitive(p as unknown as Primitive);
-  return p;
+  return { ...rec, effect: 'pure', vjp: null, saves: 'none' } as Primitive<P>;
 }
 
 /** TF's StringSplit(input, delimiter): [indices, values, denseShape] of each 1-D input string split at any delimiter byte. */
-export const stringSplitBytes = pure<{ readonly skipEmpty: boolean }>({
+const stringSplitBytes = pure<{ readonly skipEmpty: boolean }>({
   name: 'string_split_bytes',
   infer(ins) {
     const [x, d] = ins;
@@ -23,7 +21,7 @@ export const stringSplitBytes = pure<{ readonly skipEmpty: boolean }>({
 });
 
 /** StringNGrams params (TF's attrs). */
-export interface NGramsParams {
+interface NGramsParams {
   readonly separator: string;
   readonly nGramWidths: readonly number[];
   readonly leftPad: string;
@@ -33,7 +31,7 @@ export interface NGramsParams {
 }
 
 /** TF's StringNGrams(data, data_splits): the n-grams of each ragged row of strings, and their row splits. */
-export const stringNGrams = pure<NGramsParams>({
+const stringNGrams = pure<NGramsParams>({
   name: 'string_ngrams',
   infer(ins, p) {
     const [x, splits] = ins;
@@ -46,3 +44,6 @@ export const stringNGrams = pure<NGramsParams>({
     separator: p.separator, nGramWidths: [...p.nGramWidths], leftPad: p.leftPad, rightPad: p.rightPad, padWidth: p.padWidth, preserveShortSequences: p.preserveShortSequences,
   }) as Info[],
 });
+
+// Registered at load (the module's effect: strings/index.ts imports it for it).
+[stringSplitBytes, stringNGrams].forEach((p) => registerPrimitive(p as unknown as Primitive));
