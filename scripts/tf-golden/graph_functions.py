@@ -33,6 +33,8 @@ def f32(*shape):
 
 def tolist(x):
     x = np.asarray(x)
+    if x.dtype.kind in "OS":
+        return np.array([b.decode("utf-8") for b in x.reshape(-1)], dtype=object).reshape(x.shape).tolist()
     if x.dtype == np.bool_:
         return x.astype(bool).tolist()
     if np.issubdtype(x.dtype, np.complexfloating):
@@ -41,7 +43,7 @@ def tolist(x):
 
 
 def dtype_name(d):
-    return {tf.float32: "float32", tf.int32: "int32", tf.bool: "bool", tf.int64: "int32", tf.complex64: "complex64"}[d]
+    return {tf.float32: "float32", tf.int32: "int32", tf.bool: "bool", tf.int64: "int32", tf.complex64: "complex64", tf.string: "string"}[d]
 
 
 # ---- TF 2.x cases: a Module with one serving signature --------------------------------------------------
@@ -239,6 +241,105 @@ class SymbolicDims(tf.Module):
         }
 
 
+class ConverterOps(tf.Module):
+    """The last converter ops read onto composites: Dilation2D (SAME with strides, VALID with rates), BitwiseAnd,
+    SparseSegmentSum/Mean (a skipped segment id), SparseReshape (a -1 dim), SparseFillEmptyRows."""
+
+    def __init__(self):
+        self.filters = tf.Variable(f32(3, 3, 2) * 0.5, name="filters")
+
+    @tf.function(input_signature=[
+        tf.TensorSpec([None, 6, 6, 2], tf.float32, name="image"),
+        tf.TensorSpec([None, 3], tf.float32, name="data"),
+        tf.TensorSpec([6], tf.int32, name="k"),
+    ])
+    def serve(self, image, data, k):
+        raw = tf.raw_ops
+        d_same = tf.nn.dilation2d(image, self.filters, strides=[1, 2, 2, 1], padding="SAME", data_format="NHWC", dilations=[1, 1, 1, 1])
+        d_valid = tf.nn.dilation2d(image, self.filters, strides=[1, 1, 1, 1], padding="VALID", data_format="NHWC", dilations=[1, 2, 2, 1])
+        band = raw.BitwiseAnd(x=k, y=tf.constant([12, -3, 7, -8, 255, 0x7FFFFFFF]))
+        idx = tf.constant([0, 2, 1, 3, 0])
+        seg = tf.constant([0, 0, 2, 2, 3])
+        ssum = raw.SparseSegmentSum(data=data, indices=idx, segment_ids=seg)
+        smean = raw.SparseSegmentMean(data=data * 2.0, indices=idx, segment_ids=seg)
+        sp_idx = tf.constant([[0, 1], [0, 5], [1, 2], [1, 4]], tf.int64)
+        new_idx, new_shape = raw.SparseReshape(input_indices=sp_idx, input_shape=tf.constant([2, 6], tf.int64), new_shape=tf.constant([3, -1], tf.int64))
+        fill_idx, fill_vals, empty, rev = raw.SparseFillEmptyRows(
+            indices=tf.constant([[0, 1], [2, 0], [2, 2], [4, 1]], tf.int64), values=tf.reshape(data[:2, :2], [4]),
+            dense_shape=tf.constant([5, 3], tf.int64), default_value=tf.constant(-1.0))
+        return {
+            "d_same": d_same, "d_valid": d_valid, "band": tf.cast(band, tf.float32), "ssum": ssum, "smean": smean,
+            "reshaped": tf.cast(tf.concat([tf.reshape(new_idx, [-1]), new_shape], 0), tf.float32),
+            "fill_idx": tf.cast(fill_idx, tf.float32), "fill_vals": fill_vals,
+            "fill_meta": tf.concat([tf.cast(empty, tf.float32), tf.cast(rev, tf.float32)], 0),
+        }
+
+
+class StringOps(tf.Module):
+    """tfjs-converter's string ops: StaticRegexReplace (global and first match), StringToHashBucketFast, TF1's
+    StringSplit (every delimiter byte splits, empty tokens skipped) and StringNGrams with padding. Outputs only."""
+
+    no_gradients = True
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string, name="s"), tf.TensorSpec([None], tf.string, name="words")])
+    def serve(self, s, words):
+        raw = tf.raw_ops
+        sp_idx, sp_vals, sp_shape = raw.StringSplit(input=s, delimiter=tf.constant(" ,"), skip_empty=True)
+        ng, ng_splits = raw.StringNGrams(data=words, data_splits=tf.constant([0, 2, 5], tf.int64), separator="_", ngram_widths=[1, 2, 3],
+                                         left_pad="<", right_pad=">", pad_width=1, preserve_short_sequences=False)
+        return {
+            "rr": raw.StaticRegexReplace(input=s, pattern="[0-9]+", rewrite="#", replace_global=True),
+            "rr1": raw.StaticRegexReplace(input=s, pattern="(o)", rewrite="[\\1]", replace_global=False),
+            "hb": raw.StringToHashBucketFast(input=s, num_buckets=1000),
+            "sp_idx": sp_idx, "sp_vals": sp_vals, "sp_shape": sp_shape, "ng": ng, "ng_splits": ng_splits,
+        }
+
+
+class RaggedOps(tf.Module):
+    """tfjs-converter's ragged ops: RaggedRange, RaggedGather on row splits, RaggedTensorToTensor from row splits
+    (RaggedTensor.to_tensor) and from FIRST_DIM_SIZE + VALUE_ROWIDS with a shape that pads and truncates. Outputs
+    only (EagerFlow's ragged records have no gradient)."""
+
+    no_gradients = True
+
+    @tf.function(input_signature=[
+        tf.TensorSpec([None], tf.int32, name="starts"), tf.TensorSpec([None], tf.int32, name="limits"),
+        tf.TensorSpec([None], tf.float32, name="vals"), tf.TensorSpec([None], tf.int32, name="idx"),
+    ])
+    def serve(self, starts, limits, vals, idx):
+        raw = tf.raw_ops
+        rr_splits, rr_vals = raw.RaggedRange(starts=starts, limits=limits, deltas=tf.constant([1, 2, -1]), Tsplits=tf.int64)
+        splits = tf.constant([0, 2, 2, 5], tf.int64)
+        (g_splits,), g_vals = raw.RaggedGather(params_nested_splits=[splits], params_dense_values=vals, indices=idx, OUTPUT_RAGGED_RANK=1)
+        dense = tf.RaggedTensor.from_row_splits(vals, splits, validate=False).to_tensor(default_value=-1.0)
+        rowids = tf.constant([0, 0, 2, 2, 2], tf.int64)
+        padded = raw.RaggedTensorToTensor(shape=tf.constant([4, 2], tf.int64), values=vals * 2.0, default_value=tf.constant(9.0),
+                                          row_partition_tensors=[tf.constant(3, tf.int64), rowids], row_partition_types=["FIRST_DIM_SIZE", "VALUE_ROWIDS"])
+        return {
+            "rr_splits": rr_splits, "rr_vals": rr_vals, "g_splits": g_splits, "g_vals": g_vals, "dense": dense, "padded": padded,
+        }
+
+
+class TransformOps(tf.Module):
+    """ImageProjectiveTransformV3 (tf.raw_ops; keras' RandomRotation/RandomZoom write it): bilinear with a CONSTANT fill
+    value and another output size, nearest with REFLECT and WRAP. Outputs only."""
+
+    no_gradients = True
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 5, 6, 2], tf.float32, name="images")])
+    def serve(self, images):
+        raw = tf.raw_ops
+        t = tf.constant([[0.9, -0.2, 0.7, 0.15, 1.1, -0.4, 0.01, -0.02], [1.0, 0.3, -1.5, -0.3, 0.8, 0.9, 0.0, 0.0]], tf.float32)
+        return {
+            "bilinear": raw.ImageProjectiveTransformV3(images=images, transforms=t, output_shape=tf.constant([4, 7]), fill_value=tf.constant(0.5),
+                                                       interpolation="BILINEAR", fill_mode="CONSTANT"),
+            "reflect": raw.ImageProjectiveTransformV3(images=images, transforms=t, output_shape=tf.constant([5, 6]), fill_value=tf.constant(0.0),
+                                                      interpolation="NEAREST", fill_mode="REFLECT"),
+            "wrap": raw.ImageProjectiveTransformV3(images=images, transforms=t[:1], output_shape=tf.constant([5, 6]), fill_value=tf.constant(0.0),
+                                                   interpolation="NEAREST", fill_mode="WRAP"),
+        }
+
+
 CASES_V2 = {
     "dense": (Dense, lambda: {"x": f32(2, 3)}),
     "counter": (Counter, lambda: {"x": f32(2)}),
@@ -249,6 +350,12 @@ CASES_V2 = {
     "resize_cond": (ResizeInCond, lambda: {"x": f32(1, 4, 4, 2) + 0.5, "like": f32(1, 7, 5, 1)}),
     "raw_ops": (RawOps, lambda: {"x": f32(3, 4), "k": np.array([7, -7, 2, 5, -1, 7], np.int32)}),
     "symbolic_dims": (SymbolicDims, lambda: {"img": f32(2, 6, 5, 3), "s": f32(2, 10), "m": f32(4, 3), "v": f32(4, 3)}),
+    "string_ops": (StringOps, lambda: {"s": np.array([b"hello world, 42 foo", b"a,,b  c7", b"", b"no0digits o"], dtype=object),
+                                       "words": np.array([b"the", b"quick", b"brown", b"fox", b"jumps"], dtype=object)}),
+    "ragged_ops": (RaggedOps, lambda: {"starts": np.array([0, 5, 3], np.int32), "limits": np.array([3, 10, -1], np.int32),
+                                       "vals": np.array([1.5, -2.0, 3.25, 4.0, 0.5], np.float32), "idx": np.array([2, 0, 1, 2], np.int32)}),
+    "transform_ops": (TransformOps, lambda: {"images": np.arange(120, dtype=np.float32).reshape(2, 5, 6, 2) / 10.0}),
+    "converter_ops": (ConverterOps, lambda: {"image": f32(2, 6, 6, 2), "data": f32(4, 3), "k": np.array([13, -1, -6, -8, 300, -2147483648], np.int32)}),
 }
 
 
@@ -340,6 +447,65 @@ def export_v1_refvars():
     return gd.SerializeToString(), spec
 
 
+def export_v1_tensor_array():
+    """TF1 TensorArrayV3 (control flow v1): TensorArraySplitV3 into equal pieces, TensorArrayConcatV3 and a read."""
+    tf.compat.v1.disable_control_flow_v2()
+    try:
+        g = tf.Graph()
+        with g.as_default():
+            x = tf.compat.v1.placeholder(tf.float32, [6, 2], name="x")
+            ta = tf.TensorArray(tf.float32, size=3, infer_shape=False, clear_after_read=False)
+            ta = ta.split(x * 2.0, tf.constant([2, 2, 2]))
+            value = ta.concat()
+            cat = tf.identity(value + 1.0, name="cat")
+            item = tf.identity(ta.read(1), name="item")
+            with tf.compat.v1.Session(graph=g) as s:
+                feeds = {"x": f32(6, 2)}
+                cv, iv = s.run([cat, item], {x: feeds["x"]})
+            gd = g.as_graph_def()
+    finally:
+        tf.compat.v1.enable_control_flow_v2()
+    spec = {
+        "inputs": {"x": {"name": "x:0", "dtype": "float32", "shape": [6, 2]}},
+        "outputs": {"cat": {"name": "cat:0"}, "item": {"name": "item:0"}},
+        "variables": {},
+        "feeds": {k: tolist(v) for k, v in feeds.items()},
+        "expect": {"cat": tolist(cv), "item": tolist(iv)},
+        "variablesAfter": {},
+        "ops": sorted({n.op for n in gd.node}),
+    }
+    return gd.SerializeToString(), spec
+
+
+def export_v1_hash_tables():
+    """TF1 hash tables (what tfjs-converter runs): a string -> int64 and an int64 -> float StaticHashTable (HashTableV2
+    filled by LookupTableImportV2 from Consts, run by tables_initializer), lookups with defaults, LookupTableSizeV2."""
+    g = tf.Graph()
+    with g.as_default():
+        words = tf.compat.v1.placeholder(tf.string, [None], name="words")
+        ids = tf.compat.v1.placeholder(tf.int32, [None], name="ids")
+        t1 = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(tf.constant(["the", "cat", "sat", "é"]), tf.constant([3, 1, 4, 9], tf.int64)), default_value=-1)
+        t2 = tf.compat.v1.lookup.StaticHashTable(tf.compat.v1.lookup.KeyValueTensorInitializer(tf.constant([10, 20, 30], tf.int64), tf.constant([0.5, -1.5, 2.25])), default_value=7.0)
+        found = tf.identity(tf.cast(t1.lookup(words), tf.int32), name="found")
+        scaled = tf.identity(t2.lookup(tf.cast(ids, tf.int64)) * 2.0, name="scaled")
+        size = tf.identity(tf.cast(t1.size() + t2.size(), tf.int32), name="size")
+        with tf.compat.v1.Session(graph=g) as s:
+            s.run(tf.compat.v1.tables_initializer())
+            feeds = {"words": np.array([b"cat", b"dog", b"\xc3\xa9", b"the"], dtype=object), "ids": np.array([20, 11, 30, 10], np.int32)}
+            fv, sv, nv = s.run([found, scaled, size], {words: feeds["words"], ids: feeds["ids"]})
+        gd = g.as_graph_def()
+    spec = {
+        "inputs": {"words": {"name": "words:0", "dtype": "string", "shape": [-1]}, "ids": {"name": "ids:0", "dtype": "int32", "shape": [-1]}},
+        "outputs": {"found": {"name": "found:0"}, "scaled": {"name": "scaled:0"}, "size": {"name": "size:0"}},
+        "variables": {},
+        "feeds": {k: tolist(v) for k, v in feeds.items()},
+        "expect": {"found": tolist(fv), "scaled": tolist(sv), "size": tolist(nv)},
+        "variablesAfter": {},
+        "ops": sorted({n.op for n in gd.node}),
+    }
+    return gd.SerializeToString(), spec
+
+
 # ---- A tf.function's concrete graph (not a SavedModel): captured variables are DT_RESOURCE Placeholders -------
 
 
@@ -376,6 +542,8 @@ def main():
         made[name] = export_v2(name, cls, feeds)
     made["v1_refvars"] = export_v1_refvars()
     made["concrete"] = export_concrete()
+    made["v1_tensor_array"] = export_v1_tensor_array()
+    made["v1_hash_tables"] = export_v1_hash_tables()
     for name, (pb, spec) in made.items():
         with open(os.path.join(OUT, f"{name}.pb"), "wb") as f:
             f.write(pb)

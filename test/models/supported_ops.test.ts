@@ -23,21 +23,10 @@ function converterOps(): Set<string> {
 const STRUCTURAL = ['Const', 'Placeholder', 'VarHandleOp', 'VariableV2', 'Variable', 'NoOp', 'Switch', 'Merge', 'Enter', 'Exit', 'NextIteration', 'LoopCond'];
 
 /**
- * tfjs-converter ops the importer does not run yet, each with why: string and hash-table ops (EagerFlow has no
- * string kernels), ragged and sparse-tensor plumbing, and ops without an EagerFlow kernel.
+ * tfjs-converter ops the importer does not run yet, each with why: TF-DF's ops (tfjs-tfdf's separate runtime).
  */
 const NOT_YET: Record<string, string> = {
-  BitwiseAnd: 'no bitwise kernels',
-  Dilation2D: 'no morphological dilation kernel',
-  ImageProjectiveTransformV3: 'no projective-transform kernel',
-  HashTable: 'hash tables', HashTableV2: 'hash tables', InitializeTable: 'hash tables', InitializeTableV2: 'hash tables',
-  LookupTableFind: 'hash tables', LookupTableFindV2: 'hash tables', LookupTableImport: 'hash tables', LookupTableImportV2: 'hash tables',
-  LookupTableSize: 'hash tables', LookupTableSizeV2: 'hash tables',
-  RaggedGather: 'ragged tensors', RaggedRange: 'ragged tensors', RaggedTensorToTensor: 'ragged tensors',
-  SparseFillEmptyRows: 'sparse tensors', SparseReshape: 'sparse tensors', SparseSegmentMean: 'sparse segments (data-dependent count)', SparseSegmentSum: 'sparse segments (data-dependent count)',
-  SimpleMLCreateModelResource: 'TF-DF models', SimpleMLInferenceOpWithHandle: 'TF-DF models', SimpleMLLoadModelFromPathWithHandle: 'TF-DF models',
-  StaticRegexReplace: 'string ops', StringNGrams: 'string ops', StringSplit: 'string ops', StringToHashBucketFast: 'string ops',
-  TensorArrayConcatV3: 'ragged TensorArray concat', TensorArraySplitV3: 'ragged TensorArray split',
+  SimpleMLCreateModelResource: 'TF-DF models: the separate tfjs-tfdf runtime', SimpleMLInferenceOpWithHandle: 'TF-DF models: the separate tfjs-tfdf runtime', SimpleMLLoadModelFromPathWithHandle: 'TF-DF models: the separate tfjs-tfdf runtime',
 };
 
 function supported(): string[] {

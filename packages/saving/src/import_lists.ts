@@ -1,7 +1,7 @@
 // TensorList* and TensorArray*V3 ops read onto dense tensors: a list of n elements of one static shape is the tensor
 // [n, ...element shape], so lists ride through ef.whileLoop as ordinary loop variables and stay differentiable.
 import { PRIMITIVES, ReadScope, Tensor, TfImport, add, bind, concat, maximum, padDynOf, reshape, sliceDynOf, stack, subtract, zerosLike, PrimitiveName } from '@eagerflow/core';
-import type { DType } from '@eagerflow/core';
+import type { DType, InputRefView } from '@eagerflow/core';
 import { ParsedNode } from './validate';
 import type { ConstValue } from './weights';
 
@@ -10,13 +10,15 @@ const one = (prim: PrimitiveName, ins: Tensor[], params: object = {}): Tensor =>
 
 /** Element shapes of lists made with an unknown one, inferred from what reads or writes them (by node). */
 const inferred = new WeakMap<object, number[]>();
+/** TensorArrayV3 nodes of unknown element shape whose flow goes straight into TensorArraySplitV3 (which replaces it). */
+const filledBySplit = new WeakSet<object>();
 
 const MAKERS = new Set(['TensorListReserve', 'EmptyTensorList', 'TensorArrayV3']);
 const PASS = new Set(['Enter', 'Exit', 'Merge', 'Switch', 'NextIteration', 'Identity', 'TensorListSetItem', 'TensorListPushBack', 'TensorListResize', 'TensorArrayWriteV3', 'TensorArrayScatterV3']);
 /** Ops that name the element shape of a list input: op -> [list input, element_shape input]. */
 const SHAPED: Record<string, [number, number]> = { TensorListStack: [0, 1], TensorListGetItem: [0, 2], TensorListGather: [0, 2], TensorListPopBack: [0, 1], TensorListConcatV2: [0, 1] };
 
-const full = (v: readonly number[] | undefined): v is number[] => v !== undefined && v.every((d) => Number.isInteger(d) && d >= 0);
+const full = (v: readonly number[] | undefined | null): v is number[] => v !== undefined && v !== null && v.every((d) => Number.isInteger(d) && d >= 0);
 
 /** Loops: list input k leaves as output k (TF2's While/StatelessWhile carry lists as loop variables). */
 const LOOPS = new Set(['While', 'StatelessWhile']);
@@ -37,6 +39,7 @@ export function inferListShapes(nodes: readonly ParsedNode[], constOf: (name: st
     return byName.get(name ?? '')?.op === 'Const' && c !== undefined ? Array.from(c.data as ArrayLike<number>) : undefined;
   };
   for (const m of makers) {
+    if (m.op === 'TensorArrayV3' && (users.get(m.name) ?? []).some(({ n, k, index }) => n.op === 'TensorArraySplitV3' && k === 3 && index === 1)) filledBySplit.add(m);
     // (node, output) pairs the list flows out of; null: any output (TF1 frames pass one value).
     const seen = new Set<string>([`${m.name}:*`]);
     const queue: [string, number | null][] = [[m.name, null]];
@@ -65,7 +68,7 @@ export function inferListShapes(nodes: readonly ParsedNode[], constOf: (name: st
 /** A list made empty with n elements of `dtype` and the (given or inferred) element shape. */
 function reserve(r: ReadScope, shapeInput: number | null, n: number, dtype: DType): Tensor {
   const given = shapeInput === null ? (r.node.shape('element_shape') ?? null) : r.numbers(shapeInput, 'the element shape');
-  const shape = full(given as number[] | undefined) ? (given as number[]) : inferred.get(r.node);
+  const shape = full(given as number[] | undefined) ? (given as number[]) : (inferred.get(r.node) ?? (filledBySplit.has(r.node) ? [0] : undefined));
   if (shape === undefined) {
     throw r.error('the element shape is not static', `element_shape ${JSON.stringify(given)}`, 'a fully known element shape (from the op or from what the list is read with)', 'Give the list a static element shape (e.g. tf.TensorArray(element_shape=...))');
   }
@@ -132,7 +135,7 @@ function resize(r: ReadScope, list: Tensor, size: Tensor): Tensor {
 /** Concat: the elements joined along their first axis ([n, d0, ...] -> [n·d0, ...]), and each one's length d0. */
 function concatList(r: ReadScope, list: Tensor): Tensor[] {
   const d = list.dims;
-  if (d === null || d.length < 2 || d.slice(2).some((v) => v === null) || d[1] === null) throw r.error('TensorListConcat needs elements of rank >= 1 with static dims after the first', `a list of shape ${list.shape.toString()}`, '[n, d0, ...static dims]', 'Give the list a static element shape');
+  if (d === null || d.length < 2 || d.slice(2).some((v) => v === null) || d[1] === null) throw r.error(`${r.node.op} needs elements of rank >= 1 with static dims after the first`, `a list of shape ${list.shape.toString()}`, '[n, d0, ...static dims]', 'Give the list a static element shape');
   const joined = one('reshape', [list], { shape: [-1, ...(d.slice(2) as number[])] });
   // One length per element (a run-time count of them): d0 added to zeros shaped like the first column.
   const col = one('reshape', [one('slice', [one('reshape', [list], { shape: [-1, (d.slice(1) as number[]).reduce((a, b) => a * b, 1)] })], { begin: [0, 0], size: [-1, 1] })], { shape: [-1] });
@@ -152,13 +155,21 @@ function stacked(r: ReadScope, list: Tensor): Tensor {
   return one('identity', [list]);
 }
 
+/** Split's Const lengths, also through the Cast TF1's TensorArray.split puts after them (to int64). */
+function constLengths(r: ReadScope): number[] {
+  const p = r.producer(2);
+  const src = p?.op === 'Cast' && p.inputs.length === 1 ? r.nodeOf(p.inputs[0]) : undefined;
+  if (src?.op !== 'Const') return r.numbers(2, 'lengths');
+  return Array.from(r.tensorOf((p as { inputs: readonly InputRefView[] }).inputs[0], 'lengths').dataSync() as ArrayLike<number>, Number);
+}
+
 /** Split: a tensor cut into elements of the Const lengths along axis 0 (equal lengths: dense lists hold one element shape). */
 function split(r: ReadScope, x: Tensor): Tensor {
-  const lengths = r.numbers(2, 'lengths');
+  const lengths = constLengths(r);
   const d = x.dims;
   const total = lengths.reduce((a, b) => a + b, 0);
   if (lengths.length === 0 || lengths.some((v) => v !== lengths[0]) || d === null || d.slice(1).some((v) => v === null) || (d[0] !== null && d[0] !== total)) {
-    throw r.error('TensorListSplit needs equal Const lengths summing to the first dim of a statically shaped tensor', `lengths [${lengths.join(', ')}] for shape ${x.shape.toString()}`, 'equal lengths (ragged lists are not supported)', 'Split into equal pieces');
+    throw r.error(`${r.node.op} needs equal Const lengths summing to the first dim of a statically shaped tensor`, `lengths [${lengths.join(', ')}] for shape ${x.shape.toString()}`, 'equal lengths (ragged lists are not supported)', 'Split into equal pieces');
   }
   return one('reshape', [x], { shape: [lengths.length, lengths[0], ...(d.slice(1) as number[])] });
 }
@@ -218,4 +229,7 @@ export const LIST_IMPORT_ROWS: readonly TfImport[] = [
   { ops: ['TensorArrayScatterV3'], read: (r) => (r.arity(4), [one('tensor_scatter_nd_update', [r.input(3), one('expand_dims', [r.input(1)], { axis: 1 }), r.input(2)])]) },
   { ops: ['TensorArraySizeV3'], read: (r) => (r.arity(2), [length(r.input(1))]) },
   { ops: ['TensorArrayCloseV3'], read: (r) => (r.arity(1), []) },
+  // Split(handle, value, lengths, flow) / Concat(handle, flow): equal lengths only (a dense array holds one element shape).
+  { ops: ['TensorArraySplitV3'], read: (r) => (r.arity(4), [split(r, r.input(1))]) },
+  { ops: ['TensorArrayConcatV3'], read: (r) => (r.arity(2), concatList(r, r.input(1))) },
 ];

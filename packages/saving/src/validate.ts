@@ -231,9 +231,16 @@ export function withNode(e: unknown, n: ParsedNode): Error {
   return contextError(`loadFunction: node '${n.name}' (${n.op}) cannot be loaded`, e, 'loadFunction', InvalidArgumentError);
 }
 
-/** The nodes of `pool` that `roots` depend on (data and control inputs), in pool order. */
+const TABLE_FILLERS = new Set(['LookupTableImport', 'LookupTableImportV2', 'InitializeTable', 'InitializeTableV2']);
+
+/**
+ * The nodes of `pool` that `roots` depend on (data and control inputs), in pool order. A hash table needs the
+ * nodes that fill it (TF1 runs them as table initializers, which no output depends on).
+ */
 export function neededNodes(pool: readonly ParsedNode[], roots: readonly string[]): ParsedNode[] {
   const byName = new Map(pool.map((n) => [n.name, n] as const));
+  const fillers = new Map<string, string[]>();
+  for (const n of pool) if (TABLE_FILLERS.has(n.op) && n.inputs.length > 0) fillers.set(n.inputs[0].node, [...(fillers.get(n.inputs[0].node) ?? []), n.name]);
   const seen = new Set<string>();
   const stack = roots.filter((r) => byName.has(r));
   while (stack.length) {
@@ -243,6 +250,7 @@ export function neededNodes(pool: readonly ParsedNode[], roots: readonly string[
     const n = byName.get(name) as ParsedNode;
     for (const r of n.inputs) if (!seen.has(r.node) && byName.has(r.node)) stack.push(r.node);
     for (const c of n.controls) if (!seen.has(c) && byName.has(c)) stack.push(c);
+    for (const f of fillers.get(name) ?? []) if (!seen.has(f)) stack.push(f);
   }
   return pool.filter((n) => seen.has(n.name));
 }

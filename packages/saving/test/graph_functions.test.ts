@@ -71,7 +71,7 @@ function shapeOf(x: Nested): number[] {
   return Array.isArray(x) ? [x.length, ...(x.length ? shapeOf(x[0]) : [])] : [];
 }
 
-const V2 = ['dense', 'counter', 'loop', 'branch', 'new_ops', 'upsample', 'resize_cond', 'raw_ops'];
+const V2 = ['dense', 'counter', 'loop', 'branch', 'new_ops', 'upsample', 'resize_cond', 'raw_ops', 'converter_ops', 'ragged_ops', 'transform_ops'];
 
 describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
   test.each(V2)('%s: imported signature == TF (outputs, gradients, variable updates)', (name) => {
@@ -166,6 +166,123 @@ describe('TF 2.21 SavedModel graphs run as TF runs them', () => {
     expect((caught as Error).message).toMatch(/read from the graph: node 'sum' \(AddV2\)/);
     expect(ef.memory().numTensors).toBe(before);
     f.dispose();
+  });
+
+  test('string_ops: StaticRegexReplace, StringToHashBucketFast, StringSplit, StringNGrams imported == TF, called and traced', () => {
+    const { graph, fx } = fixture('string_ops');
+    const f = ef.internal.signatureFunction(graph, signature(fx), { outputs: 'dict' });
+    const feed = (k: string): T => ef.constant(fx.feeds[k] as unknown as string[]);
+    const keys = Object.keys(fx.expect).sort();
+    const traced = ef.trace((s: T, words: T) => {
+      const o = f({ s, words }) as Record<string, T>;
+      return keys.map((k) => o[k]);
+    });
+    const direct = f({ s: feed('s'), words: feed('words') }) as Record<string, T>;
+    const viaTrace = traced(feed('s'), feed('words')) as T[];
+    for (const [i, k] of keys.entries()) {
+      expect([k, direct[k].arraySync()]).toEqual([k, fx.expect[k]]);
+      expect([k, viaTrace[i].arraySync()]).toEqual([k, fx.expect[k]]);
+    }
+    f.dispose();
+  });
+
+  test('TF1 TensorArraySplitV3 (equal lengths) and TensorArrayConcatV3 == TF; unequal lengths are refused naming the node', () => {
+    const { graph, fx } = fixture('v1_tensor_array');
+    const f = ef.internal.signatureFunction(graph, { inputs: { x: { name: 'x:0' } }, outputs: fx.outputs }, { outputs: 'dict' });
+    const out = f({ x: ef.constant(flat(fx.feeds.x), 'float32', [6, 2]) }) as Record<string, T>;
+    close(out.cat, fx.expect.cat, 'TensorArrayConcatV3');
+    close(out.item, fx.expect.item, 'TensorArrayReadV3 after TensorArraySplitV3');
+    f.dispose();
+    const I = { type: 'DT_INT32' };
+    const lengths = { name: 'lengths', op: 'Const', attr: { dtype: I, value: { tensor: { dtype: 'DT_INT32', tensor_shape: { dim: [{ size: '2' }] }, int_val: [2, 4] } } } };
+    const g = ef.internal.readTfGraph({ node: [
+      { name: 'x', op: 'Placeholder', attr: { dtype: { type: 'DT_FLOAT' }, shape: { shape: { dim: [{ size: '6' }, { size: '2' }] } } } },
+      { name: 'size', op: 'Const', attr: { dtype: I, value: { tensor: { dtype: 'DT_INT32', tensor_shape: {}, int_val: [2] } } } },
+      { name: 'ta', op: 'TensorArrayV3', input: ['size'], attr: { dtype: { type: 'DT_FLOAT' } } },
+      lengths,
+      { name: 'sp', op: 'TensorArraySplitV3', input: ['ta', 'x', 'lengths', 'ta:1'], attr: { T: { type: 'DT_FLOAT' } } },
+      { name: 'cat', op: 'TensorArrayConcatV3', input: ['ta', 'sp'], attr: { dtype: { type: 'DT_FLOAT' } } },
+    ] } as never);
+    expect(() => ef.internal.signatureFunction(g, { inputs: { x: { name: 'x:0' } }, outputs: { y: { name: 'cat:0' } } })).toThrow(/node 'sp' \(TensorArraySplitV3\).*equal lengths/);
+  });
+
+  test('TF1 hash tables: HashTableV2 filled by LookupTableImportV2, LookupTableFindV2 with defaults, LookupTableSizeV2 == TF', () => {
+    const { graph, fx } = fixture('v1_hash_tables');
+    const f = ef.internal.signatureFunction(graph, { inputs: { words: { name: 'words:0' }, ids: { name: 'ids:0' } }, outputs: fx.outputs }, { outputs: 'dict' });
+    const feeds = () => ({ words: ef.constant(fx.feeds.words as unknown as string[]), ids: ef.constant(flat(fx.feeds.ids), 'int32') });
+    const out = f(feeds()) as Record<string, T>;
+    for (const k of ['found', 'scaled', 'size']) close(out[k], fx.expect[k], `hash table ${k}`);
+    const traced = ef.trace((words: T, ids: T) => {
+      const o = f({ words, ids }) as Record<string, T>;
+      return [o.found, o.scaled];
+    });
+    const [found, scaled] = traced(feeds().words, feeds().ids) as T[];
+    close(found, fx.expect.found, 'traced lookup (string keys)');
+    close(scaled, fx.expect.scaled, 'traced lookup (int keys)');
+    // Keys of the wrong dtype: an InvalidArgumentError naming the node, at load, without leaks.
+    const before = ef.memory().numTensors;
+    const [S, I] = [{ type: 'DT_STRING' }, { type: 'DT_INT32' }];
+    const g = ef.internal.readTfGraph({ node: [
+      { name: 'x', op: 'Placeholder', attr: { dtype: I, shape: { shape: { dim: [{ size: '2' }] } } } },
+      { name: 'table', op: 'HashTableV2', attr: { key_dtype: S, value_dtype: I } },
+      { name: 'keys', op: 'Const', attr: { dtype: S, value: { tensor: { dtype: 'DT_STRING', tensor_shape: { dim: [{ size: '2' }] }, string_val: ['YQ==', 'Yg=='] } } } },
+      { name: 'vals', op: 'Const', attr: { dtype: I, value: { tensor: { dtype: 'DT_INT32', tensor_shape: { dim: [{ size: '2' }] }, int_val: [1, 2] } } } },
+      { name: 'dflt', op: 'Const', attr: { dtype: I, value: { tensor: { dtype: 'DT_INT32', tensor_shape: {}, int_val: [0] } } } },
+      { name: 'fill', op: 'LookupTableImportV2', input: ['table', 'keys', 'vals'], attr: { Tin: S, Tout: I } },
+      { name: 'find', op: 'LookupTableFindV2', input: ['table', 'x', 'dflt'], attr: { Tin: I, Tout: I } },
+    ] } as never);
+    let caught: unknown;
+    try {
+      ef.internal.signatureFunction(g, { inputs: { x: { name: 'x:0' } }, outputs: { y: { name: 'find:0' } } });
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(ef.errors.InvalidArgumentError);
+    expect((caught as Error).message).toMatch(/node 'find' \(LookupTableFindV2\).*wrong dtype.*int32 keys.*string keys/);
+    expect(ef.memory().numTensors).toBe(before);
+    f.dispose();
+  });
+
+  test('converter ops refuse bad operands at load, naming the node, without leaks', () => {
+    const [F, I] = [{ type: 'DT_FLOAT' }, { type: 'DT_INT32' }];
+    const shape = (d: number[]) => ({ shape: { dim: d.map((size) => ({ size: String(size) })) } });
+    const load = (nodes: unknown[]) => () => ef.internal.signatureFunction(ef.internal.readTfGraph({ node: nodes } as never), { inputs: { x: { name: 'x:0' } }, outputs: { out: { name: 'out:0' } } });
+    const before = ef.memory().numTensors;
+    // BitwiseAnd on floats (TF's op takes integers only).
+    expect(load([
+      { name: 'x', op: 'Placeholder', attr: { dtype: F, shape: shape([3]) } },
+      { name: 'band', op: 'BitwiseAnd', input: ['x', 'x'], attr: { T: F } },
+      { name: 'out', op: 'Identity', input: ['band'], attr: { T: F } },
+    ])).toThrow(/node 'band' \(BitwiseAnd\).*int32 operands/);
+    // Dilation2D on an input whose spatial size is unknown.
+    expect(load([
+      { name: 'x', op: 'Placeholder', attr: { dtype: F, shape: shape([1, -1, -1, 1]) } },
+      { name: 'f', op: 'Const', attr: { dtype: F, value: { tensor: { dtype: 'DT_FLOAT', tensor_shape: { dim: [{ size: '2' }, { size: '2' }, { size: '1' }] }, float_val: [0] } } } },
+      { name: 'dil', op: 'Dilation2D', input: ['x', 'f'], attr: { T: F, strides: { list: { i: ['1', '1', '1', '1'] } }, rates: { list: { i: ['1', '1', '1', '1'] } }, padding: { s: 'VkFMSUQ=' } } },
+      { name: 'out', op: 'Identity', input: ['dil'], attr: { T: F } },
+    ])).toThrow(/node 'dil' \(Dilation2D\).*static height/);
+    // SparseReshape to a shape of another element count.
+    const ints = (name: string, v: number[], dims: number[]) => ({ name, op: 'Const', attr: { dtype: I, value: { tensor: { dtype: 'DT_INT32', tensor_shape: { dim: dims.map((size) => ({ size: String(size) })) }, int_val: v } } } });
+    expect(load([
+      { name: 'x', op: 'Placeholder', attr: { dtype: I, shape: shape([2, 2]) } },
+      ints('from', [2, 6], [2]), ints('to', [5, -1], [2]),
+      { name: 'sr', op: 'SparseReshape', input: ['x', 'from', 'to'] },
+      { name: 'out', op: 'Identity', input: ['sr:1'], attr: { T: I } },
+    ])).toThrow(/node 'sr' \(SparseReshape\).*\[2,6\] to \[5,-1\]/);
+    // A string op on numbers.
+    expect(load([
+      { name: 'x', op: 'Placeholder', attr: { dtype: F, shape: shape([2]) } },
+      { name: 'rr', op: 'StaticRegexReplace', input: ['x'], attr: { pattern: { s: 'YQ==' }, rewrite: { s: 'Yg==' } } },
+      { name: 'out', op: 'Identity', input: ['rr'], attr: { T: { type: 'DT_STRING' } } },
+    ])).toThrow(/node 'rr' \(StaticRegexReplace\).*string input/);
+    // RaggedRange with float starts and int limits.
+    expect(load([
+      { name: 'x', op: 'Placeholder', attr: { dtype: F, shape: shape([2]) } },
+      ints('lim', [3, 4], [2]),
+      { name: 'rg', op: 'RaggedRange', input: ['x', 'lim', 'lim'], attr: { T: F } },
+      { name: 'out', op: 'Identity', input: ['rg:1'], attr: { T: F } },
+    ])).toThrow(/node 'rg' \(RaggedRange\).*one numeric dtype/);
+    expect(ef.memory().numTensors).toBe(before);
   });
 
   test('Const TensorProtos: *_val lists (the last value repeats), tensor_content, int64 and half narrowed, out-of-range int64 refused', () => {

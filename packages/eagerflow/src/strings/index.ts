@@ -3,6 +3,8 @@
 import { DType, Primitive, Tensor, TensorLike, argError, bind, convert, release, reshape, typeError } from '@eagerflow/core';
 import { SparseTensor } from '../sparse/sparse_tensor';
 import * as R from './string_records';
+// Registers the StringSplit / StringNGrams records the GraphDef importer reads those TF ops onto.
+import './string_converter_records';
 
 type Unit = R.Unit;
 

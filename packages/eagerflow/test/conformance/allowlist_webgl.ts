@@ -43,7 +43,7 @@ export const ALLOWLIST_WEBGL: readonly Allowed[] = [
   },
   {
     id: 'webgl-int32-in-float32',
-    ops: ['divide', 'math.squaredDifference', 'matmul', 'multiply', 'pow', 'reduceMean', 'reduceProd', 'reduceSum', 'relu', 'square'],
+    ops: ['divide', 'math.squaredDifference', 'matmul', 'multiply', 'pow', 'reduceMean', 'reduceProd', 'reduceSum', 'relu', 'sort', 'square'],
     what: ['value'],
     cases: ['int32', 'int32 edges', 'int32 grid', 'int32 overflow', 'int32 overflow wraps'],
     paths: ['eager', 'traced', 'traced-unknown-dims'],
