@@ -151,7 +151,7 @@ const onnxSegment: Primitive<SegmentParams> = {
 };
 
 /** A fresh session's first run up to which warm-up runs are added (milliseconds), and how many runs in all. */
-export const warmUpConfig = { belowMs: 2, runs: 3 };
+const warmUpConfig = { belowMs: 2, runs: 3 };
 
 /**
  * ONNX Runtime's first runs of a new session are slow (its arenas grow, kernels pack their weights): on a small
