@@ -53,6 +53,21 @@ describe('broadcastTo refuses a target the input does not broadcast to (TF: inco
   });
 });
 
+describe('broadcastTo to a shape given as a tensor (a graph input when traced, as TF takes it)', () => {
+  test('the same values or the same error class eager, traced and with unknown dims; nothing leaks', () => {
+    const x = ef.constant([[1, 2, 3]]);
+    const shape = ef.constant([2, 3], 'int32');
+    expect(everyMode((a, s) => ef.broadcastTo(a, s), [x, shape])).toBe(JSON.stringify([['(2, 3)', 'float32', [1, 2, 3, 1, 2, 3]]]));
+    // A dim of the shape as a scalar tensor among numbers; bool broadcasts too.
+    const n = ef.constant(2, 'int32');
+    expect(everyMode((a, d) => ef.broadcastTo(a, [d, 1, 3]), [x, n])).toBe(JSON.stringify([['(2, 1, 3)', 'float32', [1, 2, 3, 1, 2, 3]]]));
+    expect(everyMode((a, s) => ef.broadcastTo(a, s), [ef.constant([true, false]), ef.constant([3, 2], 'int32')])).toBe(JSON.stringify([['(3, 2)', 'bool', [1, 0, 1, 0, 1, 0]]]));
+    // [1, 3] does not broadcast to [3, 1] (TF: incompatible shapes): eagerly now, traced when the graph runs.
+    expect(everyMode((a, s) => ef.broadcastTo(a, s), [x, ef.constant([3, 1], 'int32')])).toBe('InvalidArgumentError');
+    ef.dispose([x, shape, n]);
+  });
+});
+
 describe('complex with 0-size shapes', () => {
   test('complex(0.5, zeros([3, 0, 2, 1])) is an empty (3, 0, 2, 1) complex64 tensor', () => {
     const z = ef.complex(0.5, ef.zeros([3, 0, 2, 1]));

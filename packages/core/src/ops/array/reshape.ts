@@ -14,7 +14,7 @@ import { Dims, broadcastDims, dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import { DimLike, hasSymbolicDims } from '../../values/shape_arg';
 import { TensorLike, convert, release } from '../../values/convert';
-import { ruleOps as o } from '../rule_ops';
+import { ruleOps as o, shapeRecords } from '../rule_ops';
 import { InvalidArgumentError } from '../../errors/errors';
 import { argError, broadcastOrThrow, checkDimsValid, checkSize, normalizeAxes } from '../check';
 import { broadcastInfo, sameShape, transposeKernel } from '../kernel_util';
@@ -225,6 +225,46 @@ function checkBroadcastsTo(x: Dims, target: readonly number[]): void {
   });
 }
 
+/**
+ * broadcastTo a shape only the graph knows (TF's BroadcastTo takes it as a tensor input): x plus zeros of that shape,
+ * reshaped to it. What is known now is checked now, as eagerly; a shape x does
+ * not broadcast to raises when the graph runs (the sum then has more elements than the shape holds).
+ */
+function broadcastToRunTimeShape(op: string, args: readonly unknown[]): Tensor | undefined {
+  const dims = args[1];
+  if (!hasSymbolicDims(dims) || args.length > 2) return undefined;
+  const vector = Array.isArray(dims) ? null : (dims as Tensor);
+  if (vector !== null && vector.rank !== null && vector.rank !== 1) return undefined;
+  const c = convert(op, args[0] as TensorLike);
+  try {
+    const x = c.t;
+    if (!['float32', 'int32', 'bool', 'complex64'].includes(x.dtype)) return undefined;
+    // The target's rank and dims where known (a vector of unknown length: none).
+    const rank = vector === null ? (dims as DimLike[]).length : vector.shape.asList()[0] ?? null;
+    const known = vector === null ? (dims as DimLike[]).map((d) => (typeof d === 'number' ? d : null)) : new Array<null>(rank ?? 0).fill(null);
+    const xd = x.dims;
+    if (xd !== null && rank !== null && xd.length > rank) throw argError('broadcastTo', 'input has higher rank than the target', dimsToString(xd), `rank <= ${rank}`, 'Reshape first.');
+    if (xd !== null && rank !== null) {
+      xd.forEach((d, i) => {
+        const t = known[rank - xd.length + i];
+        if (d !== null && d !== 1 && t !== null && d !== t) {
+          throw argError('broadcastTo', 'incompatible shapes: the input does not broadcast to the target shape', `${dimsToString(xd)} to ${dimsToString(known)}`, 'each input dim equal to the target dim or 1', 'Pass a target shape the input broadcasts to.');
+        }
+      });
+    }
+    const shapeVec = vector ?? o.concat((dims as DimLike[]).map((d) => (typeof d === 'number' ? o.ints([d]) : o.reshape(d, [1]))), 0);
+    // Zeros of the target shape: prod(shape) zeros (Pad of an empty vector), reshaped to it.
+    const count = bind(shapeRecords.prod, [shapeVec], { axes: null, keepDims: false })[0];
+    const numeric = x.dtype === 'bool' ? 'int32' : x.dtype;
+    const flat = o.padDynOf(o.fill([0], 0, numeric), o.stack([o.ints([0]), o.reshape(count, [1])], 1));
+    const zeros = o.reshapeDynOf(flat, shapeVec);
+    const sum = x.dtype === 'bool' ? o.cast(o.add(o.cast(x, 'int32'), zeros), 'bool') : o.add(x, zeros);
+    return o.reshapeDynOf(sum, shapeVec);
+  } finally {
+    release(c);
+  }
+}
+
 export const broadcastTo = defineOp({
   name: 'broadcast_to',
   onnx: onnxSpec<ShapeParams>({ op: 'Expand', inputs: ['x', { param: 'shape' }], dtypes: ['float32', 'int32', 'bool'] }),
@@ -238,7 +278,7 @@ export const broadcastTo = defineOp({
   // Backprop's unbroadcast sums the cotangent down to x's shape (without reading x: it may be freed).
   vjp: (c) => [g0(c)],
   saves: 'none',
-  api: api(['broadcastTo'], [arg.tensor('x'), arg.ints('shape')]),
+  api: api(['broadcastTo'], [arg.tensor('x'), arg.ints('shape')], [], { dynamic: broadcastToRunTimeShape }),
   tf: tfSpec<ShapeParams>({ op: 'BroadcastTo', inputs: ['x', { param: 'shape', shape: 'vector', check: 'dims' }], attrs: { T: { dtypeOf: 0 }, Tidx: I32 } }),
 });
 
