@@ -52,6 +52,10 @@ describe('string ef.add: elementwise concatenation with broadcasting (TF Add on 
     const a = ef.constant(['a', 'b']);
     const b = ef.constant(['a', 'b', 'c']);
     noLeak(() => expect(() => ef.add(a, b)).toThrow(errorClass(F.add.badShapes)));
+    // Empty inputs broadcast to an empty result (the op fuzzer: [0, 0, 4, 2] + itself read past the inputs).
+    const e = ef.fill([0, 0, 4, 2], 'x');
+    expect(ef.add(e, e).shape.asList()).toEqual([0, 0, 4, 2]);
+    expect(ef.add(ef.fill([0, 1], 'x'), ef.fill([3], 'y')).shape.asList()).toEqual([0, 3]);
   });
   test('traced, and no gradient (a watched string tensor gets null, as TF gives None)', () => {
     const f = ef.trace((x: ef.Tensor, y: ef.Tensor) => ef.add(x, y));

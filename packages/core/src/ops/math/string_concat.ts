@@ -25,7 +25,8 @@ export function broadcastIndex(out: readonly number[], shape: readonly number[])
 /** The broadcast shape of concrete shapes (their infer already checked them). */
 export function broadcastConcrete(shapes: readonly (readonly number[])[]): number[] {
   const r = Math.max(0, ...shapes.map((s) => s.length));
-  return Array.from({ length: r }, (_, i) => Math.max(1, ...shapes.map((s) => s[s.length - r + i] ?? 1)));
+  // The dim other than 1 on each axis (a 0 too: an empty input broadcasts to an empty result), else 1.
+  return Array.from({ length: r }, (_, i) => shapes.map((s) => s[s.length - r + i] ?? 1).find((d) => d !== 1) ?? 1);
 }
 
 /** Concatenates the bytes of the inputs elementwise (broadcasting), with `separator` between them. */
