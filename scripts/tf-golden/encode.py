@@ -41,3 +41,12 @@ def enc_array(a):
     else:
         data = [enc_num(float(x)) for x in flat]
     return {"dtype": name, "shape": list(a.shape), "data": data}
+
+
+def err(fn):
+    """The class name of the error fn() raises (what the fixtures record), or None."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the class name is the fixture
+        return type(e).__name__
+    return None

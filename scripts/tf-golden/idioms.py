@@ -10,17 +10,10 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
-from encode import enc_array, enc_num  # noqa: E402
+from encode import enc_array, enc_num, err  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(__file__), "../../packages/eagerflow/test/fixtures/tf_idioms.json")
 
-
-def err(fn):
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001 - the class name is the fixture
-        return type(e).__name__
-    return None
 
 
 def grads2(f, *xs):

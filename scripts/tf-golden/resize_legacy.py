@@ -11,20 +11,13 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
-from encode import enc_array  # noqa: E402
+from encode import enc_array, err  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(__file__), "../../packages/eagerflow/test/fixtures/tf_resize_legacy.json")
 MODES = [(False, False), (True, False), (False, True)]
 SIZES = [[5, 7], [2, 3], [1, 1], [3, 4], [6, 2]]
 FNS = {"bilinear": tf.compat.v1.image.resize_bilinear, "nearest": tf.compat.v1.image.resize_nearest_neighbor}
 
-
-def err(fn):
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001 - the class name is the fixture
-        return type(e).__name__
-    return None
 
 
 def main():

@@ -11,6 +11,8 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
+from encode import err  # noqa: E402
+
 OUT = os.path.join(os.path.dirname(__file__), "../../packages/eagerflow/test/fixtures/tf_strings.json")
 
 
@@ -27,13 +29,6 @@ def enc(t):
 def sparse(s):
     return {"indices": enc(s.indices), "values": enc(s.values), "denseShape": enc(s.dense_shape)}
 
-
-def err(fn):
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001 - the class name is the fixture
-        return type(e).__name__
-    return None
 
 
 WORDS = ["hello", "", "héllo wörld", "a,b,,c", "  lead and trail  ", "日本語"]
