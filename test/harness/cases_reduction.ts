@@ -19,7 +19,8 @@ const TF_argMin: TfCall = { expr: 'lambda x, axis=0: tf.math.argmin(x, axis=axis
     { name: 'int32', args: [IN.t9i, 0], grad: false },
     { name: 'empty axis', args: [T([], undefined, [0, 3]), 0], grad: false },
   ] };
-const TF_cumsum: TfCall = { fn: 'tf.math.cumsum', cases: 'none', params: ['x', ['axis', 0]], keywords: { axis: 'axis' }, options: { exclusive: ['exclusive', false], reverse: ['reverse', false] }, extra: [
+/** cumsum's and cumprod's TF calls (the same cases: axes, exclusive/reverse, special values, int32, empty). */
+const tfScan = (fn: string): TfCall => ({ fn, cases: 'none', params: ['x', ['axis', 0]], keywords: { axis: 'axis' }, options: { exclusive: ['exclusive', false], reverse: ['reverse', false] }, extra: [
     { name: 'vector', args: [T([1, -2, 3, 0.5])] },
     { name: 'axis 1', args: [IN.t2x3, 1] },
     { name: 'axis -1 exclusive', args: [IN.t2x3, -1, { exclusive: true }] },
@@ -31,26 +32,15 @@ const TF_cumsum: TfCall = { fn: 'tf.math.cumsum', cases: 'none', params: ['x', [
     { name: 'axis out of range', args: [IN.t2x3, 2], grad: false },
     { name: 'scalar', args: [T(2), 0], grad: false },
     { name: 'empty', args: [T([], undefined, [0, 3]), 1] },
-  ] };
+  ] });
+const TF_cumsum = tfScan('tf.math.cumsum');
 const TF_math_countNonzero: TfCall = tfReduce('tf.math.count_nonzero', [
     { name: 'all', args: [T([0, 1, -0, NaN, 2])], grad: false },
     { name: 'axis 1', args: [IN.t2x3, 1], grad: false },
     { name: 'int32 keepDims', args: [T([0, 1, 2, 0], 'int32', [2, 2]), 0, true], grad: false },
     { name: 'bool', args: [T([true, false, true], 'bool')], grad: false },
   ]);
-const TF_math_cumprod: TfCall = { fn: 'tf.math.cumprod', cases: 'none', params: ['x', ['axis', 0]], keywords: { axis: 'axis' }, options: { exclusive: ['exclusive', false], reverse: ['reverse', false] }, extra: [
-    { name: 'vector', args: [T([1, -2, 3, 0.5])] },
-    { name: 'axis 1', args: [IN.t2x3, 1] },
-    { name: 'axis -1 exclusive', args: [IN.t2x3, -1, { exclusive: true }] },
-    { name: 'reverse', args: [IN.t2x3, 1, { reverse: true }] },
-    { name: 'exclusive reverse', args: [IN.t2x3, 0, { exclusive: true, reverse: true }] },
-    { name: 'special values', args: [T([1, Infinity, NaN, -0, 0, 2]), 0] },
-    { name: 'with zeros', args: [T([2, 0, 3, 0, 4]), 0] },
-    { name: 'int32', args: [T([3, -2, 7, 1], 'int32'), 0], grad: false },
-    { name: 'axis out of range', args: [IN.t2x3, 2], grad: false },
-    { name: 'scalar', args: [T(2), 0], grad: false },
-    { name: 'empty', args: [T([], undefined, [0, 3]), 1] },
-  ] };
+const TF_math_cumprod = tfScan('tf.math.cumprod');
 const TF_math_reduceEuclideanNorm: TfCall = tfReduce('tf.math.reduce_euclidean_norm', [
     { name: 'all axes', args: [IN.t2x3, null] },
     { name: 'axis 0', args: [IN.t2x3, 0] },

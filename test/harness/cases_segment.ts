@@ -19,7 +19,8 @@ const TF_math_bincount: TfCall = { expr: "lambda a, o={}: tf.math.bincount(a, mi
     { name: 'maxlength', args: [T([0, 5, 1], 'int32'), { maxlength: 2 }], grad: false },
     { name: 'empty', args: [T([], 'int32')], grad: false },
   ] };
-const TF_math_unsortedSegmentMax: TfCall = { fn: 'tf.math.unsorted_segment_max', cases: 'none', extra: [
+/** unsortedSegmentMax/Min/Prod's TF calls (the same cases: empty segments, dropped ids and ties, special values, int32). */
+const tfSegment = (fn: string): TfCall => ({ fn, cases: 'none', extra: [
     { name: 'basic', args: [T([1, -2, 3, 0.5, 4]), T([0, 1, 0, 2, 1], 'int32'), 3] },
     { name: 'empty segment', args: [T([1, 2]), T([0, 0], 'int32'), 3] },
     { name: 'rows', args: [IN.t2x3, T([1, 1], 'int32'), 2] },
@@ -28,27 +29,10 @@ const TF_math_unsortedSegmentMax: TfCall = { fn: 'tf.math.unsorted_segment_max',
     { name: 'special values', args: [T([NaN, 1, Infinity, -0]), T([0, 0, 1, 1], 'int32'), 2] },
     { name: 'int32', args: [T([3, -7, 2, 5], 'int32'), T([0, 1, 1, 0], 'int32'), 2], grad: false },
     { name: 'id out of range', args: [T([1, 2]), T([0, 2], 'int32'), 2], grad: false },
-  ] };
-const TF_math_unsortedSegmentMin: TfCall = { fn: 'tf.math.unsorted_segment_min', cases: 'none', extra: [
-    { name: 'basic', args: [T([1, -2, 3, 0.5, 4]), T([0, 1, 0, 2, 1], 'int32'), 3] },
-    { name: 'empty segment', args: [T([1, 2]), T([0, 0], 'int32'), 3] },
-    { name: 'rows', args: [IN.t2x3, T([1, 1], 'int32'), 2] },
-    { name: 'negative ids dropped', args: [T([1, 2, 3]), T([0, -1, 1], 'int32'), 2] },
-    { name: 'dropped ties', args: [T([2, 2, -1, 5, 3]), T([0, -1, 1, -1, 1], 'int32'), 2] },
-    { name: 'special values', args: [T([NaN, 1, Infinity, -0]), T([0, 0, 1, 1], 'int32'), 2] },
-    { name: 'int32', args: [T([3, -7, 2, 5], 'int32'), T([0, 1, 1, 0], 'int32'), 2], grad: false },
-    { name: 'id out of range', args: [T([1, 2]), T([0, 2], 'int32'), 2], grad: false },
-  ] };
-const TF_math_unsortedSegmentProd: TfCall = { fn: 'tf.math.unsorted_segment_prod', cases: 'none', extra: [
-    { name: 'basic', args: [T([1, -2, 3, 0.5, 4]), T([0, 1, 0, 2, 1], 'int32'), 3] },
-    { name: 'empty segment', args: [T([1, 2]), T([0, 0], 'int32'), 3] },
-    { name: 'rows', args: [IN.t2x3, T([1, 1], 'int32'), 2] },
-    { name: 'negative ids dropped', args: [T([1, 2, 3]), T([0, -1, 1], 'int32'), 2] },
-    { name: 'dropped ties', args: [T([2, 2, -1, 5, 3]), T([0, -1, 1, -1, 1], 'int32'), 2] },
-    { name: 'special values', args: [T([NaN, 1, Infinity, -0]), T([0, 0, 1, 1], 'int32'), 2] },
-    { name: 'int32', args: [T([3, -7, 2, 5], 'int32'), T([0, 1, 1, 0], 'int32'), 2], grad: false },
-    { name: 'id out of range', args: [T([1, 2]), T([0, 2], 'int32'), 2], grad: false },
-  ] };
+  ] });
+const TF_math_unsortedSegmentMax = tfSegment('tf.math.unsorted_segment_max');
+const TF_math_unsortedSegmentMin = tfSegment('tf.math.unsorted_segment_min');
+const TF_math_unsortedSegmentProd = tfSegment('tf.math.unsorted_segment_prod');
 const TF_searchsorted: TfCall = { expr: "lambda s, v, o={}: tf.searchsorted(s, v, side=opt(o, 'side', 'LEFT').lower(), out_type=tf.int32)", why: "ef's options object's side ('LEFT' or 'RIGHT') becomes TF's lower-case side keyword", cases: 'none', extra: [
     { name: 'left', args: [T([1, 2, 2, 5]), T([0, 2, 3, 9])], grad: false },
     { name: 'right', args: [T([1, 2, 2, 5]), T([0, 2, 3, 9]), { side: 'RIGHT' }], grad: false },
