@@ -99,9 +99,11 @@ describe('ef.TensorArray as an ef.whileLoop variable (TF: a tf.range loop writin
     const eagerBefore = ef.memory().numTensors;
     expect(loopWith(int1, new ef.TensorArray('float32', { size: 2, elementShape: [] }))).toThrow(/dtype int32/);
     expect(loopWith(pair, new ef.TensorArray('float32', { size: 2, elementShape: [] }))).toThrow(ef.errors.InvalidArgumentError);
-  expect(loopWith(pair, new ef.TensorArray('float32', { size: 2, elementShape: [] }))).toThrow(/element shape/);
+    expect(loopWith(pair, new ef.TensorArray('float32', { size: 2, elementShape: [] }))).toThrow(/element shape/);
     expect(loopWith(pair, new ef.TensorArray('float32', { size: 2 }).write(0, one))).toThrow(/element shape/);
     expect(loopWith(one, new ef.TensorArray('float32', { size: 2, dynamicSize: true, elementShape: [] }))).toThrow(/dynamicSize/);
+    expect(loopWith(one, new ef.TensorArray('float32', { size: 1 }))).toThrow(ef.errors.InvalidArgumentError);
+    expect(loopWith(one, new ef.TensorArray('float32', { size: 1 }))).toThrow(/out of range/);
     expect(ef.memory().numTensors).toBe(eagerBefore);
     expect(() => ef.trace(loopWith(pair, new ef.TensorArray('float32', { size: 2, elementShape: [] })))()).toThrow(/element shape/);
   });

@@ -24,6 +24,9 @@ export interface TensorArrayOptions {
  * let ta = new ef.TensorArray('float32', { size: 0, dynamicSize: true });
  * for (let i = 0; i < 3; i++) ta = ta.write(i, ef.constant([i, 1]));
  * ta.stack().arraySync(); // [[0, 1], [1, 1], [2, 1]]
+ * // A loop variable of ef.whileLoop, written at the symbolic index i (TF: for i in tf.range(3): ta = ta.write(i, ...)):
+ * const [, sq] = ef.whileLoop((i) => ef.less(i, 3), (i, t) => [ef.add(i, 1), t.write(i, ef.cast(ef.square(i), 'float32'))], [ef.constant(0, 'int32'), new ef.TensorArray('float32', { size: 3 })]);
+ * sq.stack().arraySync(); // [0, 1, 4]
  */
 export class TensorArray {
   readonly dtype: DType;
@@ -228,8 +231,6 @@ function indexOf(api: string, index: number | Tensor): number {
 }
 
 function indexValue(api: string, t: Tensor): number {
-  if (t.isSymbolic) {
-    throw typeError(api, 'the index is a symbolic tensor (known only when the graph runs)', `a symbolic ${t.dtype} tensor`, 'a JS number or an eager int32 scalar', 'Unroll the loop with JS numbers, or inside ef.whileLoop carry the stacked tensor and update it with ef.tensorScatterNdUpdate');
-  }
+  if (t.dtype !== 'int32' || (t.size ?? 0) !== 1) throw typeError(api, 'the index must be an int32 scalar', `a ${t.dtype} tensor of shape ${t.shape.toString()}`, 'an int32 scalar', "Cast it: ef.cast(i, 'int32').");
   return Number(t.item());
 }
