@@ -107,4 +107,18 @@ describe('ef.TensorArray as an ef.whileLoop variable (TF: a tf.range loop writin
     expect(ef.memory().numTensors).toBe(eagerBefore);
     expect(() => ef.trace(loopWith(pair, new ef.TensorArray('float32', { size: 2, elementShape: [] })))()).toThrow(/element shape/);
   });
+  test('one graph serves every loop count, and saves as a StatelessWhile that loads back', () => {
+    // The count n is a graph input: unwritten elements stay zeros (TF's stack of a TensorArray gives zeros too).
+    const f = ef.trace((x: ef.Tensor, n: ef.Tensor) => ef.whileLoop((i) => ef.less(i, n), (i, t) => [ef.add(i, 1), t.write(i, ef.multiply(x, ef.cast(i, 'float32')))], [ef.constant(0, 'int32'), new ef.TensorArray('float32', { size: 4, elementShape: [2] })])[1].stack(), {
+      inputSignature: [new ef.TensorSpec([2], 'float32'), new ef.TensorSpec([], 'int32')],
+    });
+    const x = ef.constant([1, -2]);
+    const want = (n: number): number[][] => [0, 1, 2, 3].map((i) => (i < n ? [i, -2 * i] : [0, 0]));
+    for (const n of [0, 2, 4]) expect((f(x, ef.constant(n, 'int32')) as ef.Tensor).arraySync()).toEqual(want(n));
+    const a = ef.saveFunction(f);
+    expect(a.modelTopology.node.map((o) => o.op)).toContain('StatelessWhile');
+    const g = ef.loadFunction<ef.Tensor>(a);
+    for (const n of [1, 3]) expect(g(x, ef.constant(n, 'int32')).arraySync()).toEqual(want(n));
+    expect(() => g(x, ef.constant(5, 'int32'))).toThrow(ef.errors.InvalidArgumentError);
+  });
 });
