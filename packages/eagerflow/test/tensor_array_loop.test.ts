@@ -48,6 +48,11 @@ describe('ef.TensorArray as an ef.whileLoop variable (TF: a tf.range loop writin
   const lossesOf = (x: ef.Tensor): ef.Tensor[] => [ef.reduceSum(ef.multiply(rows(x), ef.reshape(ef.constant(L.w.data as number[], 'float32'), L.w.shape))), ef.reduceSum(powers(x))];
   test('eager: values and gradients as TF', () => {
     expectTf(squares(), L.squares, 'squares');
+    // In a tidy only the result stays (nothing the loop or its probe trace made escapes it).
+    const before = ef.memory().numTensors;
+    const s = ef.tidy(() => squares());
+    expect(ef.memory().numTensors).toBe(before + 1);
+    s.dispose();
     const x = ef.constant(L.x);
     expectTf(rows(x), L.rows, 'rows');
     expectTf(powers(x), L.powers, 'powers');
