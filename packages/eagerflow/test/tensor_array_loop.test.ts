@@ -107,6 +107,8 @@ describe('ef.TensorArray as an ef.whileLoop variable (TF: a tf.range loop writin
     expect(loopWith(pair, new ef.TensorArray('float32', { size: 2, elementShape: [] }))).toThrow(/element shape/);
     expect(loopWith(pair, new ef.TensorArray('float32', { size: 2 }).write(0, one))).toThrow(/element shape/);
     expect(loopWith(one, new ef.TensorArray('float32', { size: 2, dynamicSize: true, elementShape: [] }))).toThrow(/dynamicSize/);
+    const other = new ef.TensorArray('float32', { size: 3, elementShape: [] });
+    expect(() => ef.whileLoop((i) => ef.less(i, 2), (i) => [i, other], [zero, new ef.TensorArray('float32', { size: 2, elementShape: [] })])).toThrow(/another size or element shape/);
     expect(loopWith(one, new ef.TensorArray('float32', { size: 1 }))).toThrow(ef.errors.InvalidArgumentError);
     expect(loopWith(one, new ef.TensorArray('float32', { size: 1 }))).toThrow(/out of range/);
     expect(ef.memory().numTensors).toBe(eagerBefore);

@@ -137,7 +137,13 @@ export function whileLoop<V extends readonly LoopVar[]>(condFn: (...vars: LoopVa
       if (!(r instanceof TensorArray)) {
         throw typeError(api, `loop variable ${i} is a TensorArray: bodyFn must return a TensorArray there`, describe(r), 'a TensorArray (the result of ta.write(i, v))', 'Return the array write gave: ta = ta.write(i, v); return [..., ta].');
       }
-      return r.toDense(api).dense;
+      const { dense: d, made: fresh } = r.toDense(api);
+      const want = (dense[i] as Tensor).dims;
+      if (d.dims === null || want === null || !new TensorShape(d.dims).equals(want)) {
+        if (fresh) d.dispose();
+        throw argError(api, `loop variable ${i}: the TensorArray bodyFn returned has another size or element shape`, `[size, ...elementShape] ${new TensorShape(d.dims).toString()}`, new TensorShape(want).toString(), 'Return the array ta.write gave (a fixed size and one element shape)', 'while');
+      }
+      return d;
     }));
     const cond = (...vs: Tensor[]): unknown => (condFn as unknown as (...a: unknown[]) => unknown)(...wrap(vs));
     const body = (...vs: Tensor[]): unknown[] => unwrap((bodyFn as unknown as (...a: unknown[]) => unknown)(...wrap(vs))) as unknown[];
