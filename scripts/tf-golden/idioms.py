@@ -252,7 +252,8 @@ def tensor_array():
 
 def tensor_array_loop():
     """A TensorArray as a while-loop variable (a tf.range loop in a tf.function): writes and reads at a symbolic
-    index, the gradient of sum(stack * w) through the loop, and a write out of range when the graph runs."""
+    index, the gradient of sum(stack * w) through the loop, a write out of range when the graph runs, and a
+    dynamic_size array grown by the loop."""
 
     @tf.function
     def squares():
@@ -285,6 +286,13 @@ def tensor_array_loop():
             ta = ta.write(i, tf.cast(i, tf.float32))
         return ta.stack()
 
+    @tf.function
+    def grows(x):
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        for i in tf.range(4):
+            ta = ta.write(i, x * x * tf.cast(i, tf.float32))
+        return ta.stack(), ta.size()
+
     x = tf.constant(1.5)
     with tf.GradientTape(persistent=True) as t:
         t.watch(x)
@@ -292,6 +300,8 @@ def tensor_array_loop():
         y = tf.reduce_sum(r * w)
         p = powers(x)
         z = tf.reduce_sum(p)
+        g, gsize = grows(x)
+        u = tf.reduce_sum(g)
     return {
         "squares": enc_array(squares().numpy()),
         "w": enc_array(w.numpy()),
@@ -301,6 +311,9 @@ def tensor_array_loop():
         "powers": enc_array(p.numpy()),
         "powersGrad": float(t.gradient(z, x).numpy()),
         "pastEnd": err(past_end),
+        "dynamic": enc_array(g.numpy()),
+        "dynamicSize": int(gsize.numpy()),
+        "dynamicGrad": float(t.gradient(u, x).numpy()),
     }
 
 

@@ -18,6 +18,9 @@ interface Loop {
   powers: Enc;
   powersGrad: number;
   pastEnd: string;
+  dynamic: Enc;
+  dynamicSize: number;
+  dynamicGrad: number;
 }
 const FIX = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures/tf_idioms.json'), 'utf8')) as { tensorArray: { loop: Loop } };
 
@@ -106,7 +109,6 @@ describe('ef.TensorArray as an ef.whileLoop variable (TF: a tf.range loop writin
     expect(loopWith(pair, new ef.TensorArray('float32', { size: 2, elementShape: [] }))).toThrow(ef.errors.InvalidArgumentError);
     expect(loopWith(pair, new ef.TensorArray('float32', { size: 2, elementShape: [] }))).toThrow(/element shape/);
     expect(loopWith(pair, new ef.TensorArray('float32', { size: 2 }).write(0, one))).toThrow(/element shape/);
-    expect(loopWith(one, new ef.TensorArray('float32', { size: 2, dynamicSize: true, elementShape: [] }))).toThrow(/dynamicSize/);
     const other = new ef.TensorArray('float32', { size: 3, elementShape: [] });
     expect(() => ef.whileLoop((i) => ef.less(i, 2), (i) => [i, other], [zero, new ef.TensorArray('float32', { size: 2, elementShape: [] })])).toThrow(/another size or element shape/);
     expect(loopWith(one, new ef.TensorArray('float32', { size: 1 }))).toThrow(ef.errors.InvalidArgumentError);
@@ -127,5 +129,28 @@ describe('ef.TensorArray as an ef.whileLoop variable (TF: a tf.range loop writin
     const g = ef.loadFunction<ef.Tensor>(a);
     for (const n of [1, 3]) expect(g(x, ef.constant(n, 'int32')).arraySync()).toEqual(want(n));
     expect(() => g(x, ef.constant(5, 'int32'))).toThrow(ef.errors.InvalidArgumentError);
+  });
+  test('dynamicSize: the loop grows the array (TF: dynamic_size=True), eager and traced, with gradients', () => {
+    // x*x*i at i = 0..3 in an array of size 0 that grows.
+    const grows = (x: ef.Tensor): ef.Tensor[] => {
+      const [, ta] = ef.whileLoop((i) => ef.less(i, 4), (i, t) => [ef.add(i, 1), t.write(i, ef.multiply(ef.square(x), ef.cast(i, 'float32')))], [ef.constant(0, 'int32'), new ef.TensorArray('float32', { size: 0, dynamicSize: true })]);
+      return [ta.stack(), ta.size()];
+    };
+    const traced = ef.trace(grows);
+    for (const f of [grows, (x: ef.Tensor) => traced(x) as ef.Tensor[]]) {
+      const x = ef.constant(L.x);
+      const [stack, size] = f(x);
+      expectTf(stack, L.dynamic, 'dynamic stack');
+      expect(size.item()).toBe(L.dynamicSize);
+      const tape = new ef.GradientTape();
+      const y = tape.record(() => {
+        tape.watch(x);
+        return ef.reduceSum(f(x)[0]);
+      });
+      expect((tape.gradient(y, x) as ef.Tensor).item()).toBeCloseTo(L.dynamicGrad, 4);
+    }
+    // A negative index is refused when the graph runs.
+    const negative = ef.trace((k: ef.Tensor) => ef.whileLoop((i) => ef.less(i, 1), (i, t) => [ef.add(i, 1), t.write(k, ef.constant(1))], [ef.constant(0, 'int32'), new ef.TensorArray('float32', { size: 0, dynamicSize: true })])[1].stack());
+    expect(() => negative(ef.constant(-1, 'int32'))).toThrow(ef.errors.InvalidArgumentError);
   });
 });

@@ -19,7 +19,8 @@ export interface TensorArrayOptions {
  * graph ops. A TensorArray is also a loop variable of `ef.whileLoop` (TF's `for i in tf.range(n): ta = ta.write(i,
  * ...)`): there it is carried as one dense `[size, ...elementShape]` tensor, `write` with a symbolic int32 index
  * is a masked update of it and `read` a gather (an index out of range raises InvalidArgumentError when the graph
- * runs); the element shape must then be known (`{ elementShape }` or a write before the loop) and the size fixed.
+ * runs); the element shape comes from `{ elementShape }`, a write before the loop, or the body's first write, and
+ * with `dynamicSize` a write past the end grows it.
  * @example
  * let ta = new ef.TensorArray('float32', { size: 0, dynamicSize: true });
  * for (let i = 0; i < 3; i++) ta = ta.write(i, ef.constant([i, 1]));
@@ -55,6 +56,7 @@ export class TensorArray {
 
   /** The number of elements, as an int32 scalar (TF's `size()`). */
   size(): Tensor {
+    if (this.dense !== null && this.dense.dims?.[0] == null) return TOP.gather(TOP.shape(this.dense), 0, 0);
     return TOP.fill([], this.length(), 'int32');
   }
 
@@ -69,9 +71,6 @@ export class TensorArray {
    */
   toDense(api: string, like?: Tensor): { dense: Tensor; made: boolean } {
     if (this.dense !== null) return { dense: this.dense, made: false };
-    if (this.dynamicSize) {
-      throw argError(api, 'a TensorArray with dynamicSize cannot be a loop variable', 'dynamicSize: true', 'a fixed size', 'Create it with { size: n } (the number of iterations), as TF\'s dynamic_size=False');
-    }
     const dims = this.elementShape.dims;
     const known = this.elements.find((e): e is Tensor => e !== null);
     // The element shape: a written element's, the declared one, else (TF's inference) the first written value's.
@@ -144,7 +143,7 @@ export class TensorArray {
     if (this.dense !== null) {
       const dims = this.dense.dims as number[];
       if (dims.length < 2) throw argError('TensorArray.concat', 'elements must have rank >= 1 to concatenate', this.elementShape.toString(), 'elements of rank >= 1', 'Use stack() for scalars');
-      return TOP.reshape(this.dense, [dims[0] * dims[1], ...dims.slice(2)]);
+      return TOP.reshape(this.dense, [-1, ...dims.slice(2)]);
     }
     return TOP.concat(this.elements.map((e) => e ?? this.zeros()), 0);
   }
@@ -184,8 +183,13 @@ export class TensorArray {
       throw argError(api, 'value shape does not match the element shape', t.shape.toString(), this.elementShape.toString(), 'Write elements of one shape');
     }
     const { dense, made } = this.toDense(api, t);
-    const n = this.length();
     const rank = (dense.dims as number[]).length;
+    if (this.dynamicSize) {
+      const grown = tidy(() => writeGrowing(dense, idx, t));
+      if (made) dense.dispose();
+      return new TensorArray(this.dtype, { dynamicSize: true }, grown);
+    }
+    const n = this.length();
     const next = tidy(() => {
       const ids = TOP.range(0, n, 1, 'int32');
       // gather(ids, i) is i itself, and raises on an index out of range (when the graph runs, for a symbolic one).
@@ -206,6 +210,25 @@ export class TensorArray {
     }
     return TOP.zeros(dims as number[], this.dtype);
   }
+}
+
+/**
+ * dynamicSize's write on the dense form: the rows grown to max(size, index + 1) (new rows zeros, the size read when
+ * the graph runs), then the row at `index` replaced through a one-hot mask.
+ */
+function writeGrowing(dense: Tensor, index: Tensor | number, value: Tensor): Tensor {
+  const dims = dense.dims as (number | null)[];
+  const i = index instanceof Tensor ? index : TOP.fill([], index, 'int32');
+  const n = TOP.gather(TOP.shape(dense), 0, 0);
+  const m = TOP.maximum(n, TOP.add(i, 1));
+  const ids = TOP.subtract(TOP.cumsum(TOP.ones([m], 'int32')), 1);
+  // Row n of [dense; zeros] is the zero row every new row copies.
+  const zeroRow = TOP.zeros([1, ...(dims.slice(1) as number[])], dense.dtype);
+  const grown = TOP.gather(TOP.concat([dense, zeroRow], 0), TOP.minimum(ids, n), 0);
+  // gather(ids, i) is i itself, and raises on a negative index (when the graph runs, for a symbolic one).
+  const hit = TOP.equal(ids, TOP.gather(ids, i, 0));
+  const mask = TOP.reshape(hit, [-1, ...new Array<number>(dims.length - 1).fill(1)]);
+  return TOP.where(mask, TOP.expandDims(value, 0), grown);
 }
 
 function isSymbolicIndex(index: number | Tensor): boolean {

@@ -131,7 +131,10 @@ export function whileLoop<V extends readonly LoopVar[]>(condFn: (...vars: LoopVa
       if (d.made) made.push(d.dense);
       return d.dense;
     });
-    const wrap = (vs: Tensor[]): (Tensor | TensorArray)[] => vs.map((v, i) => (arrays[i] === null ? v : new TensorArray((arrays[i] as TensorArray).dtype, {}, v)));
+    const wrap = (vs: Tensor[]): (Tensor | TensorArray)[] => vs.map((v, i) => {
+      const a = arrays[i];
+      return a === null ? v : new TensorArray(a.dtype, { dynamicSize: a.dynamicSize }, v);
+    });
     const unwrap = (res: unknown): unknown => (!Array.isArray(res) ? res : res.map((r: unknown, i) => {
       if (arrays[i] === null) return r;
       if (!(r instanceof TensorArray)) {
@@ -139,7 +142,10 @@ export function whileLoop<V extends readonly LoopVar[]>(condFn: (...vars: LoopVa
       }
       const { dense: d, made: fresh } = r.toDense(api);
       const want = (dense[i] as Tensor).dims;
-      if (d.dims === null || want === null || !new TensorShape(d.dims).equals(want)) {
+      // A dynamicSize array may grow: its element shape must hold.
+      const grows = (arrays[i] as TensorArray).dynamicSize;
+      const shapeOf = (x: readonly (number | null)[]): TensorShape => new TensorShape(grows ? x.slice(1) : x.slice());
+      if (d.dims === null || want === null || !shapeOf(d.dims).equals(shapeOf(want).dims)) {
         if (fresh) d.dispose();
         throw argError(api, `loop variable ${i}: the TensorArray bodyFn returned has another size or element shape`, `[size, ...elementShape] ${new TensorShape(d.dims).toString()}`, new TensorShape(want).toString(), 'Return the array ta.write gave (a fixed size and one element shape)', 'while');
       }
