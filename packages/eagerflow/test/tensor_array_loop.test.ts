@@ -153,4 +153,12 @@ describe('ef.TensorArray as an ef.whileLoop variable (TF: a tf.range loop writin
     const negative = ef.trace((k: ef.Tensor) => ef.whileLoop((i) => ef.less(i, 1), (i, t) => [ef.add(i, 1), t.write(k, ef.constant(1))], [ef.constant(0, 'int32'), new ef.TensorArray('float32', { size: 0, dynamicSize: true })])[1].stack());
     expect(() => negative(ef.constant(-1, 'int32'))).toThrow(ef.errors.InvalidArgumentError);
   });
+  test('an inner loop of a traced outer loop (its element shape learned inside the outer body)', () => {
+    // sum over j = 0, 1 of [x*(i + j) for i in 0..2] = x * [1, 3, 5].
+    const f = ef.trace((x: ef.Tensor) => ef.whileLoop((j) => ef.less(j, 2), (j, acc) => {
+      const [, ta] = ef.whileLoop((i) => ef.less(i, 3), (i, t) => [ef.add(i, 1), t.write(i, ef.multiply(x, ef.cast(ef.add(i, j), 'float32')))], [ef.constant(0, 'int32'), new ef.TensorArray('float32', { size: 3 })]);
+      return [ef.add(j, 1), ef.add(acc, ta.stack())];
+    }, [ef.constant(0, 'int32'), ef.zeros([3])])[1]);
+    expect((f(ef.constant(2)) as ef.Tensor).arraySync()).toEqual([2, 6, 10]);
+  });
 });
