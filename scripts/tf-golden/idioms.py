@@ -239,6 +239,74 @@ def tensor_array():
         "grad": float(t.gradient(y, x).numpy()),
         "traced": enc_array(traced(tf.constant(3.0)).numpy()),
         "unstackGather": enc_array(tf.TensorArray(tf.float32, size=3).unstack(tf.constant([[1.0, 2], [3, 4], [5, 6]])).gather([2, 0]).numpy()),
+        "loop": tensor_array_loop(),
+    }
+
+
+def tensor_array_loop():
+    """A TensorArray as a while-loop variable (a tf.range loop in a tf.function): writes and reads at a symbolic
+    index, the gradient of sum(stack * w) through the loop, a write out of range when the graph runs, and a
+    dynamic_size array grown by the loop."""
+
+    @tf.function
+    def squares():
+        ta = tf.TensorArray(tf.float32, size=5)
+        for i in tf.range(5):
+            ta = ta.write(i, tf.cast(i * i, tf.float32))
+        return ta.stack()
+
+    w = tf.constant([[1.0, -2.0], [0.5, 3.0], [2.0, 1.0], [-1.0, 0.25]])
+
+    @tf.function
+    def rows(x):
+        ta = tf.TensorArray(tf.float32, size=4, element_shape=[2])
+        for i in tf.range(4):
+            f = tf.cast(i, tf.float32)
+            ta = ta.write(i, tf.stack([x * f + x * x, tf.sin(x) * f]))
+        return ta.stack()
+
+    @tf.function
+    def powers(x):
+        ta = tf.TensorArray(tf.float32, size=4).write(0, x)
+        for i in tf.range(1, 4):
+            ta = ta.write(i, ta.read(i - 1) * x)
+        return ta.stack()
+
+    @tf.function
+    def past_end():
+        ta = tf.TensorArray(tf.float32, size=3)
+        for i in tf.range(4):
+            ta = ta.write(i, tf.cast(i, tf.float32))
+        return ta.stack()
+
+    @tf.function
+    def grows(x):
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        for i in tf.range(4):
+            ta = ta.write(i, x * x * tf.cast(i, tf.float32))
+        return ta.stack(), ta.size()
+
+    x = tf.constant(1.5)
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        r = rows(x)
+        y = tf.reduce_sum(r * w)
+        p = powers(x)
+        z = tf.reduce_sum(p)
+        g, gsize = grows(x)
+        u = tf.reduce_sum(g)
+    return {
+        "squares": enc_array(squares().numpy()),
+        "w": enc_array(w.numpy()),
+        "x": 1.5,
+        "rows": enc_array(r.numpy()),
+        "rowsGrad": float(t.gradient(y, x).numpy()),
+        "powers": enc_array(p.numpy()),
+        "powersGrad": float(t.gradient(z, x).numpy()),
+        "pastEnd": err(past_end),
+        "dynamic": enc_array(g.numpy()),
+        "dynamicSize": int(gsize.numpy()),
+        "dynamicGrad": float(t.gradient(u, x).numpy()),
     }
 
 

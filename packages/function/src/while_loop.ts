@@ -4,7 +4,7 @@ import {
   PRIMITIVES, argError, backend, internalError, bind, convert, ctx, describe, freshId, isStateful, typeError,
   registerPrimitive,
 } from '@eagerflow/core';
-import { traceSubgraph } from './builder';
+import { GraphBuilder, traceSubgraph, withBuilder } from './builder';
 import { ControlOps, WhileParams, checkOut, writeWhile } from './control_graphdef';
 import { Graph } from './graph';
 import { planOf, run } from './executor';
@@ -12,6 +12,7 @@ import { replay } from './replay';
 import { whileOnnx } from './onnx/control';
 import { whileVjp } from './while_grad';
 import { checkIterations, runLimitsOf } from './run_limits';
+import { TensorArray } from './tensor_array';
 
 export interface WhileOptions {
   maximumIterations?: number | null;
@@ -94,12 +95,90 @@ function checkVars(api: string, vars: Tensor[], next: unknown): Tensor[] {
   });
 }
 
+/** A loop variable: a tensor (or a value made one), or an `ef.TensorArray`. */
+export type LoopVar = TensorLike | TensorArray;
+/** What the loop's functions get and the loop returns for each loop variable: a TensorArray stays one. */
+export type LoopValues<V extends readonly LoopVar[]> = { [K in keyof V]: V[K] extends TensorArray ? TensorArray : Tensor };
+
 /**
- * Repeats `bodyFn` while `condFn` holds. `condFn(...vars)` and `bodyFn(...vars)` get the loop variables.
+ * Repeats `bodyFn` while `condFn` holds. `condFn(...vars)` and `bodyFn(...vars)` get the loop variables. A loop
+ * variable may be an `ef.TensorArray` of fixed size (TF's TensorArray loop variable): the body writes it with
+ * the symbolic index (`ta.write(i, v)`) and returns the new array; it is carried as one dense tensor.
  * @example
  * ef.whileLoop((i) => ef.less(i, 5), (i) => [ef.add(i, 1)], [ef.constant(0)])[0].item(); // 5
  */
-export function whileLoop(condFn: (...vars: Tensor[]) => unknown, bodyFn: (...vars: Tensor[]) => unknown[], loopVars: TensorLike[], options: WhileOptions = {}): Tensor[] {
+export function whileLoop<V extends readonly LoopVar[]>(condFn: (...vars: LoopValues<V>) => unknown, bodyFn: (...vars: LoopValues<V>) => unknown[], loopVars: readonly [...V], options: WhileOptions = {}): LoopValues<V> {
+  const api = 'whileLoop';
+  if (!Array.isArray(loopVars)) throw typeError(api, 'loopVars must be an array', describe(loopVars), 'an array of tensors', 'Pass [v0, v1, ...].');
+  const arrays = (loopVars as readonly LoopVar[]).map((v) => (v instanceof TensorArray ? v : null));
+  type Fn = (...vars: Tensor[]) => unknown;
+  if (arrays.every((a) => a === null)) return whileTensors(condFn as unknown as Fn, bodyFn as unknown as (...vars: Tensor[]) => unknown[], loopVars as TensorLike[], options) as LoopValues<V>;
+  // An array of unknown element shape learns it from the body's write, as TF infers it: the body traced once into
+  // a throwaway graph.
+  if (arrays.some((a) => a !== null && !a.hasDenseShape())) {
+    const learned = probeElementShapes(bodyFn as unknown as (...a: unknown[]) => unknown, loopVars as readonly LoopVar[], arrays);
+    arrays.forEach((a, i) => {
+      if (a !== null) arrays[i] = a.withElementShape(learned[i]);
+    });
+  }
+  // TensorArrays ride as their dense [size, ...elementShape] tensors; the functions see TensorArrays over them.
+  const made: Tensor[] = [];
+  try {
+    const dense = (loopVars as readonly LoopVar[]).map((v, i) => {
+      const a = arrays[i];
+      if (a === null) return v as TensorLike;
+      const d = a.toDense(api);
+      if (d.made) made.push(d.dense);
+      return d.dense;
+    });
+    const wrap = (vs: Tensor[]): (Tensor | TensorArray)[] => vs.map((v, i) => {
+      const a = arrays[i];
+      return a === null ? v : new TensorArray(a.dtype, { dynamicSize: a.dynamicSize }, v);
+    });
+    const unwrap = (res: unknown): unknown => (!Array.isArray(res) ? res : res.map((r: unknown, i) => {
+      if (arrays[i] === null) return r;
+      if (!(r instanceof TensorArray)) {
+        throw typeError(api, `loop variable ${i} is a TensorArray: bodyFn must return a TensorArray there`, describe(r), 'a TensorArray (the result of ta.write(i, v))', 'Return the array write gave: ta = ta.write(i, v); return [..., ta].');
+      }
+      const { dense: d, made: fresh } = r.toDense(api);
+      const want = (dense[i] as Tensor).dims;
+      // A dynamicSize array may grow: its element shape must hold.
+      const grows = (arrays[i] as TensorArray).dynamicSize;
+      const shapeOf = (x: readonly (number | null)[]): TensorShape => new TensorShape(grows ? x.slice(1) : x.slice());
+      if (d.dims === null || want === null || !shapeOf(d.dims).equals(shapeOf(want).dims)) {
+        if (fresh) d.dispose();
+        throw argError(api, `loop variable ${i}: the TensorArray bodyFn returned has another size or element shape`, `[size, ...elementShape] ${new TensorShape(d.dims).toString()}`, new TensorShape(want).toString(), 'Return the array ta.write gave (a fixed size and one element shape)', 'while');
+      }
+      return d;
+    }));
+    const cond = (...vs: Tensor[]): unknown => (condFn as unknown as (...a: unknown[]) => unknown)(...wrap(vs));
+    const body = (...vs: Tensor[]): unknown[] => unwrap((bodyFn as unknown as (...a: unknown[]) => unknown)(...wrap(vs))) as unknown[];
+    return wrap(whileTensors(cond, body, dense, options)) as unknown as LoopValues<V>;
+  } finally {
+    for (const t of made) t.dispose();
+  }
+}
+
+/** The element shape each TensorArray loop variable's body write gives it (null where unknown or not an array). */
+function probeElementShapes(bodyFn: (...a: unknown[]) => unknown, loopVars: readonly LoopVar[], arrays: (TensorArray | null)[]): ((number | null)[] | null)[] {
+  const b = new GraphBuilder('whileLoop_probe', ctx.builder instanceof GraphBuilder ? ctx.builder : null);
+  try {
+    return withBuilder(b, () => {
+      const args = loopVars.map((v, i) => {
+        if (arrays[i] !== null) return arrays[i];
+        const t = convert('whileLoop', v as TensorLike).t;
+        return b.addInput(t.dtype, t.dims, `v${i}`);
+      });
+      const res = bodyFn(...args);
+      return arrays.map((a, i) => (a === null || !Array.isArray(res) || !(res[i] instanceof TensorArray) ? null : (res[i] as TensorArray).elementShape.dims));
+    });
+  } finally {
+    b.abandon();
+  }
+}
+
+/** whileLoop over tensors only. */
+function whileTensors(condFn: (...vars: Tensor[]) => unknown, bodyFn: (...vars: Tensor[]) => unknown[], loopVars: TensorLike[], options: WhileOptions = {}): Tensor[] {
   const api = 'whileLoop';
   if (typeof condFn !== 'function' || typeof bodyFn !== 'function') throw typeError(api, 'condFn and bodyFn must be functions', `${describe(condFn)} and ${describe(bodyFn)}`, 'two functions', 'Pass (i) => ef.less(i, n) and (i) => [ef.add(i, 1)].');
   if (!Array.isArray(loopVars)) throw typeError(api, 'loopVars must be an array', describe(loopVars), 'an array of tensors', 'Pass [v0, v1, ...].');
