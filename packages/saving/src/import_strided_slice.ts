@@ -1,9 +1,11 @@
 // StridedSlice whose begin/end the graph computes (x[i] on a loop counter, TF2 loops' row reads): TF's begin/end
 // masks, negative indices, clamping and shrink axes as tensor arithmetic on shape(x), then one run-time slice, so
-// the node stays traced and differentiable. Unit strides only; Const begin/end stay with the record's reader.
+// the node stays traced and differentiable. Unit strides only (computed strides are checked to be 1 when the graph
+// runs); Const begin/end stay with the record's reader.
 import { TOP, Tensor, reshapeDynOf, shapeOf, sliceDynOf } from '@eagerflow/core';
 import type { DType } from '@eagerflow/core';
 import type { NodeReader, OpReader } from './reader';
+import { assertAtRunTime } from './import_assert';
 
 /** A Const vector owned by the function being loaded. */
 function vector(r: NodeReader, values: readonly number[], dtype: DType): Tensor {
@@ -15,7 +17,12 @@ const bits = (mask: number, n: number): number[] => Array.from({ length: n }, (_
 
 function read(r: NodeReader): Tensor[] {
   r.arity(4);
-  const strides = r.numbers(3, 'strides');
+  // Computed strides (tf.signal.frame's ones_like Fill): their count is static, their values checked to be 1 when the graph runs.
+  const computedStrides = r.producer(3)?.op !== 'Const';
+  const strideCount = computedStrides ? r.input(3).shape.asList()[0] : null;
+  if (computedStrides && (strideCount === null || strideCount === undefined)) throw r.error('computed strides need a static length', r.input(3).shape.toString(), 'a vector of known length', 'Make the strides a Const');
+  const strides = computedStrides ? new Array<number>(strideCount as number).fill(1) : r.numbers(3, 'strides');
+  if (computedStrides) assertAtRunTime(r, TOP.reduceAll(TOP.equal(r.input(3), 1)), 'a StridedSlice with computed begin/end runs with unit strides only');
   const [ellipsis, newAxis] = [r.node.int('ellipsis_mask', 0), r.node.int('new_axis_mask', 0)];
   if (strides.some((s) => s !== 1) || ellipsis !== 0 || newAxis !== 0) {
     throw r.error('a StridedSlice with computed begin/end is read for unit strides without ellipsis or new axes', `strides [${strides}], ellipsis_mask ${ellipsis}, new_axis_mask ${newAxis}`, 'strides of 1, ellipsis_mask 0, new_axis_mask 0', 'Make begin/end Consts');
@@ -49,5 +56,5 @@ function read(r: NodeReader): Tensor[] {
 export function computedStridedSliceReader(r: NodeReader): OpReader | undefined {
   if (r.node.op !== 'StridedSlice' || r.count !== 4) return undefined;
   const computed = (k: number): boolean => r.producer(k)?.op !== 'Const';
-  return (computed(1) || computed(2)) && !computed(3) ? read : undefined;
+  return computed(1) || computed(2) ? read : undefined;
 }

@@ -6,6 +6,7 @@ import { LIST_IMPORT_ROWS } from './import_lists';
 import { CALL_IMPORT_ROWS } from './import_calls';
 import { CONVERTER_IMPORT_ROWS } from './import_converter_ops';
 import { HASH_TABLE_IMPORT_ROWS } from './import_hash_tables';
+import { ASSERT_IMPORT_ROWS } from './import_assert';
 import { TFJS_KERNEL_IMPORT_ROWS } from './import_tfjs_kernel_ops';
 // The NMS family (NonMaxSuppressionV2..V5, CombinedNonMaxSuppression) registers its records.
 import './import_nms';
@@ -54,5 +55,6 @@ export const IMPORT_ROWS: readonly TfImport[] = [
   // Ops tfjs-converter runs that no record writes (import_converter_ops.ts).
   ...CONVERTER_IMPORT_ROWS,
   ...HASH_TABLE_IMPORT_ROWS,
+  ...ASSERT_IMPORT_ROWS,
   ...TFJS_KERNEL_IMPORT_ROWS,
 ];

@@ -382,19 +382,12 @@ describe('symbolic dims: EagerFlow ops == TF 2.21 with unknown batch and spatial
 
   test('eager (direct ops)', () => check('eager', symbolicDimsEf));
 
-  test('imported: every op of the graph has a reader but TF\'s Assert (a known gap: strict, fails once Assert imports)', () => {
-    // Roll, Cross, ExtractImagePatches and the main-diagonal MatrixDiag*V3 forms import; tf.image's run-time Asserts
-    // (control dependencies of the crops, pads and standardization) have no reader yet.
+  test('imported: TF\'s Asserts, SplitV by computed sizes and computed strides read; the next gap is a GatherV2 axis computed from Consts (strict)', () => {
+    // tf.image's run-time Asserts guard the crops, pads and standardization (kept as run-time checks); tf.signal.frame
+    // on an unknown length splits by sizes the graph computes and slices with a Fill of ones as strides (both read now).
+    // Its GatherV2 axis is StridedSlice(Range(Rank)): Consts only, but the importer folds no computed node yet.
     const { graph, fx } = fixture('symbolic_dims');
-    expect(() => ef.internal.signatureFunction(graph, signature(fx), { variables: {}, outputs: 'dict' })).toThrow(/uses 1 ops? EagerFlow cannot run: Assert \(/);
-  });
-
-  test('imported, Assert supplied by ef.registerOp: the next gap is SplitV with computed split sizes (strict)', () => {
-    // tf.signal.frame on an unknown length splits by sizes computed from shape(s); SplitV still reads its sizes only
-    // from a Const (a shape-like input that does not yet accept a tensor). Fails once it does: then compare to TF.
-    ef.registerOp('Assert', () => []);
-    const { graph, fx } = fixture('symbolic_dims');
-    expect(() => ef.internal.signatureFunction(graph, signature(fx), { variables: {}, outputs: 'dict' })).toThrow(/node 'frame\/split' \(SplitV\): the split sizes must be a numeric Const/);
+    expect(() => ef.internal.signatureFunction(graph, signature(fx), { variables: {}, outputs: 'dict' })).toThrow(/node 'frame\/GatherV2' \(GatherV2\): the axis must be a numeric Const/);
   });
 
   test('traced with the signature\'s null dims (one trace, the shapes read when the graph runs)', () => {

@@ -6,12 +6,13 @@ import { DType, describe } from '../../values/dtype';
 import type { Info } from '../../backend/backend';
 import { AVal, Primitive } from '../primitive';
 import { api, arg } from '../api_spec';
-import { attr, outputRef, tfOpOf, tfSpec, typeAttrOf } from '../graphdef_spec';
+import { ReadScope, attr, outputRef, tfOpOf, tfSpec, typeAttrOf } from '../graphdef_spec';
 import { tensorOfShapeNode, transpose, writeShapeOf } from './reshape';
 import type { Tensor } from '../../values/tensor';
 import { bind } from '../bind';
 import { Dims, dimsToString } from '../../values/shape';
 import * as o from '../ops';
+import { shapeRecords } from '../rule_ops';
 import { NUMERIC, argError, checkArity, checkDTypes, normalizeAxes } from '../check';
 import { g0, I32 } from '../rule_helpers';
 import { dimsOf, reshapeTo, shapeOf, splitFirst } from './symbolic_dims';
@@ -157,11 +158,35 @@ export const split = defineOp({
       const even = r.node.op === 'Split';
       r.arity(even ? 2 : 3);
       const numSplit = r.node.int('num_split');
+      if (!even && r.producer(1)?.op !== 'Const') return splitByRunTimeSizes(r.input(0), r.input(1), r.number(2, 'the split axis'), numSplit, r);
       const sizes = even ? [] : r.numbers(1, 'the split sizes');
       return bind(split as Primitive, [r.input(even ? 1 : 0)], { sizes, axis: r.number(even ? 0 : 2, 'the split axis'), numSplit });
     },
   },
 });
+
+/**
+ * SplitV whose sizes the graph computes (tf.signal.frame on a run-time length): piece i is x sliced along `axis` at the
+ * exclusive cumsum of the sizes, with one -1 size standing for the rest of the axis (TF's rule), read when the graph runs.
+ */
+function splitByRunTimeSizes(x: Tensor, sizes: Tensor, axis: number, numSplit: number, r: ReadScope): Tensor[] {
+  const rank = x.rank;
+  if (rank === null) throw r.error('the input of a split by computed sizes needs a known rank', 'an unknown rank', 'a known rank', 'Give the graph input a static rank.');
+  const [a] = normalizeAxes('split', [axis], rank);
+  const n = o.cast(sizes, 'int32');
+  // One -1 stands for what the other sizes leave of the axis.
+  const total = o.reshape(o.slice(o.shapeOf(x), [a], [1]), []);
+  const given = o.reduceSum(o.where(o.less(n, 0), 0, n));
+  const fixed = o.where(o.less(n, 0), o.sub(total, given), n);
+  const begins = bind(shapeRecords.cumsum, [fixed], { axis: 0, exclusive: true, reverse: false })[0];
+  const before = o.ints(new Array<number>(a).fill(0));
+  const after = o.ints(new Array<number>(rank - a - 1).fill(0));
+  return Array.from({ length: numSplit }, (_, i) => {
+    const begin = o.concat([before, o.slice(begins, [i], [1]), after], 0);
+    const size = o.concat([o.ints(new Array<number>(a).fill(-1)), o.slice(fixed, [i], [1]), o.ints(new Array<number>(rank - a - 1).fill(-1))], 0);
+    return o.sliceDynOf(x, begin, size);
+  });
+}
 
 export interface OneHotParams {
   readonly depth: number;
