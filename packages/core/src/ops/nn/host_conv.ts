@@ -50,125 +50,112 @@ function geometry(x: readonly number[], f: readonly number[], s: HostConvSpec): 
 /** The filter taps [from, to) of one output row/col that land inside the input. */
 const taps = (start: number, d: number, n: number, k: number): [number, number] => [Math.max(0, Math.ceil(-start / d)), Math.min(k, Math.ceil((n - start) / d))];
 
-/** One output position's view of the input: where its batch, row and column start, and the filter taps inside the input. */
-interface Window {
-  /** Offset of the batch in x. */
-  xb: number;
-  /** Offset of the output position in y. */
-  yo: number;
-  /** The input row (col) under the first filter tap, maybe negative (padding). */
-  xr0: number;
-  xc0: number;
-  /** The filter rows [r0, r1) and cols [c0, c1) that land inside the input. */
-  r0: number;
-  r1: number;
-  c0: number;
-  c1: number;
-}
-
-/** Visits every output position (batch, row, col) in row-major order, the order of tfjs's cpu kernels. */
-function forEachWindow(g: Geometry, visit: (w: Window) => void): void {
-  const { B, H, W, C1, KH, KW, C2, OH, OW, sh, sw, dh, dw, pt, pl } = g;
+/** Conv2D: y[b, r, c, o] = sum over (kr, kc, i) in that order of x · w, each step rounded to float32 as tfjs's kernel stores it. */
+function conv2d(x: Float32Array, w: Float32Array, g: Geometry): Float32Array {
+  const { B, H, W, C1, KW, C2, OH, OW, sh, sw, dh, dw, pt, pl } = g;
+  const y = new Float32Array(B * OH * OW * C2);
+  const [xRow, wRow, wCol] = [W * C1, KW * C1 * C2, C1 * C2];
+  const C4 = C2 - (C2 % 4);
   for (let b = 0; b < B; b++) {
-    const [xb, yb] = [b * H * W * C1, b * OH * OW * C2];
+    const [xb, yb] = [b * H * xRow, b * OH * OW * C2];
     for (let yR = 0; yR < OH; yR++) {
       const xr0 = yR * sh - pt;
-      const [r0, r1] = taps(xr0, dh, H, KH);
+      const [r0, r1] = taps(xr0, dh, H, g.KH);
       for (let yC = 0; yC < OW; yC++) {
+        const yo = yb + (yR * OW + yC) * C2;
         const xc0 = yC * sw - pl;
         const [c0, c1] = taps(xc0, dw, W, KW);
-        visit({ xb, yo: yb + (yR * OW + yC) * C2, xr0, r0, r1, xc0, c0, c1 });
+        for (let d2 = 0; d2 < C4; d2 += 4) {
+          let [a0, a1, a2, a3] = [0, 0, 0, 0];
+          for (let wR = r0; wR < r1; wR++) {
+            const xo2 = xb + (xr0 + wR * dh) * xRow;
+            const wo1 = wR * wRow + d2;
+            for (let wC = c0; wC < c1; wC++) {
+              const xo = xo2 + (xc0 + wC * dw) * C1;
+              let wo = wo1 + wC * wCol;
+              for (let d1 = 0; d1 < C1; d1++) {
+                const xv = x[xo + d1];
+                a0 = fr(a0 + xv * w[wo]);
+                a1 = fr(a1 + xv * w[wo + 1]);
+                a2 = fr(a2 + xv * w[wo + 2]);
+                a3 = fr(a3 + xv * w[wo + 3]);
+                wo += C2;
+              }
+            }
+          }
+          y[yo + d2] = a0;
+          y[yo + d2 + 1] = a1;
+          y[yo + d2 + 2] = a2;
+          y[yo + d2 + 3] = a3;
+        }
+        for (let d2 = C4; d2 < C2; d2++) {
+          let a = 0;
+          for (let wR = r0; wR < r1; wR++) {
+            const xo2 = xb + (xr0 + wR * dh) * xRow;
+            for (let wC = c0; wC < c1; wC++) {
+              const xo = xo2 + (xc0 + wC * dw) * C1;
+              let wo = wR * wRow + wC * wCol + d2;
+              for (let d1 = 0; d1 < C1; d1++) {
+                a = fr(a + x[xo + d1] * w[wo]);
+                wo += C2;
+              }
+            }
+          }
+          y[yo + d2] = a;
+        }
       }
     }
   }
-}
-
-/** Conv2D: y[b, r, c, o] = sum over (kr, kc, i) in that order of x · w, each step rounded to float32 as tfjs's kernel stores it. */
-function conv2d(x: Float32Array, w: Float32Array, g: Geometry): Float32Array {
-  const { W, C1, KW, C2, dh, dw } = g;
-  const y = new Float32Array(g.B * g.OH * g.OW * C2);
-  const [xRow, wRow, wCol] = [W * C1, KW * C1 * C2, C1 * C2];
-  const C4 = C2 - (C2 % 4);
-  forEachWindow(g, ({ xb, yo, xr0, r0, r1, xc0, c0, c1 }) => {
-    for (let d2 = 0; d2 < C4; d2 += 4) {
-      let [a0, a1, a2, a3] = [0, 0, 0, 0];
-      for (let wR = r0; wR < r1; wR++) {
-        const xo2 = xb + (xr0 + wR * dh) * xRow;
-        const wo1 = wR * wRow + d2;
-        for (let wC = c0; wC < c1; wC++) {
-          const xo = xo2 + (xc0 + wC * dw) * C1;
-          let wo = wo1 + wC * wCol;
-          for (let d1 = 0; d1 < C1; d1++) {
-            const xv = x[xo + d1];
-            a0 = fr(a0 + xv * w[wo]);
-            a1 = fr(a1 + xv * w[wo + 1]);
-            a2 = fr(a2 + xv * w[wo + 2]);
-            a3 = fr(a3 + xv * w[wo + 3]);
-            wo += C2;
-          }
-        }
-      }
-      y[yo + d2] = a0;
-      y[yo + d2 + 1] = a1;
-      y[yo + d2 + 2] = a2;
-      y[yo + d2 + 3] = a3;
-    }
-    for (let d2 = C4; d2 < C2; d2++) {
-      let a = 0;
-      for (let wR = r0; wR < r1; wR++) {
-        const xo2 = xb + (xr0 + wR * dh) * xRow;
-        for (let wC = c0; wC < c1; wC++) {
-          const xo = xo2 + (xc0 + wC * dw) * C1;
-          let wo = wR * wRow + wC * wCol + d2;
-          for (let d1 = 0; d1 < C1; d1++) {
-            a = fr(a + x[xo + d1] * w[wo]);
-            wo += C2;
-          }
-        }
-      }
-      y[yo + d2] = a;
-    }
-  });
   return y;
 }
 
 /** DepthwiseConv2dNative: y[b, r, c, i·m + q] = sum over (kr, kc) in that order of x[.., i] · w[kr, kc, i, q]. */
 function depthwise(x: Float32Array, w: Float32Array, g: Geometry): Float32Array {
-  const { W, C1, KW, C2, dh, dw } = g;
+  const { B, H, W, C1, KW, C2, OH, OW, sh, sw, dh, dw, pt, pl } = g;
   const m = C2 / C1;
-  const y = new Float32Array(g.B * g.OH * g.OW * C2);
+  const y = new Float32Array(B * OH * OW * C2);
   const xRow = W * C1;
-  forEachWindow(g, ({ xb, yo, xr0, r0, r1, xc0, c0, c1 }) => {
-    // Multiplier 1 (the common case): four channels per pass, contiguous in x and w.
-    const C4 = m === 1 ? C2 - (C2 % 4) : 0;
-    for (let o = 0; o < C4; o += 4) {
-      let [a0, a1, a2, a3] = [0, 0, 0, 0];
-      for (let wR = r0; wR < r1; wR++) {
-        const xo2 = xb + (xr0 + wR * dh) * xRow + o;
-        for (let wC = c0; wC < c1; wC++) {
-          const xo = xo2 + (xc0 + wC * dw) * C1;
-          const wo = (wR * KW + wC) * C2 + o;
-          a0 = fr(a0 + x[xo] * w[wo]);
-          a1 = fr(a1 + x[xo + 1] * w[wo + 1]);
-          a2 = fr(a2 + x[xo + 2] * w[wo + 2]);
-          a3 = fr(a3 + x[xo + 3] * w[wo + 3]);
+  for (let b = 0; b < B; b++) {
+    const [xb, yb] = [b * H * xRow, b * OH * OW * C2];
+    for (let yR = 0; yR < OH; yR++) {
+      const xr0 = yR * sh - pt;
+      const [r0, r1] = taps(xr0, dh, H, g.KH);
+      for (let yC = 0; yC < OW; yC++) {
+        const yo = yb + (yR * OW + yC) * C2;
+        const xc0 = yC * sw - pl;
+        const [c0, c1] = taps(xc0, dw, W, KW);
+        // Multiplier 1 (the common case): four channels per pass, contiguous in x and w.
+        const C4 = m === 1 ? C2 - (C2 % 4) : 0;
+        for (let o = 0; o < C4; o += 4) {
+          let [a0, a1, a2, a3] = [0, 0, 0, 0];
+          for (let wR = r0; wR < r1; wR++) {
+            const xo2 = xb + (xr0 + wR * dh) * xRow + o;
+            for (let wC = c0; wC < c1; wC++) {
+              const xo = xo2 + (xc0 + wC * dw) * C1;
+              const wo = (wR * KW + wC) * C2 + o;
+              a0 = fr(a0 + x[xo] * w[wo]);
+              a1 = fr(a1 + x[xo + 1] * w[wo + 1]);
+              a2 = fr(a2 + x[xo + 2] * w[wo + 2]);
+              a3 = fr(a3 + x[xo + 3] * w[wo + 3]);
+            }
+          }
+          y[yo + o] = a0;
+          y[yo + o + 1] = a1;
+          y[yo + o + 2] = a2;
+          y[yo + o + 3] = a3;
+        }
+        for (let o = C4; o < C2; o++) {
+          const i = m === 1 ? o : Math.floor(o / m);
+          let a = 0;
+          for (let wR = r0; wR < r1; wR++) {
+            const xo2 = xb + (xr0 + wR * dh) * xRow + i;
+            for (let wC = c0; wC < c1; wC++) a = fr(a + x[xo2 + (xc0 + wC * dw) * C1] * w[(wR * KW + wC) * C2 + o]);
+          }
+          y[yo + o] = a;
         }
       }
-      y[yo + o] = a0;
-      y[yo + o + 1] = a1;
-      y[yo + o + 2] = a2;
-      y[yo + o + 3] = a3;
     }
-    for (let o = C4; o < C2; o++) {
-      const i = m === 1 ? o : Math.floor(o / m);
-      let a = 0;
-      for (let wR = r0; wR < r1; wR++) {
-        const xo2 = xb + (xr0 + wR * dh) * xRow + i;
-        for (let wC = c0; wC < c1; wC++) a = fr(a + x[xo2 + (xc0 + wC * dw) * C1] * w[(wR * KW + wC) * C2 + o]);
-      }
-      y[yo + o] = a;
-    }
-  });
+  }
   return y;
 }
 
