@@ -334,7 +334,9 @@ function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], read
     Object.defineProperty(root, 'signatures', { value: signatures, enumerable: false });
     // A variable node neither reachable from the root nor captured by a function (a damaged object graph) would
     // hold its value with no way to free it: freed here (the file fuzzer found such graphs).
-    const reachable = new Set(root.variables);
+    // Module's getter lists them; a Keras root's own `variables` attribute is a list, and a damaged graph may make it anything.
+    const listed: unknown = root.variables;
+    const reachable = new Set<Variable>(Array.isArray(listed) ? listed.filter((v): v is Variable => v instanceof Variable) : listed instanceof Variable ? [listed] : []);
     for (const v of variables) if (!reachable.has(v) && !captured.has(v)) v.dispose();
     // Variables only functions capture (no attribute path reaches them) still count among the model's variables.
     const hidden = variables.filter((v) => !reachable.has(v) && captured.has(v));

@@ -7,6 +7,7 @@ import * as path from 'path';
 import * as ef from 'eagerflow';
 import { readBundleIndex, readBundleTensor, shardFile } from '../../../saving/src/tensor_bundle';
 import { Rng } from '../../../../test/harness/rng';
+import { fileBases, fileCase, runFileCase } from '../../../../test/fuzz/file_fuzz';
 
 const DIR = path.join(__dirname, '..', '..', '..', 'saving', 'test', 'fixtures', 'tf_files');
 const CASES = Number(process.env.EF_FUZZ_CASES ?? 150);
@@ -74,4 +75,11 @@ test('mutated saved_model.pb: loads or fails with an ef.errors class', async () 
     }
   }
   expect(failed).toBeGreaterThan(0);
+});
+
+test("file fuzzer case 25653 (two bit flips made a Keras root's `variables` attribute a non-list): refused with a library error, not a TypeError", async () => {
+  await fileBases();
+  const before = ef.memory().numTensors;
+  expect(await runFileCase(fileCase(32, 25653))).toEqual(expect.objectContaining({ status: 'refused' }));
+  expect(ef.memory().numTensors).toBe(before);
 });
