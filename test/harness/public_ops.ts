@@ -10,11 +10,11 @@ const root = path.resolve(__dirname, '..', '..');
  * Everything else the umbrella exports that returns Tensors is a public op and needs a row.
  */
 export const NOT_OPS: Record<string, string> = {
-  // Host callbacks and control flow run user code: their own suites (packages/callbacks, control_flow tests, browser/cases).
+  // Host callbacks run user code: their own suites (packages/callbacks, browser/cases). (ef.whileLoop returns its loop
+  // values, Tensors and TensorArrays, so the scan does not take it for an op: control_flow and tensor_array_loop tests.)
   pyFunction: 'host callback (packages/callbacks tests, browser/cases/callbacks.js)',
   numpyFunction: 'host callback (packages/callbacks tests, browser/cases/callbacks.js)',
   pyFunc: 'host callback, TF1 name (packages/callbacks tests)',
-  whileLoop: 'control flow running a user body (packages/function control_flow tests)',
   convertToTensor: 'conversion, as ef.constant (packages/eagerflow/test/tf_idioms.test.ts)',
 };
 
