@@ -50,7 +50,8 @@ const TF_math_reduceEuclideanNorm: TfCall = tfReduce('tf.math.reduce_euclidean_n
     { name: 'axes [-2]', args: [IN.t2x3, [-2]] },
     { name: 'zeros', args: [T([0, 0]), null] },
   ]);
-const TF_math_reduceStd: TfCall = tfReduce('tf.math.reduce_std', [
+/** reduceStd's and reduceVariance's TF cases (the same moments cases: axes, keepDims, bad and repeated axes, special values). */
+const MOMENT_CASES = [
     { name: 'all axes', args: [IN.t2x3, null] },
     { name: 'axis 0', args: [IN.t2x3, 0] },
     { name: 'axis 1', args: [IN.t2x3, 1] },
@@ -61,19 +62,9 @@ const TF_math_reduceStd: TfCall = tfReduce('tf.math.reduce_std', [
     { name: 'axis -3 out of range', args: [IN.t2x3, -3], grad: false },
     { name: 'repeated axes', args: [IN.t2x3, [0, 0]], grad: false },
     { name: 'special values axis 1', args: [IN.t2x3_3, 1] },
-  ]);
-const TF_math_reduceVariance: TfCall = tfReduce('tf.math.reduce_variance', [
-    { name: 'all axes', args: [IN.t2x3, null] },
-    { name: 'axis 0', args: [IN.t2x3, 0] },
-    { name: 'axis 1', args: [IN.t2x3, 1] },
-    { name: 'axis -1 keepDims', args: [IN.t2x3, -1, true] },
-    { name: 'axes [0, 1] keepDims', args: [IN.t2x3, [0, 1], true] },
-    { name: 'axes [-2]', args: [IN.t2x3, [-2]] },
-    { name: 'axis out of range', args: [IN.t2x3, 2], grad: false },
-    { name: 'axis -3 out of range', args: [IN.t2x3, -3], grad: false },
-    { name: 'repeated axes', args: [IN.t2x3, [0, 0]], grad: false },
-    { name: 'special values axis 1', args: [IN.t2x3_3, 1] },
-  ]);
+  ];
+const TF_math_reduceStd: TfCall = tfReduce('tf.math.reduce_std', MOMENT_CASES);
+const TF_math_reduceVariance: TfCall = tfReduce('tf.math.reduce_variance', MOMENT_CASES);
 const TF_math_topK: TfCall = { fn: 'tf.math.top_k', cases: 'none', params: ['x', ['k', 1]], options: { sorted: ['sorted', true] }, extra: [
     { name: 'k 2', args: [T([1, 5, 3, 5]), 2], grad: false },
     { name: 'rows', args: [IN.t2x3, 3], grad: false },
