@@ -10,7 +10,7 @@ import { Info, Kernels, activeBackendName, readInfoSync } from '../../backend/ba
 const TFJS_CPU_BLOCK = 48;
 
 /** Products (m * n * k) up to which the host loop runs; beyond, tfjs's blocked kernel (friendlier to caches) does. */
-export const hostMatMulConfig = { maxWork: 1 << 18 };
+const hostMatMulConfig = { maxWork: 1 << 18 };
 
 /**
  * The product on the host, or null where tfjs's kernel runs instead (another backend or dtype, a larger product).
