@@ -16,7 +16,7 @@ function kernel(a: ef.Tensor, b: ef.Tensor, transposeA: boolean, transposeB: boo
   return v;
 }
 
-const bitEqual = (x: ArrayLike<number>, y: ArrayLike<number>): boolean => x.length === y.length && Array.from(x).every((v, i) => Object.is(v, y[i]));
+const bitEqual = (x: unknown, y: ArrayLike<number>): boolean => (x as ArrayLike<number>).length === y.length && Array.from(x as ArrayLike<number>).every((v, i) => Object.is(v, y[i]));
 
 const CASES: [number[], number[], boolean, boolean][] = [
   [[8, 8], [8, 8], false, false],
