@@ -9,7 +9,7 @@ import { Info, Kernels, activeBackendName, readInfoSync } from '../../backend/ba
 /** tfjs-backend-cpu's `blockSize`: its kernel sums the inner dimension in blocks of this many terms. */
 const TFJS_CPU_BLOCK = 48;
 
-/** Products (m * n * k) up to which the host loop runs; beyond, tfjs's blocked kernel (friendlier to caches) does. */
+/** Multiply-adds (batch * m * n * k) up to which the host loop runs; beyond, tfjs's blocked kernel (friendlier to caches) does. */
 const hostMatMulConfig = { maxWork: 1 << 18 };
 
 /**
@@ -23,12 +23,12 @@ export function hostMatMul(k: Kernels, a: Info, b: Info, transposeA: boolean, tr
   const M = transposeA ? a.shape[ra - 1] : a.shape[ra - 2];
   const K = transposeA ? a.shape[ra - 2] : a.shape[ra - 1];
   const N = transposeB ? b.shape[rb - 2] : b.shape[rb - 1];
-  if (M * N * K > hostMatMulConfig.maxWork) return null;
   let batchA = 1;
   for (let d = 0; d < ra - 2; d++) batchA *= a.shape[d];
   let batchB = 1;
   for (let d = 0; d < rb - 2; d++) batchB *= b.shape[d];
   const batchOut = Math.max(batchA, batchB);
+  if (batchOut * M * N * K > hostMatMulConfig.maxWork) return null;
   const av = readInfoSync(a) as Float32Array;
   const bv = readInfoSync(b) as Float32Array;
   const out = new Float32Array(batchOut * M * N);
