@@ -113,7 +113,7 @@ interface AttrMessage {
   list?: { func?: { name?: string }[] } | null;
 }
 interface GraphDefMessage {
-  node?: { name?: string; attr?: Record<string, AttrMessage> }[];
+  node?: { name?: string; op?: string; input?: string[]; attr?: Record<string, AttrMessage> }[];
   library?: { function?: { signature?: { name?: string } | null; node_def?: { attr?: Record<string, AttrMessage> }[] }[]; gradient?: { function_name?: string; gradient_func?: string }[] } | null;
 }
 
@@ -129,6 +129,12 @@ function withoutSaverFunctions(gd: GraphDefMessage, meta: Obj): void {
   if (lib.length === 0 || saver === undefined) return;
   const saverNodes = new Set([saver.save_tensor_name, saver.restore_op_name].map((t) => (t ?? '').split(':')[0]).filter((t) => t !== ''));
   if (saverNodes.size === 0) return;
+  keepFunctions(gd, meta, saverNodes);
+}
+
+/** Keeps the library functions that main-graph nodes other than `skip`, the object graph's concrete functions, or kept functions' gradients reach. */
+function keepFunctions(gd: GraphDefMessage, meta: Obj, skip: ReadonlySet<string>): void {
+  const lib = gd.library?.function ?? [];
   const byName = new Map(lib.map((f) => [f.signature?.name ?? '', f]));
   const keep = new Set<string>();
   const visit = (name: string | undefined): void => {
@@ -142,7 +148,7 @@ function withoutSaverFunctions(gd: GraphDefMessage, meta: Obj): void {
       for (const f of a?.list?.func ?? []) visit(f.name);
     }
   };
-  for (const n of gd.node ?? []) if (!saverNodes.has(n.name ?? '')) visitAttrs(n.attr);
+  for (const n of gd.node ?? []) if (!skip.has(n.name ?? '')) visitAttrs(n.attr);
   for (const name of Object.keys((meta.object_graph_def as { concrete_functions?: object } | undefined)?.concrete_functions ?? {})) visit(name);
   for (let grew = true; grew;) {
     const before = keep.size;
@@ -150,6 +156,29 @@ function withoutSaverFunctions(gd: GraphDefMessage, meta: Obj): void {
     grew = keep.size > before;
   }
   if (keep.size < lib.length) gd.library!.function = lib.filter((f) => keep.has(f.signature?.name ?? ''));
+}
+
+/**
+ * serving_default's part of the main graph: the nodes its outputs reach (through data and control inputs) and the
+ * library functions they call; the rest (TF1-style variable initializers and reads, the saver: ~2,100 of a Keras
+ * MobileNetV2 export's 2,367 main nodes) is dropped before conversion.
+ */
+function servingPart(gd: GraphDefMessage, meta: Obj): void {
+  const sd = (meta.signature_def as Record<string, { outputs?: Record<string, { name?: string }> }> | undefined)?.serving_default;
+  if (sd === undefined) return;
+  const nodes = gd.node ?? [];
+  const byName = new Map(nodes.map((n) => [n.name ?? '', n]));
+  const keep = new Set<string>();
+  const stack = Object.values(sd.outputs ?? {}).map((o) => (o.name ?? '').split(':')[0]);
+  while (stack.length > 0) {
+    const name = stack.pop()!;
+    if (keep.has(name) || !byName.has(name)) continue;
+    keep.add(name);
+    for (const r of byName.get(name)!.input ?? []) stack.push((r.startsWith('^') ? r.slice(1) : r).split(':')[0]);
+  }
+  // Placeholders stay (signature inputs are checked against the graph's nodes, whichever the outputs reach).
+  gd.node = nodes.filter((n) => keep.has(n.name ?? '') || n.op === 'Placeholder' || n.op === 'PlaceholderWithDefault');
+  keepFunctions(gd, meta, new Set());
 }
 
 /** The names of a structured value's leaves in TF's flatten order (dict keys sorted). */
@@ -207,7 +236,7 @@ export async function loadSavedModel(dir: string): Promise<LoadedSavedModel> {
 }
 
 /** A SavedModel directory read: its serving meta graph, the main graph for the importer, its variables' reader, its objects. */
-async function openSavedModel(dir: string): Promise<{ file: string; meta: Obj; graph: TfGraph; reader: CheckpointReader | null; objects: SavedObjectJson[] }> {
+async function openSavedModel(dir: string, serving = false): Promise<{ file: string; meta: Obj; graph: TfGraph; reader: CheckpointReader | null; objects: SavedObjectJson[] }> {
   if (typeof dir !== 'string' || dir === '') throw argError(API, 'expected a directory', typeof dir, 'a path', 'Pass the SavedModel directory.');
   const { file, model } = await readSavedModel(dir);
   const metas = (model.meta_graphs as Obj[] | undefined) ?? [];
@@ -215,7 +244,7 @@ async function openSavedModel(dir: string): Promise<{ file: string; meta: Obj; g
   if (meta === undefined) throw corrupt(API, file, 'it holds no MetaGraphDef', '0 meta graphs', 'at least one');
   // The importer's form of the GraphDef (int64s as strings, enums by name, bytes as base64), as it decodes GraphDef bytes.
   const gd = GRAPH_DEFS.get(meta);
-  if (gd !== undefined) withoutSaverFunctions(gd as unknown as GraphDefMessage, meta);
+  if (gd !== undefined) (serving ? servingPart : withoutSaverFunctions)(gd as unknown as GraphDefMessage, meta);
   const graph = readTfGraph(gd === undefined ? {} : tfProto('tensorflow.GraphDef').toObject(gd, { longs: String, enums: String, bytes: String, arrays: true }));
   const { path, fs } = nodeFs(API);
   const prefix = path.join(dir, 'variables', 'variables');
@@ -239,7 +268,7 @@ async function openSavedModel(dir: string): Promise<{ file: string; meta: Obj; g
  * MobileNetV2's 524 variables, 28 MB, of which serving_default captures 262).
  */
 export async function loadServingFunction(dir: string, options: GraphFunctionOptions = {}): Promise<LoadedFunction> {
-  const { file, meta, graph, reader, objects } = await openSavedModel(dir);
+  const { file, meta, graph, reader, objects } = await openSavedModel(dir, true);
   const made: { dispose(): void }[] = [];
   try {
     if (objects.length === 0) {

@@ -35,7 +35,7 @@ test('loadFunction(dir) restores only the variables serving_default captures, an
   expect(ef.memory().numTensors - before).toBe(1); // v only: w is not read
   const x = ef.constant([2, 2, 2]);
   const y = f(x) as ef.Tensor;
-  expect(Array.from(y.dataSync())).toEqual([2, 4, 6]);
+  expect(Array.from(y.dataSync() as Float32Array)).toEqual([2, 4, 6]);
   x.dispose();
   y.dispose();
   f.dispose();
@@ -43,7 +43,7 @@ test('loadFunction(dir) restores only the variables serving_default captures, an
   // savedModel.load still restores everything, functions included.
   const m = await ef.savedModel.load(dir);
   expect(m.variables.map((v) => v.name).sort()).toEqual(['v', 'w']);
-  expect(Array.from(((m.g as (x: ef.Tensor) => ef.Tensor)(ef.ones([1, 64]))).dataSync().slice(0, 2))).toEqual([64, 64]);
+  expect(Array.from(((m.g as (x: ef.Tensor) => ef.Tensor)(ef.ones([1, 64]))).dataSync().slice(0, 2) as Float32Array)).toEqual([64, 64]);
   m.variables.forEach((v) => v.dispose());
 });
 
@@ -56,7 +56,7 @@ test('TF 2.21 SavedModels through loadFunction: TF\'s outputs, nothing left afte
     const y = f(x) as ef.Tensor;
     const flat = (a: unknown): number[] => (Array.isArray(a) ? a.flatMap(flat) : [Number(a)]);
     const w = flat(want.outputs[out]);
-    Array.from(y.dataSync()).forEach((v, i) => expect(Math.abs(v - w[i])).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(w[i]))));
+    Array.from(y.dataSync() as Float32Array).forEach((v, i) => expect(Math.abs(v - w[i])).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(w[i]))));
     x.dispose();
     y.dispose();
     f.dispose();
@@ -83,8 +83,8 @@ test('restored values are the variables\' own: assigning one loaded function\'s 
   const f = await ef.loadFunction(dir);
   const g = await ef.loadFunction(dir);
   f.variables[0].assign(ef.zeros([3]));
-  expect(Array.from((f(ef.ones([3])) as ef.Tensor).dataSync())).toEqual([0, 0, 0]);
-  expect(Array.from((g(ef.ones([3])) as ef.Tensor).dataSync())).toEqual([1, 2, 3]);
+  expect(Array.from((f(ef.ones([3])) as ef.Tensor).dataSync() as Float32Array)).toEqual([0, 0, 0]);
+  expect(Array.from((g(ef.ones([3])) as ef.Tensor).dataSync() as Float32Array)).toEqual([1, 2, 3]);
   f.dispose();
   g.dispose();
 });
