@@ -194,8 +194,10 @@ export interface GraphSource {
   outputs: SignatureIO['outputs'];
   meta?: Metadata | null;
   name: string;
-  /** Variables by VarHandleOp shared_name (or node name) that the caller owns (never disposed here). */
+  /** Variables by VarHandleOp shared_name (or node name) that the caller owns (never disposed here, unless `ownsVariables`). */
   variables?: ReadonlyMap<string, Variable>;
+  /** The function owns `variables`: its dispose (or a failed build) releases them. */
+  ownsVariables?: boolean;
   /** Library functions run besides `main` (their ops are checked like main's). */
   functions?: string[];
   /** Runs the body in the trace instead of interpreting `main` (a library function's call). */
@@ -212,7 +214,7 @@ export function buildFunction(src: GraphSource, options: LoadOptions = {}): Load
   checkSupported(reachableNodes(main, library, src.functions ?? []), (op) => table.byOp.has(op) || TF1_CONTROL_OPS.includes(op), isHostCallbackNode);
   const hostFns = resolveHostFunctions(hostKeys(main, library, meta ?? null), options);
   const ctx = new LoadContext(src.weights, hostFns, readerFor, options.trainable === true);
-  const given = new Set(src.variables?.values() ?? []);
+  const given = new Set(src.ownsVariables === true ? [] : (src.variables?.values() ?? []));
   src.variables?.forEach((v, k) => ctx.variables.set(k, v));
   for (const [k, v] of library) ctx.functions.set(k, v);
   ctx.prepare = (nodes, where) => {
