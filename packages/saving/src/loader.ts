@@ -4,6 +4,7 @@ import { ConcreteFunction, Graph, GraphBuilder, RunLimits, isGraph, optimize, ru
 import { FORMAT_NAME, FORMAT_VERSION } from './format';
 import { HostFunction, hostCallbacks } from './host';
 import { isHostCallbackNode, readHostCallback } from './host_codec';
+import { foldedOutput } from './constant_fold';
 import { IMPORT_ROWS } from './imports';
 import { currentReaderTable, readerFor as specReader } from './spec_io';
 import type { NodeReader } from './reader';
@@ -222,6 +223,7 @@ export function buildFunction(src: GraphSource, options: LoadOptions = {}): Load
     });
     return foldControlFlow(nodes, where, LAZY_REFS);
   };
+  ctx.fold = foldedOutput;
   const builder = new GraphBuilder(src.name);
   let graph: Graph | null = null;
   const owned = (): Variable[] => [...ctx.variables.values()].filter((v) => !given.has(v));
