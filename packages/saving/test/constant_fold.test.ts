@@ -12,7 +12,7 @@ const shapeAttr = (dims: number[]) => ({ shape: { dim: dims.map((d) => ({ size: 
 const ints = (name: string, v: number[], scalar = false) => ({ name, op: 'Const', attr: { dtype: I, value: { tensor: { dtype: 'DT_INT32', tensor_shape: scalar ? {} : { dim: [{ size: String(v.length) }] }, int_val: v } } } });
 const placeholder = (name: string, dims: number[]) => ({ name, op: 'Placeholder', attr: { dtype: F, shape: shapeAttr(dims) } });
 
-function load(nodes: unknown[], outputs: Record<string, string>, inputs: Record<string, string> = { x: 'x:0' }): ef.internal.LoadedFunction {
+function load(nodes: unknown[], outputs: Record<string, string>, inputs: Record<string, string> = { x: 'x:0' }): ef.LoadedFunction {
   const graph = ef.internal.readTfGraph({ node: nodes } as never);
   const sig = { inputs: Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, { name: v }])), outputs: Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, { name: v }])) };
   return ef.internal.signatureFunction(graph, sig, { outputs: 'dict' });
