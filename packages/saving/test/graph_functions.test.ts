@@ -391,6 +391,23 @@ describe('symbolic dims: EagerFlow ops == TF 2.21 with unknown batch and spatial
     f.dispose();
   });
 
+  test('imported: contracted dims that only disagree when the graph runs raise InvalidArgumentError naming the TF node, without leaks', () => {
+    const { graph, fx } = fixture('symbolic_dims');
+    const f = ef.internal.signatureFunction(graph, signature(fx), { variables: {}, outputs: 'dict' });
+    const feeds = Object.fromEntries(Object.entries(fx.feeds).map(([k, v]) => [k, ef.constant(flat(v), 'float32', shapeOf(v))]));
+    // v with 5 rows against m's 4: tensordot and einsum contract m's rows with v's.
+    feeds.v.dispose();
+    feeds.v = ef.ones([5, 3]);
+    const before = ef.memory().numTensors;
+    const e = thrown(() => f(feeds));
+    expect(e).toBeInstanceOf(ef.errors.InvalidArgumentError);
+    // As TF's own MatMul kernel raises for this graph: the imported node named, with both shapes.
+    expect(String(e)).toMatch(/inner dimensions do not match.*\[5,3\][^]*node 'Tensordot\/MatMul' \(MatMul\)/);
+    expect(ef.memory().numTensors).toBe(before);
+    ef.dispose(Object.values(feeds));
+    f.dispose();
+  });
+
   test('imported, then called inside ef.trace with the signature\'s null dims', () => {
     const { graph, fx } = fixture('symbolic_dims');
     const f = ef.internal.signatureFunction(graph, signature(fx), { variables: {}, outputs: 'dict' });
