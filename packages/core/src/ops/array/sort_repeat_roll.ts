@@ -14,7 +14,7 @@ import * as RD from '../math/reduce_scan';
 import * as TR from './manipulation';
 import * as SG from '../math/segment_search';
 import { tidy } from '../../backend/memory';
-import { Dim, DimRun, SymShape, aroundAxis, dim, dimsOf, positionsAlong, fillLike, indexVector, isKnown, reshapeTo, shapeOf, shapeTensor, sliceTo, splitAt, splitFirst, withDim } from './symbolic_dims';
+import { Dim, DimRun, SymShape, dim, dimsOf, positionsAlong, fillLike, indexVector, isKnown, reshapeTo, shapeOf, shapeTensor, sliceTo, splitAt, splitFirst, withDim } from './symbolic_dims';
 
 const NONE = {};
 
@@ -31,57 +31,30 @@ function using<T>(op: string, x: TensorLike, body: (t: Tensor, tmp: (t: Tensor) 
   });
 }
 
-function staticAxis(op: string, t: Tensor, axis: number): [number, number, number] {
-  const d = t.dims;
-  if (d === null) throw argError(op, 'unknown input rank', 'a tensor of unknown rank', 'a known rank', 'Give the input a shape (setShape).');
-  const [a] = normalizeAxes(op, [axis], d.length);
-  const n = d[a];
-  if (n === null) throw argError(op, 'unknown size along the axis', `shape ${t.shape.toString()} on axis ${axis}`, 'a static size', 'Give the input a static shape (setShape).');
-  return [a, n, d.length];
-}
-
-/** Sorted values and their indices along `axis` via topK over a last axis (negated for ascending, like TF). */
+/**
+ * Sorted values and their indices along `axis` via topK over a last axis (negated for ascending, like TF). One path for
+ * every rank, known or not (Dims, symbolic_dims.ts): the tensor viewed as [before, n, after] around the axis, n moved
+ * last when something follows it (TF swaps it to the end by a perm), sorted by TopKV2 (k = n, read when the graph runs
+ * when n is not static), and the shape restored.
+ */
 function sorted(op: string, x: TensorLike, axis: number, direction: unknown, want: 'values' | 'indices'): Tensor {
   const dir = typeof direction === 'string' ? direction.toUpperCase() : direction;
   if (dir !== 'ASCENDING' && dir !== 'DESCENDING') throw argError(op, 'unsupported direction', describe(direction), "'ASCENDING' or 'DESCENDING'", "Pass direction: 'ASCENDING' or 'DESCENDING'.");
-  return using(op, x, (t, tmp) => {
-    // The sorted axis may be known only at run time (k read then: TopKV2's k input).
-    const d = t.dims;
-    const asc = dir === 'ASCENDING';
-    // Ascending = descending of an order-reversing map: -x for floats, -1 - x for int32 (-x overflows at INT_MIN).
-    const flip = (v: Tensor): Tensor => (t.dtype === 'int32' ? o.sub(-1, v) : o.neg(v));
-    if (d === null && axis !== -1) return tidy(() => sortedAround(t, axis, asc ? flip : null, want));
-    const last = d === null && axis === -1;
-    const a = last ? -1 : d === null ? staticAxis(op, t, axis)[0] : normalizeAxes(op, [axis], d.length)[0];
-    const rank = d === null ? 0 : d.length;
-    const n = d === null ? null : d[a];
-    const perm = Array.from({ length: rank }, (_, i) => i);
-    if (!last) [perm[a], perm[rank - 1]] = [perm[rank - 1], perm[a]];
-    const moved = last || a === rank - 1 ? t : tmp(o.transpose(t, perm));
-    const src = asc ? tmp(flip(moved)) : moved;
-    // k: the sorted axis's length, a TopKV2 input read when the graph runs when it is not static.
-    const k: Dim = n ?? splitAt(op, shapeOf(src), -1).at;
-    const kIn = isKnown(k) ? [] : [dim.tensor(k)];
-    const [values, indices] = bind(RD.topK as Primitive, [src, ...kIn], { k: isKnown(k) ? k : 0, sorted: true });
-    const picked = want === 'values' ? (asc ? flip(values) : values) : indices;
-    for (const r of [values, indices]) if (r !== picked) tmp(r);
-    if (last || a === rank - 1) return picked;
-    tmp(picked);
-    return o.transpose(picked, perm);
-  });
-}
-
-/**
- * An unknown rank, an axis other than -1 (TF swaps it to the end by a run-time perm): the tensor viewed as
- * [before, n, after] (Dims from its run-time shape), sorted along n moved last, and the shape restored.
- */
-function sortedAround(t: Tensor, axis: number, flip: ((v: Tensor) => Tensor) | null, want: 'values' | 'indices'): Tensor {
-  const { x3, head, at, tail } = aroundAxis('sort', t, axis);
-  const moved = o.transpose(x3, [0, 2, 1]);
-  const src = flip === null ? moved : flip(moved);
-  const [values, indices] = bind(RD.topK as Primitive, [src, dim.tensor(at)], { k: 0, sorted: true });
-  const picked = want === 'indices' ? indices : flip === null ? values : flip(values);
-  return reshapeTo(o.transpose(picked, [0, 2, 1]), [...head, at, ...tail]);
+  return using(op, x, (t) =>
+    tidy(() => {
+      const asc = dir === 'ASCENDING';
+      // Ascending = descending of an order-reversing map: -x for floats, -1 - x for int32 (-x overflows at INT_MIN).
+      const flip = (v: Tensor): Tensor => (t.dtype === 'int32' ? o.sub(-1, v) : o.neg(v));
+      const { head, at, tail } = splitAt(op, shapeOf(t), axis);
+      // Nothing after the axis (the last one, whatever the rank): sorted in place.
+      const inPlace = axis === -1 || tail.length === 0;
+      const moved = inPlace ? t : o.transpose(reshapeTo(t, [dim.prod(head), at, dim.prod(tail)]), [0, 2, 1]);
+      const src = asc ? flip(moved) : moved;
+      const [values, indices] = bind(RD.topK as Primitive, [src, ...(isKnown(at) ? [] : [dim.tensor(at)])], { k: isKnown(at) ? at : 0, sorted: true });
+      const picked = want === 'indices' ? indices : asc ? flip(values) : values;
+      return inPlace ? picked : reshapeTo(o.transpose(picked, [0, 2, 1]), [...head, at, ...tail]);
+    }),
+  );
 }
 
 /**

@@ -169,19 +169,12 @@ export function splitFirst(op: string, s: SymShape, n: number): { first: Dim[]; 
 
 /**
  * x with `axes` moved to the end in the given order (the other axes keep theirs: TF's tensordot perm free + axes),
- * the free dims and the moved ones. A known rank is one transpose; an unknown rank moves each axis in turn around
- * the [before, n, after] view (its run-time position shifted down by the axes already moved from below it).
+ * the free dims and the moved ones. One path for every rank, known or not: each axis in turn moves around the
+ * [before, n, after] view (its position shifted down by the axes already moved from below it); an axis with nothing
+ * after it is a reshape only (static shapes fold it away).
  */
 export function moveAxesToEnd(op: string, x: Tensor, axes: readonly number[]): { moved: Tensor; free: SymShape; axesDims: Dim[] } {
-  const s = shapeOf(x);
-  if (!s.some((d) => d instanceof DimRun)) {
-    const r = s.length;
-    const pos = axes.map((a) => (a < 0 ? a + r : a));
-    const free = s.map((_, i) => i).filter((i) => !pos.includes(i));
-    const perm = [...free, ...pos];
-    return { moved: perm.every((p, i) => p === i) ? x : o.transpose(x, perm), free: free.map((i) => s[i]), axesDims: pos.map((i) => s[i] as Dim) };
-  }
-  const rank = rankOf(s);
+  const rank = rankOf(shapeOf(x));
   const pos = axes.map((a): Dim => (a < 0 ? dim.add(rank, a) : a));
   let cur = x;
   const movedDims: Dim[] = [];
@@ -189,7 +182,9 @@ export function moveAxesToEnd(op: string, x: Tensor, axes: readonly number[]): {
     const shift = pos.slice(0, i).reduce<Dim>((acc, q) => dim.add(acc, dim.lt(q, p)), 0);
     const { head, at, tail } = splitAt(op, shapeOf(cur), dim.sub(p, shift));
     movedDims.push(at);
-    cur = reshapeTo(o.transpose(reshapeTo(cur, [dim.prod(head), at, dim.prod(tail)]), [0, 2, 1]), [...head, ...tail, at]);
+    const after = dim.prod(tail);
+    const last = after === 1 ? cur : o.transpose(reshapeTo(cur, [dim.prod(head), at, after]), [0, 2, 1]);
+    cur = last === cur && tail.length === 0 ? cur : reshapeTo(last, [...head, ...tail, at]);
   });
   return { moved: cur, free: splitLast(op, shapeOf(cur), axes.length).head, axesDims: movedDims };
 }
