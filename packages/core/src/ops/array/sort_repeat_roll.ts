@@ -45,6 +45,8 @@ function sorted(op: string, x: TensorLike, axis: number, direction: unknown, wan
       const asc = dir === 'ASCENDING';
       // Ascending = descending of an order-reversing map: -x for floats, -1 - x for int32 (-x overflows at INT_MIN).
       const flip = (v: Tensor): Tensor => (t.dtype === 'int32' ? o.sub(-1, v) : o.neg(v));
+      // A known rank checks the axis now (an unknown one when the graph runs, by the run-time slices of the shape).
+      if (t.rank !== null) normalizeAxes(op, [axis], t.rank);
       const { head, at, tail } = splitAt(op, shapeOf(t), axis);
       // Nothing after the axis (the last one, whatever the rank): sorted in place.
       const inPlace = axis === -1 || tail.length === 0;
