@@ -7,6 +7,7 @@ import { Tensor, backend, tidy } from '@eagerflow/core';
 import { withBuilder } from '@eagerflow/function';
 import { GraphScope, NodeReader } from './reader';
 import { ConstValue } from './weights';
+import { isHostCallbackNode } from './host_codec';
 import { InputRef, ParsedNode, loadError } from './validate';
 
 /** The most elements a folded value (and each value a fold reads) may have; larger ones stay graph computations. */
@@ -26,7 +27,8 @@ const NEVER_PATTERN = /Random|Multinomial|Candidate|Shuffle|TensorList|TensorArr
 
 /** Whether `n` may be folded at all (its inputs decide the rest). */
 export function foldable(n: ParsedNode): boolean {
-  if (NEVER.has(n.op) || NEVER_PATTERN.test(n.op)) return false;
+  // Host callbacks (EagerFlow's py_function nodes) may have effects of their own.
+  if (NEVER.has(n.op) || NEVER_PATTERN.test(n.op) || isHostCallbackNode(n)) return false;
   for (const a of n.attrs.values()) {
     const v = a as { func?: { name?: string } | null; list?: { func?: unknown[] } | null };
     if (v.func?.name !== undefined || (v.list?.func ?? []).length > 0) return false;
@@ -102,7 +104,12 @@ function staticDimsOf(scope: GraphScope, ref: InputRef, n: ParsedNode): readonly
   const c = scope.constOf(ref);
   if (c !== null) return c.shape;
   if (scope.isResource(ref)) return null;
-  return scope.tensorAt(ref, `node '${n.name}' (${n.op})`).dims;
+  try {
+    return scope.tensorAt(ref, `node '${n.name}' (${n.op})`).dims;
+  } catch {
+    // An input without a tensor value here (a pattern-only node): not folded; reading the node itself reports it.
+    return null;
+  }
 }
 
 /** Raised inside a fold when the reader asks for something the fold cannot give (a tensor that is not an input). */
