@@ -11,7 +11,7 @@ import { isHostCallbackNode } from './host_codec';
 import { InputRef, ParsedNode, loadError } from './validate';
 
 /** The most elements a folded value (and each value a fold reads) may have; larger ones stay graph computations. */
-export const FOLD_MAX_ELEMENTS = 1 << 16;
+const FOLD_MAX_ELEMENTS = 1 << 16;
 /** How deep folds may nest (a chain of computed constants); deeper chains are not folded. */
 const FOLD_MAX_DEPTH = 256;
 
@@ -26,7 +26,7 @@ const NEVER = new Set([
 const NEVER_PATTERN = /Random|Multinomial|Candidate|Shuffle|TensorList|TensorArray|HashTable|LookupTable|Iterator|Dataset|Stateful/;
 
 /** Whether `n` may be folded at all (its inputs decide the rest). */
-export function foldable(n: ParsedNode): boolean {
+function foldable(n: ParsedNode): boolean {
   // Host callbacks (EagerFlow's py_function nodes) may have effects of their own.
   if (NEVER.has(n.op) || NEVER_PATTERN.test(n.op) || isHostCallbackNode(n)) return false;
   for (const a of n.attrs.values()) {

@@ -90,7 +90,7 @@ export function shapeOf(x: Tensor): SymShape {
 /** x's dims when its rank is known (throws otherwise: the caller reshapes to a known rank first). */
 export function dimsOf(x: Tensor): Dim[] {
   const s = shapeOf(x);
-  if (s.some((d) => d instanceof DimRun)) throw internalError('dimsOf', 'a tensor of unknown rank (the caller must bring it to a known rank first: withRank, aroundAxis)');
+  if (s.some((d) => d instanceof DimRun)) throw internalError('dimsOf', 'a tensor of unknown rank (the caller must bring it to a known rank first: withRank, or the [before, n, after] view of splitAt)');
   return s as Dim[];
 }
 
@@ -251,15 +251,6 @@ export function withDim(x: Tensor, axis: number, n: Dim): Tensor {
 
 /** x checked to have last dim `n` when the graph runs (see withDim). */
 export const withLastDim = (x: Tensor, n: number): Tensor => withDim(x, -1, n);
-
-/**
- * x viewed as [before, n, after] around `axis` (the dims before and after it merged): a rank-3 tensor a composite
- * works on along axis 1 whatever x's rank (known or not), and the shape to restore with reshapeTo afterwards.
- */
-export function aroundAxis(op: string, x: Tensor, axis: number): { x3: Tensor; head: SymShape; at: Dim; tail: SymShape } {
-  const { head, at, tail } = splitAt(op, shapeOf(x), axis);
-  return { x3: reshapeTo(x, [dim.prod(head), at, dim.prod(tail)]), head, at, tail };
-}
 
 /** The int32 vector [f(0), ..., f(n - 1)]: a constant when n is known, else g of 0..n-1 (built when the graph runs). */
 export function indexVector(n: Dim, f: (i: number) => number, g: (positions: Tensor) => Tensor): Tensor {
