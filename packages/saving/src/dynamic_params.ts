@@ -1,5 +1,5 @@
-// Data-dependent parameters: Fill dims, Slice begin/size, Pad paddings, Range bounds, TopKV2 k, Reshape/Tile/BroadcastTo
-// shapes computed by the graph (detection post-processing). One record runs the op's own record with the params
+// Data-dependent parameters: Fill dims, Range bounds, TopKV2 k, Tile/BroadcastTo shapes, resize sizes computed by the
+// graph (detection post-processing). One record runs the op's own record with the params
 // read from those tensors when it executes; gradients are the op's own, with the params of that run.
 import { AVal, AttrValue, Info, ONNX_TYPE, Primitive, ReadScope, Tensor, backend, bind, recordByName, registerPrimitive, unimplemented } from '@eagerflow/core';
 import type { DType, OnnxCodec } from '@eagerflow/core';
@@ -91,43 +91,11 @@ interface Entry {
   readonly patterns?: readonly string[];
 }
 
-const unknownDims = (n: number | null | undefined): (number | null)[] | null => (n === null || n === undefined ? null : Array.from({ length: n }, () => null));
-const sameRank = (x: Tensor): (number | null)[] | null => unknownDims(x.rank);
 
 const ENTRIES: Record<string, Entry> = {
-  Fill: {
-    target: 'fill',
-    data: [],
-    slots: [{ input: 0, param: 'shape', kind: 'vector' }, { input: 1, param: 'value', kind: 'scalar' }],
-    fixed: (r) => ({ dtype: r.input(1).dtype }),
-    out: (_r, _d, [dims, v]) => [{ dtype: v.dtype, shape: unknownDims(dims.dims?.[0]) }],
-  },
-  Slice: { target: 'slice', data: [0], slots: [{ input: 1, param: 'begin', kind: 'vector' }, { input: 2, param: 'size', kind: 'vector' }], fixed: () => ({}), out: (_r, [x]) => [{ dtype: x.dtype, shape: sameRank(x) }] },
-  Pad: { target: 'pad', data: [0], slots: [{ input: 1, param: 'paddings', kind: 'pairs' }], fixed: () => ({ constantValue: 0 }), out: (_r, [x]) => [{ dtype: x.dtype, shape: sameRank(x) }] },
-  PadV2: { target: 'pad', data: [0], slots: [{ input: 1, param: 'paddings', kind: 'pairs' }, { input: 2, param: 'constantValue', kind: 'scalar' }], fixed: () => ({}), out: (_r, [x]) => [{ dtype: x.dtype, shape: sameRank(x) }] },
-  Range: {
-    target: 'range',
-    data: [],
-    slots: [{ input: 0, param: 'start', kind: 'scalar' }, { input: 1, param: 'stop', kind: 'scalar' }, { input: 2, param: 'step', kind: 'scalar' }],
-    fixed: (r) => ({ dtype: r.node.dtype('Tidx', 'int32') }),
-    out: (r) => [{ dtype: r.node.dtype('Tidx', 'int32'), shape: [null] }],
-  },
-  TopKV2: {
-    target: 'top_k',
-    data: [0],
-    slots: [{ input: 1, param: 'k', kind: 'scalar' }],
-    fixed: (r) => ({ sorted: r.node.bool('sorted', true) }),
-    out: (_r, [x]) => {
-      const d = x.dims === null ? null : [...x.dims.slice(0, -1), null];
-      return [{ dtype: x.dtype, shape: d }, { dtype: 'int32', shape: d }];
-    },
-  },
-  Reshape: { target: 'reshape', data: [0], slots: [{ input: 1, param: 'shape', kind: 'vector' }], fixed: () => ({}), out: (_r, [x], [s]) => [{ dtype: x.dtype, shape: unknownDims(s.dims?.[0]) }], patterns: ['Shape'] },
-  Tile: { target: 'tile', data: [0], slots: [{ input: 1, param: 'multiples', kind: 'vector' }], fixed: () => ({}), out: (_r, [x]) => [{ dtype: x.dtype, shape: sameRank(x) }] },
   // TF2 resizes (half-pixel centers; the TF1 modes are read by import_detect) to a size the graph computes.
   ResizeBilinear: { target: 'resize_bilinear', data: [0], slots: [{ input: 1, param: 'size', kind: 'vector' }], fixed: () => ({}), out: (_r, [x]) => [{ dtype: x.dtype, shape: x.dims === null ? null : [x.dims[0], null, null, x.dims[3]] }] },
   ResizeNearestNeighbor: { target: 'resize_nearest', data: [0], slots: [{ input: 1, param: 'size', kind: 'vector' }], fixed: () => ({}), out: (_r, [x]) => [{ dtype: x.dtype, shape: x.dims === null ? null : [x.dims[0], null, null, x.dims[3]] }] },
-  BroadcastTo: { target: 'broadcast_to', data: [0], slots: [{ input: 1, param: 'shape', kind: 'vector' }], fixed: () => ({}), out: (_r, [x], [s]) => [{ dtype: x.dtype, shape: unknownDims(s.dims?.[0]) }], patterns: ['Shape', 'BroadcastArgs'] },
 };
 
 /** Nodes whose shape params are computed (not Const, and not a pattern a record reads, like Reshape(x, Shape(like))). */

@@ -2,7 +2,7 @@
 // masks, negative indices, clamping and shrink axes as tensor arithmetic on shape(x), then one run-time slice, so
 // the node stays traced and differentiable. Unit strides only (computed strides are checked to be 1 when the graph
 // runs); Const begin/end stay with the record's reader.
-import { TOP, Tensor, reshapeDynOf, shapeOf, sliceDynOf } from '@eagerflow/core';
+import { TOP, Tensor, reshapeWith, shapeOf, sliceWith } from '@eagerflow/core';
 import type { DType } from '@eagerflow/core';
 import type { NodeReader, OpReader } from './reader';
 import { assertAtRunTime } from './import_assert';
@@ -46,10 +46,10 @@ function read(r: NodeReader): Tensor[] {
   const end = TOP.where(vector(r, shrink, 'bool'), TOP.add(begin, vector(r, new Array(n).fill(1), 'int32')), endRaw);
   const size = TOP.maximum(TOP.subtract(end, begin), zero);
   const rest = rank - n;
-  const y = sliceDynOf(x, rest ? TOP.concat([begin, vector(r, new Array(rest).fill(0), 'int32')], 0) : begin, rest ? TOP.concat([size, vector(r, new Array(rest).fill(-1), 'int32')], 0) : size);
+  const y = sliceWith(x, rest ? TOP.concat([begin, vector(r, new Array(rest).fill(0), 'int32')], 0) : begin, rest ? TOP.concat([size, vector(r, new Array(rest).fill(-1), 'int32')], 0) : size);
   if (!shrink.some((b) => b)) return [y];
   const keep = Array.from({ length: rank }, (_, i) => i).filter((i) => !(i < n && shrink[i]));
-  return [reshapeDynOf(y, keep.length ? TOP.gather(shapeOf(y), vector(r, keep, 'int32'), 0) : vector(r, [], 'int32'))];
+  return [reshapeWith(y, keep.length ? TOP.gather(shapeOf(y), vector(r, keep, 'int32'), 0) : vector(r, [], 'int32'))];
 }
 
 /** The reader of StridedSlice nodes whose begin or end is computed (not a Const); others are the record's. */

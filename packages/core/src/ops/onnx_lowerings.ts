@@ -136,7 +136,7 @@ export const lower = {
   slice: codec<SliceP>((s, n, [x]) => {
     const ends = n.params.size.map((z, i) => (z === -1 ? I64_MAX : n.params.begin[i] + z));
     return s.add('Slice', [x, s.int64s(n.params.begin), s.int64s(ends)]);
-  }, firstIn(FIB)),
+  }, (s, n) => n.inputs.length === 1 && firstIn(FIB)(s, n)),
   /** squeeze: listed axes, or every size-1 axis (needs the static shape). */
   squeeze: codec<{ readonly axes: readonly number[] | null }>((s, n, [x]) => {
     const shape = s.aval(n.inputs[0]).shape as (number | null)[];
@@ -189,7 +189,7 @@ export const lower = {
   pad: codec<{ readonly paddings: readonly (readonly [number, number])[]; readonly constantValue?: number }>((s, n, [x]) => {
     const pads = [...n.params.paddings.map((q) => q[0]), ...n.params.paddings.map((q) => q[1])];
     return s.add('Pad', [x, s.int64s(pads), s.scalar(n.params.constantValue ?? 0, s.aval(n.inputs[0]).dtype)], { mode: { s: 'constant' } });
-  }, firstIn(FIB)),
+  }, (s, n) => n.inputs.length === 1 && firstIn(FIB)(s, n)),
   /** OneHot: TF gives negative indices an all-off row (ONNX would wrap them), so they are moved out of range. */
   oneHot: codec<{ readonly depth: number; readonly onValue: number; readonly offValue: number; readonly axis: number; readonly dtype: DType }>((s, n, [x]) => {
     const p = n.params;

@@ -1,5 +1,8 @@
 // creation: fill, range, zerosLike and onesLike, with their GraphDef codecs (Fill, Range).
 import type { Info } from '../../backend/backend';
+import { readInfoSync } from '../../backend/backend';
+import { dimsToString } from '../../values/shape';
+import { ruleOps as o } from '../rule_ops';
 import { defineOp } from '../define_op';
 import { DType, describe } from '../../values/dtype';
 import { AVal, Params, Primitive } from '../primitive';
@@ -79,9 +82,20 @@ export interface RangeParams {
   readonly dtype: DType;
 }
 
+/**
+ * range(start, limit, delta): TF's Range. The bounds are params when static, or three scalar tensor inputs of the
+ * dtype (TF's own operands) when only the graph knows them: `range(start, limit, delta)` binds `{ dtype }` alone.
+ */
 export const range = defineOp({
   name: 'range',
-  infer(_ins: AVal[], p: RangeParams) {
+  infer(ins: AVal[], p: RangeParams) {
+    if (ins.length === 3) {
+      ins.forEach((a, i) => {
+        checkDTypes('range', a, [p.dtype], ['start', 'limit', 'delta'][i]);
+        if (a.shape !== null && a.shape.length !== 0) throw argError('range', `${['start', 'limit', 'delta'][i]} must be a scalar`, dimsToString(a.shape), 'a scalar', 'Pass scalar bounds.');
+      });
+      return [{ dtype: p.dtype, shape: [null] }];
+    }
     if (p.step === 0) throw argError('range', 'step must not be zero', '0', 'a non-zero step', 'Pass a positive or negative step.');
     if (p.dtype === 'int32' && ![p.start, p.stop, p.step].every(Number.isInteger)) {
       throw argError('range', 'an int32 range needs integer bounds', `${p.start}, ${p.stop}, ${p.step}`, 'integers for an int32 range', "Pass integers, or dtype 'float32'.");
@@ -95,11 +109,17 @@ export const range = defineOp({
     return [{ dtype: p.dtype, shape: [rangeSize(p)] }];
   },
   // tfjs's Range counts down when stop < start even with a positive step; TensorFlow gives [].
-  impl: (k, _ins, p: RangeParams) => [
-    (rangeSize(p) === 0 ? k.run('Fill', {}, { shape: [0], value: 0, dtype: p.dtype }) : k.run('Range', {}, { start: p.start, stop: p.stop, step: p.step, dtype: p.dtype })) as Info,
-  ],
+  impl(k, ins, p: RangeParams) {
+    // Bounds read when the op runs, checked by the rule (the length too) before the kernel.
+    const q: RangeParams = ins.length === 3 ? { dtype: p.dtype, start: Number(readInfoSync(ins[0])[0]), stop: Number(readInfoSync(ins[1])[0]), step: Number(readInfoSync(ins[2])[0]) } : p;
+    if (ins.length === 3) range.infer([], q);
+    return [(rangeSize(q) === 0 ? k.run('Fill', {}, { shape: [0], value: 0, dtype: q.dtype }) : k.run('Range', {}, { start: q.start, stop: q.stop, step: q.step, dtype: q.dtype })) as Info];
+  },
   tf: { ops: ['Range'], write: writeRange, read: readRange },
 });
+
+/** Binds range with its bounds as scalar tensors of `dtype` (bounds only the graph knows). */
+export const rangeWith = (start: Tensor, limit: Tensor, delta: Tensor, dtype: DType): Tensor => bindP(range, [start, limit, delta], { dtype })[0];
 
 function rangeSize(p: RangeParams): number {
   return Math.max(0, Math.ceil((p.stop - p.start) / p.step));
@@ -117,6 +137,8 @@ function writeFill(s: WriteScope, n: SpecNode): string[] {
 
 function readFill(r: ReadScope): Tensor[] {
   r.arity(2);
+  // Dims the graph computes: fill's run-time form (zeros of the dims plus the value; TF's Fill takes them as a tensor).
+  if (r.producer(0)?.op !== 'Const') return [o.fill(r.input(0), r.input(1))];
   const shape = r.numbers(0, 'the dims');
   r.checkSize(shape);
   const c = r.constScalar(1);
@@ -125,8 +147,9 @@ function readFill(r: ReadScope): Tensor[] {
   return bindP(fill, [], { shape, value, dtype: c.dtype });
 }
 
-function writeRange(s: WriteScope, n: SpecNode): string[] {
+function writeRange(s: WriteScope, n: SpecNode, ins: string[]): string[] {
   const p = n.params as RangeParams;
+  if (ins.length === 3) return [s.add('Range', 'Range', ins, { Tidx: attr.type(p.dtype) })];
   const scalar = (hint: string, v: number): string => (p.dtype === 'int32' ? s.ints(hint, [v], []) : s.constant(hint, { dtype: 'float32', shape: [], data: Float32Array.of(v) }));
   // The exact (float64) endpoints ride along in an attr: float32 consts could change the length.
   const exact = { list: { f: [p.start, p.stop, p.step] } };
@@ -137,6 +160,8 @@ function readRange(r: ReadScope): Tensor[] {
   r.arity(3);
   const dtype = r.node.dtype('Tidx', 'int32');
   const exact = r.node.has('_eagerflow_range') ? r.node.floats('_eagerflow_range') : [];
+  // Bounds the graph computes: the tensor form.
+  if (exact.length !== 3 && [0, 1, 2].some((k) => r.producer(k)?.op !== 'Const')) return bindP(range, r.inputs(0, 3), { dtype });
   const vals = exact.length === 3 ? exact : [0, 1, 2].map((k) => r.number(k, 'a range bound'));
   const [start, stop, step] = vals;
   if (step === 0 || !Number.isFinite(start + stop + step) || Math.abs((stop - start) / step) > r.maxElements) {

@@ -86,7 +86,7 @@ function othersProduct(x: Tensor, axes: number[], rank: number): Tensor {
   const flat =
     d.every((v) => v !== null)
       ? o.reshape(permuted, [(d as number[]).slice(0, axes.length).reduce((a, b) => a * b, 1), (d as number[]).slice(axes.length).reduce((a, b) => a * b, 1)])
-      : o.reshapeDynOf(permuted, o.stack([prodOfVector(o.slice(o.shapeOf(permuted), [0], [axes.length])), prodOfVector(o.slice(o.shapeOf(permuted), [axes.length], [-1]))]));
+      : o.reshapeWith(permuted, o.stack([prodOfVector(o.slice(o.shapeOf(permuted), [0], [axes.length])), prodOfVector(o.slice(o.shapeOf(permuted), [axes.length], [-1]))]));
   const left = bind(cumprod as Primitive, [flat], { axis: 0, exclusive: true, reverse: false })[0];
   const right = bind(cumprod as Primitive, [flat], { axis: 0, exclusive: true, reverse: true })[0];
   const y = o.reshapeLike(o.mul(left, right), permuted);
