@@ -171,3 +171,43 @@ describe('a bad run-time size raises InvalidArgumentError naming the op, with no
     x.dispose();
   });
 });
+
+describe('tile, range, broadcastTo, fill and the resizes take computed operands as tensor inputs too (the importer reads them so)', () => {
+  const P = ef.internal.PRIMITIVES as Record<string, ef.internal.Primitive>;
+  const bind1 = (name: string, ins: ef.Tensor[], params: Record<string, unknown> = {}): ef.Tensor => ef.internal.bind(P[name], ins, params)[0];
+  /** n = shape(x)[0] as an int32 scalar (a size only the graph knows). */
+  const rows = (x: ef.Tensor): ef.Tensor => ef.reshape(ef.slice(ef.shape(x), [0], [1]), []);
+  const rowsVec = (x: ef.Tensor): ef.Tensor => ef.slice(ef.shape(x), [0], [1]);
+
+  const cases: [string, (x: ef.Tensor) => ef.Tensor, (x: ef.Tensor) => ef.Tensor][] = [
+    ['tile by [shape(x)[0], 2]', (x) => bind1('tile', [x, ef.concat([rowsVec(x), i32([2])], 0)]), (x) => ef.tile(x, [x.shape.asList()[0] as number, 2])],
+    ['range(0, shape(x)[0] * 3) as float32', (x) => ef.add(ef.reshape(x, [-1]), bind1('range', [ef.constant(0), ef.cast(ef.multiply(rows(x), 3), 'float32'), ef.constant(1)], { dtype: 'float32' })), (x) => ef.add(ef.reshape(x, [-1]), ef.range(0, x.size, 1, 'float32'))],
+    ['resizeBilinear to [shape(x)[0] + 1, 5]', (x) => bind1('resize_bilinear', [ef.reshape(x, [1, -1, 3, 1]), ef.concat([ef.add(rowsVec(x), i32([1])), i32([5])], 0)], { size: [null, null] }), (x) => ef.image.resize(ef.reshape(x, [1, -1, 3, 1]), [(x.shape.asList()[0] as number) + 1, 5])],
+    ['resizeNearestNeighbor to [2 * shape(x)[0], 2]', (x) => bind1('resize_nearest', [ef.reshape(x, [1, -1, 3, 1]), ef.concat([ef.multiply(rowsVec(x), i32([2])), i32([2])], 0)], { size: [null, null] }), (x) => ef.image.resize(ef.reshape(x, [1, -1, 3, 1]), [2 * (x.shape.asList()[0] as number), 2], { method: 'nearest' })],
+  ];
+  cases.push(
+    ['broadcastTo [2, shape(x)[0], 3]', (x) => bind1('broadcast_to', [x, ef.concat([i32([2]), rowsVec(x), i32([3])], 0)]), (x) => ef.broadcastTo(x, [2, x.shape.asList()[0] as number, 3])],
+    ['fill [shape(x)[0], 2] with sum(x)', (x) => ef.add(bind1('fill', [ef.concat([rowsVec(x), i32([2])], 0), ef.reduceSum(x)]), 0), (x) => ef.fill([x.shape.asList()[0] as number, 2], ef.reduceSum(x))],
+  );
+  test.each(cases)('%s: eager, traced [null, 3], saved and loaded equal the static form; gradients too', (_name, dyn, fixed) => {
+    const f = ef.trace(dyn, { inputSignature: [new ef.TensorSpec([null, 3])] });
+    const loaded = ef.loadFunction(ef.saveFunction(f));
+    expect(loaded.concreteFunction.graph.toString()).not.toContain('dynamic_params');
+    for (const n of [2, 4]) {
+      const x = ef.constant(Array.from({ length: n * 3 }, (_, i) => Math.sin(i)), 'float32', [n, 3]);
+      const want = fixed(x);
+      for (const got of [dyn(x), f(x) as ef.Tensor, loaded(x) as ef.Tensor]) {
+        expect(got.shape.asList()).toEqual(want.shape.asList());
+        vals(got).forEach((v, i) => expect(v).toBeCloseTo(vals(want)[i], 5));
+        got.dispose();
+      }
+      const gw = ef.grad(weighted(fixed))(x) as ef.Tensor;
+      for (const g of [ef.grad(weighted(dyn))(x) as ef.Tensor, ef.grad(weighted((t) => loaded(t) as ef.Tensor))(x) as ef.Tensor]) {
+        vals(g).forEach((v, i) => expect(v).toBeCloseTo(vals(gw)[i], 4));
+        g.dispose();
+      }
+      ef.dispose([x, want, gw]);
+    }
+    loaded.dispose();
+  });
+});

@@ -20,6 +20,8 @@ export const staticShape = (s: LowerScope, i: number): number[] | null => {
 };
 const firstIn = (dtypes: readonly DType[]) => (s: LowerScope, n: SpecNode): boolean => dtypes.includes(s.aval(n.inputs[0]).dtype);
 export const one = (x: string[]): string => x[0];
+/** An int32 size operand (a record's tensor form) as the int64 tensor ONNX's Reshape / Tile take. */
+export const int64Operand = (s: LowerScope, t: string): string => one(s.add('Cast', [t], { to: { i: 7 } }));
 /** float32 operands, or int32 ones divided by a captured constant without zeros. */
 const floatOrIntByConst = (s: LowerScope, n: SpecNode): boolean => {
   const t = s.aval(n.inputs[0]).dtype;

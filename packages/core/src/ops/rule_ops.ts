@@ -37,8 +37,7 @@ export interface RuleOps {
   cosh: Unary;
   zerosLike: Unary;
   onesLike: Unary;
-  /** dims: numbers, or an int32 vector tensor (fill's run-time form when it is symbolic). */
-  fill(dims: number[] | Tensor, value: number | boolean | string | Tensor, dtype?: DType): Tensor;
+  fill(dims: number[], value: number | boolean | string | Tensor, dtype?: DType): Tensor;
   where(condition: TensorLike, x: TensorLike, y: TensorLike): Tensor;
   reduceSum: Reduce;
   reduceMean: Reduce;

@@ -12,7 +12,8 @@ import { api, arg } from '../api_spec';
 import { ReadScope, SpecNode, WriteScope, attr } from '../graphdef_spec';
 import { bind } from '../bind';
 import { lower } from '../onnx_lowerings';
-import { withScratch } from '../kernel_util';
+import { broadcastInfo, intValues, withScratch } from '../kernel_util';
+import { g0 } from '../rule_helpers';
 
 const unaryApi = <const P extends readonly string[]>(paths: P) => api(paths, [arg.tensor('x')]);
 
@@ -43,9 +44,20 @@ export interface FillParams {
   readonly dtype: DType;
 }
 
+/**
+ * fill: TF's Fill. dims and value are params when static, or tensor inputs (TF's own operands: int32 dims, a scalar
+ * value) when only the graph knows them: `fill(dims, value)` binds no params.
+ */
 export const fill = defineOp({
   name: 'fill',
-  infer(_ins: AVal[], p: FillParams) {
+  infer(ins: AVal[], p: FillParams) {
+    if (ins.length === 2) {
+      checkDTypes('fill', ins[0], ['int32'], 'dims');
+      const [d, v] = [ins[0].shape, ins[1].shape];
+      if (d !== null && d.length !== 1) throw argError('fill', 'dims must be a vector', dimsToString(d), 'a rank-1 int32 tensor', 'Pass the dims as a vector.');
+      if (v !== null && v.length !== 0) throw argError('fill', 'value must be a scalar', `a tensor of shape ${dimsToString(v)}`, 'a scalar tensor', 'Pass one value to repeat.');
+      return [{ dtype: ins[1].dtype, shape: d === null || d[0] === null ? null : new Array<number | null>(d[0]).fill(null) }];
+    }
     checkDimsValid('fill', p.shape);
     checkSize('fill', p.shape);
     if (!representable(p.value, p.dtype)) {
@@ -55,12 +67,27 @@ export const fill = defineOp({
     }
     return [{ dtype: p.dtype, shape: [...p.shape] }];
   },
-  // tfjs's Fill has no complex64 kernel (TF's does): a real fill plus a zero imaginary part.
-  impl: (k, _ins, p: FillParams) => [p.dtype === 'complex64'
-    ? withScratch(k, (s) => s.run('Complex', { real: s.run('Fill', {}, { shape: [...p.shape], value: p.value, dtype: 'float32' }), imag: s.run('Fill', {}, { shape: [...p.shape], value: 0, dtype: 'float32' }) }))
-    : k.run('Fill', {}, { shape: [...p.shape], value: p.dtype === 'bool' ? Number(p.value) : p.value, dtype: p.dtype }) as Info],
+  // tfjs's Fill has no complex64 kernel (TF's does): a real fill plus a zero imaginary part. The tensor form
+  // broadcasts the value to the dims read when the op runs (checked first).
+  impl(k, ins, p: FillParams) {
+    if (ins.length === 2) {
+      const shape = Array.from(intValues(ins[0]));
+      checkDimsValid('fill', shape);
+      checkSize('fill', shape);
+      return [broadcastInfo(k, ins[1], shape)];
+    }
+    return [p.dtype === 'complex64'
+      ? withScratch(k, (s) => s.run('Complex', { real: s.run('Fill', {}, { shape: [...p.shape], value: p.value, dtype: 'float32' }), imag: s.run('Fill', {}, { shape: [...p.shape], value: 0, dtype: 'float32' }) }))
+      : k.run('Fill', {}, { shape: [...p.shape], value: p.dtype === 'bool' ? Number(p.value) : p.value, dtype: p.dtype }) as Info];
+  },
+  // The value's gradient sums the cotangent (TF's Fill gradient); the dims have none.
+  vjp: (c, ins) => (ins.length === 2 ? [null, o.reduceSum(g0(c))] : []),
+  saves: 'none',
   tf: { ops: ['Fill'], write: writeFill, read: readFill },
 });
+
+/** Binds fill with its dims (an int32 vector) and value (a scalar) as tensors. */
+export const fillWith = (dims: Tensor, value: Tensor): Tensor => bindP(fill, [dims, value], {})[0];
 
 function representable(v: unknown, dtype: DType): boolean {
   switch (dtype) {
@@ -128,7 +155,8 @@ function rangeSize(p: RangeParams): number {
 const bindP = (p: Primitive<FillParams> | Primitive<RangeParams>, ins: Tensor[], params: object): Tensor[] =>
   bind(p as unknown as Primitive, ins, params as Params);
 
-function writeFill(s: WriteScope, n: SpecNode): string[] {
+function writeFill(s: WriteScope, n: SpecNode, ins: string[]): string[] {
+  if (ins.length === 2) return [s.add('Fill', 'Fill', ins, { T: attr.type(s.dtype(n.inputs[1])), index_type: attr.type('int32') })];
   const p = n.params as FillParams;
   const data = p.dtype === 'string' ? [String(p.value)] : p.dtype === 'int32' ? Int32Array.of(Number(p.value)) : p.dtype === 'bool' ? Uint8Array.of(p.value ? 1 : 0) : Float32Array.of(Number(p.value));
   const value = s.constant('value', { dtype: p.dtype, shape: [], data });
@@ -137,8 +165,8 @@ function writeFill(s: WriteScope, n: SpecNode): string[] {
 
 function readFill(r: ReadScope): Tensor[] {
   r.arity(2);
-  // Dims the graph computes: fill's run-time form (zeros of the dims plus the value; TF's Fill takes them as a tensor).
-  if (r.producer(0)?.op !== 'Const') return [o.fill(r.input(0), r.input(1))];
+  // Dims or a value the graph computes: the tensor form.
+  if (r.producer(0)?.op !== 'Const' || r.producer(1)?.op !== 'Const') return [fillWith(r.input(0), r.input(1))];
   const shape = r.numbers(0, 'the dims');
   r.checkSize(shape);
   const c = r.constScalar(1);

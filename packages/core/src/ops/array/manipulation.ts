@@ -1,7 +1,7 @@
 // Manipulation records (tfjs-converter's transformation/slice_join): tile, reverse, unstack, split, oneHot, gatherNd, scatterNd, linspace.
 import { ONNX_DTYPES } from '../onnx_spec';
 import { defineOp } from '../define_op';
-import { codec, lower, one } from '../onnx_lowerings';
+import { codec, int64Operand, lower } from '../onnx_lowerings';
 import { DType, describe } from '../../values/dtype';
 import type { Info } from '../../backend/backend';
 import { AVal, Primitive } from '../primitive';
@@ -29,7 +29,7 @@ export interface TileParams {
  */
 export const tile = defineOp({
   name: 'tile',
-  onnx: codec<TileParams>((s, n, [x, m]) => s.add('Tile', [x, m === undefined ? s.int64s(n.params.multiples) : one(s.add('Cast', [m], { to: { i: 7 } }))]), (s, n) => ONNX_DTYPES.includes(s.aval(n.inputs[0]).dtype)),
+  onnx: codec<TileParams>((s, n, [x, m]) => s.add('Tile', [x, m === undefined ? s.int64s(n.params.multiples) : int64Operand(s, m)]), (s, n) => ONNX_DTYPES.includes(s.aval(n.inputs[0]).dtype)),
   infer(ins: AVal[], p: TileParams) {
     const s = ins[0].shape;
     if (ins.length === 2) {

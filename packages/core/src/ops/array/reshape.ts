@@ -1,5 +1,5 @@
 // transformation: reshape, broadcastTo, transpose, expandDims, squeeze, shape, and the run-time-shaped gradient helpers.
-import { codec, lower, one } from '../onnx_lowerings';
+import { codec, int64Operand, lower } from '../onnx_lowerings';
 import { defineOp } from '../define_op';
 import { ONNX_DTYPES, onnxSpec } from '../onnx_spec';
 import type { Info, Kernels } from '../../backend/backend';
@@ -74,7 +74,7 @@ export const reshape = defineOp({
   // ONNX Reshape takes the shape as a tensor either way (allowzero: a 0 is a size, as in TF). Keras 3's
   // squeeze-excite blocks reshape to [tf.shape(x)[0], 1, 1, C]: as JS steps each one split EfficientNetB0 into
   // 17 ONNX Runtime sessions (16 such blocks).
-  onnx: codec<ShapeParams>((s, n, [x, v]) => s.add('Reshape', [x, v === undefined ? s.int64s(n.params.shape) : one(s.add('Cast', [v], { to: { i: 7 } }))], { allowzero: { i: 1 } }), (s, n) => ONNX_DTYPES.includes(s.aval(n.inputs[0]).dtype)),
+  onnx: codec<ShapeParams>((s, n, [x, v]) => s.add('Reshape', [x, v === undefined ? s.int64s(n.params.shape) : int64Operand(s, v)], { allowzero: { i: 1 } }), (s, n) => ONNX_DTYPES.includes(s.aval(n.inputs[0]).dtype)),
   infer(ins: AVal[], p: ShapeParams) {
     if (ins.length === 2) {
       checkDTypes('reshape', ins[1], ['int32'], 'shape');
@@ -288,36 +288,41 @@ function broadcastToRunTimeShape(op: string, args: readonly unknown[]): Tensor |
   }
 }
 
+/**
+ * broadcastTo: TF's BroadcastTo. The target shape is a param when static, or an int32 vector tensor input (TF's own
+ * operand) when only the graph knows it: `broadcast_to(x, shape)` binds no params.
+ */
 export const broadcastTo = defineOp({
   name: 'broadcast_to',
-  onnx: onnxSpec<ShapeParams>({ op: 'Expand', inputs: ['x', { param: 'shape' }], dtypes: ['float32', 'int32', 'bool'] }),
+  onnx: codec<ShapeParams>((s, n, [x, v]) => s.add('Expand', [x, v === undefined ? s.int64s(n.params.shape) : int64Operand(s, v)]), (s, n) => ONNX_DTYPES.includes(s.aval(n.inputs[0]).dtype)),
   infer(ins: AVal[], p: ShapeParams) {
+    if (ins.length === 2) {
+      checkDTypes('broadcastTo', ins[1], ['int32'], 'shape');
+      const v = ins[1].shape;
+      if (v !== null && v.length !== 1) throw argError('broadcastTo', 'shape must be a vector', dimsToString(v), 'a rank-1 int32 tensor', 'Pass the target dims as a vector.');
+      const x = ins[0].shape;
+      const rank = v === null ? null : v[0];
+      if (x !== null && rank !== null && x.length > rank) throw argError('broadcastTo', 'input has higher rank than the target', dimsToString(x), `rank <= ${rank}`, 'Reshape first.');
+      return [{ dtype: ins[0].dtype, shape: rank === null ? null : new Array<number | null>(rank).fill(null) }];
+    }
+    checkArity('broadcastTo', ins, 1);
     checkDimsValid('broadcastTo', p.shape);
     checkSize('broadcastTo', p.shape);
     checkBroadcastsTo(ins[0].shape, p.shape);
     return [{ dtype: ins[0].dtype, shape: [...p.shape] }];
   },
-  impl: (k, [x], p: ShapeParams) => [broadcastInfo(k, x, p.shape)],
+  impl(k, [x, v], p: ShapeParams) {
+    if (v === undefined) return [broadcastInfo(k, x, p.shape)];
+    // The shape read when the op runs, checked by the rule before the kernel.
+    const shape = Array.from(intValues(v));
+    broadcastTo.infer([{ dtype: x.dtype as DType, shape: x.shape }], { shape });
+    return [broadcastInfo(k, x, shape)];
+  },
   // Backprop's unbroadcast sums the cotangent down to x's shape (without reading x: it may be freed).
-  vjp: (c) => [g0(c)],
+  vjp: (c, ins) => (ins.length === 2 ? [g0(c), null] : [g0(c)]),
   saves: 'none',
   api: api(['broadcastTo'], [arg.tensor('x'), arg.ints('shape')], [], { dynamic: broadcastToRunTimeShape }),
-  tf: {
-    ops: ['BroadcastTo'],
-    write: (s, n, [x]) => [s.add('BroadcastTo', 'BroadcastTo', [x, s.ints('shape', (n.params as ShapeParams).shape)], { T: typeAttrOf(s, n.inputs[0]), Tidx: attr.type('int32') })],
-    read(r): Tensor[] {
-      r.arity(2);
-      // A shape the graph computes (TF's BroadcastTo takes it as a tensor): the run-time form, as ef.broadcastTo's.
-      if (r.producer(1)?.op !== 'Const') {
-        const y = broadcastToRunTimeShape('broadcastTo', [r.input(0), r.input(1)]);
-        if (y === undefined) throw r.error('the shape must be an int32 vector and the input numeric or bool', `${r.input(0).dtype} input, shape ${r.input(1).dtype} ${dimsToString(r.input(1).dims)}`, 'an int32 vector', 'Fix the shape input');
-        return [y];
-      }
-      const shape = r.numbers(1, 'the shape');
-      r.checkSize(shape);
-      return bindP(broadcastTo as Primitive, [r.input(0)], { shape });
-    },
-  },
+  tf: tfSpec<ShapeParams>({ op: 'BroadcastTo', inputs: ['x', { param: 'shape', shape: 'vector', check: 'dims' }], attrs: { T: { dtypeOf: 0 }, Tidx: I32 }, paramsAsInputs: true }),
 });
 
 export interface PermParams {
