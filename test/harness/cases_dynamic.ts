@@ -6,6 +6,7 @@ import * as R from './ref';
 import type { Ref } from './ref';
 import { TF_reshape, TF_slice, TF_unsortedSegmentSum } from './cases_shape';
 import { TF_pad } from './cases_tf';
+import { TF_fill } from './cases_misc';
 
 const F = (shape: number[]): InputSpec => ({ shape });
 const I = (shape: number[]): InputSpec => ({ shape, dtype: 'int32', gen: 'int' });
@@ -13,10 +14,12 @@ const idx = (values: number[], shape = [values.length]): InputSpec => ({ shape, 
 const ints = (r: Ref): number[] => Array.from({ length: r.size }, (_, i) => r.num(i));
 
 /** The record bound in its tensor form (sizes as tensor inputs, no params), as gradients traced with unknown dims bind it. */
-const bindDyn = (name: 'slice' | 'pad' | 'reshape' | 'unsorted_segment_sum') => (...xs: ef.Tensor[]): ef.Tensor => ef.internal.bind(ef.internal.PRIMITIVES[name], xs, {})[0];
+const bindDyn = (name: 'slice' | 'pad' | 'reshape' | 'unsorted_segment_sum' | 'fill') => (...xs: ef.Tensor[]): ef.Tensor => ef.internal.bind(ef.internal.PRIMITIVES[name], xs, {})[0];
 const NO_SEGMENT_SUM = 'the converter has no UnsortedSegmentSum mapping (tf.registerOp can add one)';
 
 export const dynamicCases: ForwardCase[] = [
+  // fill's tensor form (TF's Fill with dims and value as operands): the value's gradient is the cotangent's sum.
+  { prim: 'fill', tfCall: TF_fill, tfOps: ['Fill'], name: 'fill with tensor dims and value', inputs: [idx([2, 3]), F([])], op: bindDyn('fill'), ref: (_d, v) => R.ref([[v.num(0), v.num(0), v.num(0)], [v.num(0), v.num(0), v.num(0)]]) },
   { prim: 'slice', tfCall: TF_slice, tfOps: ['Slice'], name: 'slice with tensor sizes: rows 1.. and all columns', inputs: [F([3, 4]), idx([1, 0]), idx([2, -1])], op: (x, b, z) => ef.slice(x, b, z), ref: (x, b, s) => R.slice(x, ints(b), ints(s)) },
   { prim: 'slice', tfCall: TF_slice, tfOps: ['Slice'], name: 'slice with tensor sizes: inner block of a rank-3 tensor', inputs: [F([2, 3, 4]), idx([0, 1, 1]), idx([2, 2, 2])], op: (x, b, z) => ef.slice(x, b, z), ref: (x, b, s) => R.slice(x, ints(b), ints(s)) },
   { prim: 'slice', tfCall: TF_slice, tfOps: ['Slice'], name: 'slice with tensor sizes: empty', inputs: [F([3, 2]), idx([3, 0]), idx([0, 2])], op: (x, b, z) => ef.slice(x, b, z), ref: (x, b, s) => R.slice(x, ints(b), ints(s)) },
@@ -27,11 +30,11 @@ export const dynamicCases: ForwardCase[] = [
   { prim: 'reshape', tfCall: TF_reshape, tfOps: ['Reshape'], name: 'reshape with tensor sizes: to rank 3', inputs: [F([4, 3]), idx([2, 2, 3])], op: bindDyn('reshape'), ref: (x) => R.reshape(x, [2, 2, 3]) },
   {
     prim: 'unsorted_segment_sum', api: 'unsortedSegmentSum', tfCall: TF_unsortedSegmentSum, tfOps: ['UnsortedSegmentSum'], noConverter: NO_SEGMENT_SUM, name: 'unsorted_segment_sum with tensor sizes: rows with an empty segment', inputs: [F([3, 2]), idx([3, 0, 3]), idx([4], [])],
-    op: (x, i, n) => ef.math.unsortedSegmentSum(x, i, n), ref: (x, i) => R.segmentSum(x, i, 4),
+    op: (x, i, n) => ef.unsortedSegmentSum(x, i, n), ref: (x, i) => R.segmentSum(x, i, 4),
   },
   {
     prim: 'unsorted_segment_sum', api: 'unsortedSegmentSum', tfCall: TF_unsortedSegmentSum, tfOps: ['UnsortedSegmentSum'], noConverter: NO_SEGMENT_SUM, name: 'unsorted_segment_sum with tensor sizes: drops negative ids', inputs: [F([4]), idx([0, -1, 1, 0]), idx([2], [])],
-    op: (x, i, n) => ef.math.unsortedSegmentSum(x, i, n), ref: (x) => segmentRef(x, [0, -1, 1, 0], 2),
+    op: (x, i, n) => ef.unsortedSegmentSum(x, i, n), ref: (x) => segmentRef(x, [0, -1, 1, 0], 2),
   },
 ];
 

@@ -95,9 +95,11 @@ export const transpose: (x: TensorLike, perm?: readonly number[] | null) => Tens
 export const expandDims: (x: TensorLike, axis: number) => Tensor = wrapperOf(RSH.expandDims);
 export const squeeze: (x: TensorLike, axis?: number | number[] | null) => Tensor = wrapperOf(RSH.squeeze);
 export const concat: (values: TensorLike[], axis?: number) => Tensor = wrapperOf(SJ.concat);
-export const slice: (x: TensorLike, begin: number | number[], size?: number | number[] | null) => Tensor = wrapperOf(SJ.slice);
+/** begin and size may be int32 vector tensors (slice's tensor form: sizes only the graph knows). */
+export const slice: (x: TensorLike, begin: number | number[] | Tensor, size?: number | number[] | Tensor | null) => Tensor = wrapperOf(SJ.slice);
 export const gather: (params: TensorLike, indices: TensorLike, axis?: number) => Tensor = wrapperOf(SJ.gather);
-export const unsortedSegmentSum: (data: TensorLike, segmentIds: TensorLike, numSegments: number) => Tensor = wrapperOf(SEG.unsortedSegmentSum);
+/** numSegments may be an int32 scalar tensor (the tensor form: a count only the graph knows). */
+export const unsortedSegmentSum: (data: TensorLike, segmentIds: TensorLike, numSegments: number | Tensor) => Tensor = wrapperOf(SEG.unsortedSegmentSum);
 export const broadcastTo: (x: TensorLike, shape: number[]) => Tensor = wrapperOf(RSH.broadcastTo);
 
 // The records' tensor forms (sizes as int32 tensors) for gradients and composites traced with unknown dims.

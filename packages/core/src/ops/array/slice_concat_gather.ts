@@ -160,7 +160,8 @@ function sliceByTensors(op: string, args: readonly unknown[]): Tensor | undefine
       if (r === null) throw argError(op, 'size must be given for a tensor of unknown rank', 'no size', 'an int32 size vector', 'Pass size.');
       return o.ints(new Array<number>(r).fill(fill));
     }
-    return o.ints(intOrInts(fill === 0 ? 'begin' : 'size')(op, v) as number[]);
+    const n = intOrInts(fill === 0 ? 'begin' : 'size')(op, v) as number | number[];
+    return o.ints(typeof n === 'number' ? [n] : n);
   };
   return sliceWith(x, vec(begin, 0), vec(size, -1));
 }
@@ -222,8 +223,11 @@ function range(a: number, b: number): number[] {
   return Array.from({ length: Math.max(0, b - a) }, (_, i) => a + i);
 }
 
-/** slice's begin/size: an integer (the first axis) or one integer per axis; size null = to the end. */
-function intOrInts(what: string): (op: string, v: unknown) => number | number[] | null {
+/**
+ * slice's begin/size: an integer (the first axis) or one integer per axis; size null = to the end. (An int32 tensor
+ * is taken before, by sliceByTensors: the tensor form.)
+ */
+function intOrInts(what: string): (op: string, v: unknown) => number | number[] | Tensor | null {
   return (op, v) => {
     if (v === null || v === undefined) return null;
     const ok = typeof v === 'number' ? Number.isInteger(v) : Array.isArray(v) && v.every((d) => Number.isInteger(d));

@@ -12,6 +12,7 @@ import { ruleOps as o } from '../rule_ops';
 import { argError, checkDTypes, checkSize } from '../check';
 import { intValues, withScratch } from '../kernel_util';
 import { isHostBackend, readInfoSync } from '../../backend/backend';
+import { describe } from '../../values/dtype';
 import type { DType } from '../../values/dtype';
 import { g0, I32 } from '../rule_helpers';
 
@@ -114,9 +115,15 @@ export const unsortedSegmentSum = defineOp({
   },
   vjp: (c, [, ids, count]) => (count === undefined ? [gatherDropNegatives(g0(c), ids), null] : [gatherDropNegatives(g0(c), ids), null, null]),
   saves: 'inputs',
-  api: api(['math.unsortedSegmentSum', 'unsortedSegmentSum'], [arg.tensor('data'), arg.tensor('segmentIds', 'int32'), arg.int('numSegments')], [], { dynamic: segmentSumByTensor }),
+  api: api(['math.unsortedSegmentSum', 'unsortedSegmentSum'], [arg.tensor('data'), arg.tensor('segmentIds', 'int32'), arg.custom('numSegments', segmentCount)], [], { dynamic: segmentSumByTensor }),
   tf: tfSpec<SegmentParams>({ op: 'UnsortedSegmentSum', inputs: ['x', 'x', { param: 'numSegments', shape: 'scalar' }], attrs: { T: { dtypeOf: 0 }, Tindices: I32, Tnumsegments: I32 }, paramsAsInputs: true }),
 });
+
+/** numSegments: an integer (an int32 scalar tensor is taken before, by segmentSumByTensor: the tensor form). */
+function segmentCount(op: string, v: unknown): number | Tensor {
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw argError(op, 'numSegments must be an integer', describe(v), 'an integer', 'Pass e.g. 1.');
+  return v;
+}
 
 /** Binds unsortedSegmentSum with numSegments as an int32 scalar tensor (a count only the graph knows). */
 export const segmentSumWith = (x: Tensor, ids: Tensor, numSegments: Tensor): Tensor => bind(unsortedSegmentSum as Primitive, [x, ids, numSegments], {})[0];
