@@ -189,6 +189,11 @@ describe('tile, range, broadcastTo, fill and the resizes take computed operands 
     ['broadcastTo [2, shape(x)[0], 3]', (x) => bind1('broadcast_to', [x, ef.concat([i32([2]), rowsVec(x), i32([3])], 0)]), (x) => ef.broadcastTo(x, [2, x.shape.asList()[0] as number, 3])],
     ['fill [shape(x)[0], 2] with sum(x)', (x) => ef.add(bind1('fill', [ef.concat([rowsVec(x), i32([2])], 0), ef.reduceSum(x)]), 0), (x) => ef.fill([x.shape.asList()[0] as number, 2], ef.reduceSum(x))],
   );
+  cases.push([
+    'topK with k = shape(x)[1] - 1 (TopKV2 with a computed k)',
+    (x) => ef.internal.bind(P.top_k, [x, ef.reshape(ef.subtract(ef.slice(ef.shape(x), [1], [1]), i32([1])), [])], { k: 0, sorted: true })[0],
+    (x) => ef.math.topK(x, 2).values,
+  ]);
   test.each(cases)('%s: eager, traced [null, 3], saved and loaded equal the static form; gradients too', (_name, dyn, fixed) => {
     const f = ef.trace(dyn, { inputSignature: [new ef.TensorSpec([null, 3])] });
     const loaded = ef.loadFunction(ef.saveFunction(f));
