@@ -2,7 +2,7 @@
 // masks, negative indices, clamping and shrink axes as tensor arithmetic on shape(x), then one run-time slice, so
 // the node stays traced and differentiable. Positive static strides (computed strides are checked to be 1 when the
 // graph runs), an ellipsis expanded on the input's static rank; Const (or folded) begin/end stay with the record's reader.
-import { PRIMITIVES as P, TOP, Tensor, bind, reshapeDynOf, shapeOf, sliceDynOf } from '@eagerflow/core';
+import { PRIMITIVES as P, TOP, Tensor, bind, reshapeWith, shapeOf, sliceWith } from '@eagerflow/core';
 import type { DType } from '@eagerflow/core';
 import type { NodeReader, OpReader } from './reader';
 import { assertAtRunTime } from './import_assert';
@@ -64,13 +64,13 @@ function read(r: NodeReader): Tensor[] {
   const end = TOP.where(vector(r, shrink, 'bool'), TOP.add(begin, vector(r, new Array(n).fill(1), 'int32')), endRaw);
   const size = TOP.maximum(TOP.subtract(end, begin), zero);
   const rest = rank - n;
-  const cut = sliceDynOf(x, rest ? TOP.concat([begin, vector(r, new Array(rest).fill(0), 'int32')], 0) : begin, rest ? TOP.concat([size, vector(r, new Array(rest).fill(-1), 'int32')], 0) : size);
+  const cut = sliceWith(x, rest ? TOP.concat([begin, vector(r, new Array(rest).fill(0), 'int32')], 0) : begin, rest ? TOP.concat([size, vector(r, new Array(rest).fill(-1), 'int32')], 0) : size);
   // Static strides > 1 then take every step-th element of the cut range (TF: ceil((end - begin) / stride) of them).
   const all = (1 << rank) - 1;
   const y = steps.every((st) => st === 1) ? cut : bind(P.strided_slice, [cut], { begin: new Array(rank).fill(0), end: new Array(rank).fill(0), strides: [...steps, ...new Array<number>(rest).fill(1)], beginMask: all, endMask: all, ellipsisMask: 0, newAxisMask: 0, shrinkAxisMask: 0 })[0];
   if (!shrink.some((b) => b)) return [y];
   const keep = Array.from({ length: rank }, (_, i) => i).filter((i) => !(i < n && shrink[i]));
-  return [reshapeDynOf(y, keep.length ? TOP.gather(shapeOf(y), vector(r, keep, 'int32'), 0) : vector(r, [], 'int32'))];
+  return [reshapeWith(y, keep.length ? TOP.gather(shapeOf(y), vector(r, keep, 'int32'), 0) : vector(r, [], 'int32'))];
 }
 
 /** The reader of StridedSlice nodes whose begin or end is computed (not a Const); others are the record's. */

@@ -18,7 +18,6 @@ import { inferListShapes } from './import_lists';
 import { inlineConst } from './graphdef_decode';
 import { TF1_CONTROL_OPS, foldControlFlow } from './tf1_frames';
 import { foldReader } from './tf1_exec';
-import { isDynamic, readDynamic } from './dynamic_params';
 import { resourceControlReader } from './import_calls';
 import { computedStridedSliceReader } from './import_strided_slice';
 import type { ConstValue } from './weights';
@@ -72,7 +71,7 @@ const readerFor = (r: NodeReader): OpReader | undefined => {
   if (isHostCallbackNode(r.node)) return readHostCallback;
   const own = customReader(r.node.op) ?? foldReader(r.node) ?? resourceControlReader(r) ?? computedStridedSliceReader(r);
   if (own !== undefined) return own;
-  return isDynamic(r) ? readDynamic : specReader(currentReaderTable(IMPORT_ROWS), r);
+  return specReader(currentReaderTable(IMPORT_ROWS), r);
 };
 
 /** Nodes only read through their consumers (never inputs of a folded control-flow node). */

@@ -182,10 +182,10 @@ function sequenceMask(lengths: TensorLike, maxlen?: number | null, dtype: DType 
       const shp = tmp(o.shapeOf(t));
       const zeros = tmp(o.mul(shp, 0));
       const column = tmp(o.expandDims(t, -1));
-      const empty = tmp(o.sliceDynOf(column, tmp(o.concat([zeros, tmp(o.ints([0]))], 0)), tmp(o.concat([shp, tmp(o.ints([0]))], 0))));
+      const empty = tmp(o.sliceWith(column, tmp(o.concat([zeros, tmp(o.ints([0]))], 0)), tmp(o.concat([shp, tmp(o.ints([0]))], 0))));
       const pads = tmp(o.concat([tmp(o.stack([zeros, zeros], 1)), tmp(o.reshape(tmp(o.concat([tmp(o.ints([0])), width], 0)), [1, 2]))], 0));
       // The last axis by its index when the rank is known (tfjs-converter's Cumsum misreads a negative axis).
-      const mask = o.less(tmp(positionsAlong(tmp(o.padDynOf(empty, pads)), t.rank ?? -1)), column);
+      const mask = o.less(tmp(positionsAlong(tmp(o.padWith(empty, pads)), t.rank ?? -1)), column);
       if (dt === 'bool') return mask;
       tmp(mask);
       return o.cast(mask, dt);
@@ -319,7 +319,7 @@ function maskedRows(t: Tensor, m: Tensor, axis: number, tmp: (t: Tensor) => Tens
   const known = !afterLead.some((d) => d instanceof DimRun) && !ms.some((d) => d instanceof DimRun);
   const k = ms.length;
   const masked = known ? (afterLead.slice(0, k) as Dim[]) : null;
-  const rest: SymShape = known ? afterLead.slice(k) : [new DimRun(o.sliceDynOf(shapeTensor(shapeOf(t)), o.add(o.reshape(o.shapeOf(o.shapeOf(m)), [1]), a), o.ints([-1])))];
+  const rest: SymShape = known ? afterLead.slice(k) : [new DimRun(o.sliceWith(shapeTensor(shapeOf(t)), o.add(o.reshape(o.shapeOf(o.shapeOf(m)), [1]), a), o.ints([-1])))];
   const decided = masked !== null && masked.every((d, i) => dim.equal(d, ms[i] as Dim) !== null);
   if (masked !== null && masked.some((d, i) => dim.equal(d, ms[i] as Dim) === false)) {
     throw argError('booleanMask', 'the mask shape does not match the tensor', `mask ${m.shape.toString()} for tensor ${t.shape.toString()} at axis ${a}`, `[${masked.map(String).join(',')}]`, 'Pass a mask shaped like the masked dims.');
@@ -327,7 +327,7 @@ function maskedRows(t: Tensor, m: Tensor, axis: number, tmp: (t: Tensor) => Tens
   // Undecided sizes: the tensor sliced to the mask's sizes and the mask to the tensor's (each raises past a dim), so
   // the checked copies feed the result and the checks are never pruned.
   const tc = decided ? t : tmp(sliceTo(t, fillLike([...lead, ...ms, ...rest], 0), [...lead, ...ms, ...rest]));
-  const mc = decided ? m : tmp(sliceTo(m, fillLike(ms, 0), masked ?? [new DimRun(o.sliceDynOf(shapeTensor(shapeOf(t)), o.ints([a]), o.shapeOf(o.shapeOf(m))))]));
+  const mc = decided ? m : tmp(sliceTo(m, fillLike(ms, 0), masked ?? [new DimRun(o.sliceWith(shapeTensor(shapeOf(t)), o.ints([a]), o.shapeOf(o.shapeOf(m))))]));
   const flat = tmp(reshapeTo(tc, [...lead, -1, ...rest]));
   const coords = tmp(bind(SG.whereCoords as Primitive, [tmp(o.reshape(mc, [-1]))], NONE)[0]);
   return o.gather(flat, tmp(o.reshape(coords, [-1])), a);
