@@ -1,6 +1,6 @@
 // TensorList* and TensorArray*V3 ops read onto dense tensors: a list of n elements of one static shape is the tensor
 // [n, ...element shape], so lists ride through ef.whileLoop as ordinary loop variables and stay differentiable.
-import { PRIMITIVES, ReadScope, Tensor, TfImport, add, bind, concat, maximum, padDynOf, reshape, sliceDynOf, stack, subtract, zerosLike, PrimitiveName } from '@eagerflow/core';
+import { PRIMITIVES, ReadScope, Tensor, TfImport, add, bind, concat, maximum, padWith, reshape, sliceWith, stack, subtract, zerosLike, PrimitiveName } from '@eagerflow/core';
 import type { DType, InputRefView } from '@eagerflow/core';
 import { ParsedNode } from './validate';
 import type { ConstValue } from './weights';
@@ -98,7 +98,7 @@ const ints = (r: ReadScope, v: readonly number[]): Tensor => (r as unknown as { 
 /** `list` with `k` (an int32 scalar tensor, >= 0) zero rows appended. */
 function padRows(r: ReadScope, list: Tensor, k: Tensor): Tensor {
   const rest = Array.from({ length: (list.rank ?? 1) - 1 }, () => ints(r, [0, 0]));
-  return padDynOf(list, stack([concat([ints(r, [0]), reshape(k, [1])], 0), ...rest], 0));
+  return padWith(list, stack([concat([ints(r, [0]), reshape(k, [1])], 0), ...rest], 0));
 }
 
 /** The element rank of a dense list (its rank - 1); lists always have a static rank here. */
@@ -119,8 +119,8 @@ function popBack(r: ReadScope, list: Tensor): Tensor[] {
   const e = elementRank(r, list);
   if (list.dims?.[0] === 0) throw r.error('cannot pop from an empty list', 'a list of 0 elements', 'a list with at least one element', 'Push an element before popping');
   const last = reshape(subtract(length(list), 1), [1]);
-  const rest = sliceDynOf(list, ints(r, new Array(e + 1).fill(0)), concat([last, ints(r, new Array(e).fill(-1))], 0));
-  const row = sliceDynOf(list, concat([last, ints(r, new Array(e).fill(0))], 0), ints(r, [1, ...new Array(e).fill(-1)]));
+  const rest = sliceWith(list, ints(r, new Array(e + 1).fill(0)), concat([last, ints(r, new Array(e).fill(-1))], 0));
+  const row = sliceWith(list, concat([last, ints(r, new Array(e).fill(0))], 0), ints(r, [1, ...new Array(e).fill(-1)]));
   return [rest, one('squeeze', [row], { axes: [0] })];
 }
 
@@ -129,7 +129,7 @@ function resize(r: ReadScope, list: Tensor, size: Tensor): Tensor {
   const e = elementRank(r, list);
   const n = reshape(size, []);
   const padded = padRows(r, list, maximum(subtract(n, length(list)), 0));
-  return sliceDynOf(padded, ints(r, new Array(e + 1).fill(0)), concat([reshape(n, [1]), ints(r, new Array(e).fill(-1))], 0));
+  return sliceWith(padded, ints(r, new Array(e + 1).fill(0)), concat([reshape(n, [1]), ints(r, new Array(e).fill(-1))], 0));
 }
 
 /** Concat: the elements joined along their first axis ([n, d0, ...] -> [n·d0, ...]), and each one's length d0. */

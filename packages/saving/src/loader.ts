@@ -4,6 +4,7 @@ import { ConcreteFunction, Graph, GraphBuilder, RunLimits, isGraph, optimize, ru
 import { FORMAT_NAME, FORMAT_VERSION } from './format';
 import { HostFunction, hostCallbacks } from './host';
 import { isHostCallbackNode, readHostCallback } from './host_codec';
+import { foldedOutput } from './constant_fold';
 import { IMPORT_ROWS } from './imports';
 import { currentReaderTable, readerFor as specReader } from './spec_io';
 import type { NodeReader } from './reader';
@@ -17,7 +18,6 @@ import { inferListShapes } from './import_lists';
 import { inlineConst } from './graphdef_decode';
 import { TF1_CONTROL_OPS, foldControlFlow } from './tf1_frames';
 import { foldReader } from './tf1_exec';
-import { isDynamic, readDynamic } from './dynamic_params';
 import { resourceControlReader } from './import_calls';
 import { computedStridedSliceReader } from './import_strided_slice';
 import type { ConstValue } from './weights';
@@ -71,7 +71,7 @@ const readerFor = (r: NodeReader): OpReader | undefined => {
   if (isHostCallbackNode(r.node)) return readHostCallback;
   const own = customReader(r.node.op) ?? foldReader(r.node) ?? resourceControlReader(r) ?? computedStridedSliceReader(r);
   if (own !== undefined) return own;
-  return isDynamic(r) ? readDynamic : specReader(currentReaderTable(IMPORT_ROWS), r);
+  return specReader(currentReaderTable(IMPORT_ROWS), r);
 };
 
 /** Nodes only read through their consumers (never inputs of a folded control-flow node). */
@@ -224,6 +224,7 @@ export function buildFunction(src: GraphSource, options: LoadOptions = {}): Load
     });
     return foldControlFlow(nodes, where, LAZY_REFS);
   };
+  ctx.fold = foldedOutput;
   const builder = new GraphBuilder(src.name);
   let graph: Graph | null = null;
   const owned = (): Variable[] => [...ctx.variables.values()].filter((v) => !given.has(v));
