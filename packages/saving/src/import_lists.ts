@@ -1,6 +1,6 @@
 // TensorList* and TensorArray*V3 ops read onto dense tensors: a list of n elements of one static shape is the tensor
 // [n, ...element shape], so lists ride through ef.whileLoop as ordinary loop variables and stay differentiable.
-import { PRIMITIVES, ReadScope, Tensor, TfImport, add, bind, broadcastTo, concat, maximum, padDynOf, reshape, sliceDynOf, stack, subtract, zerosLike, PrimitiveName } from '@eagerflow/core';
+import { PRIMITIVES, ReadScope, Tensor, TfImport, add, bind, concat, maximum, padDynOf, reshape, sliceDynOf, stack, subtract, zerosLike, PrimitiveName } from '@eagerflow/core';
 import type { DType, InputRefView } from '@eagerflow/core';
 import { ParsedNode } from './validate';
 import type { ConstValue } from './weights';
@@ -16,6 +16,11 @@ const inferred = new WeakMap<object, number[]>();
  * SetItem broadcasts it to its items' run-time shape (see setItem).
  */
 const partialShapes = new WeakMap<object, number[]>();
+/**
+ * Lists nothing reads (Keras' rnn leaves an unused TensorArray of unknown element rank): TF's function runtime prunes
+ * them, so their element shape does not matter and they are made as empty lists of scalars.
+ */
+const unread = new WeakSet<object>();
 /** TensorArrayV3 nodes of unknown element shape whose flow goes straight into TensorArraySplitV3 (which replaces it). */
 const filledBySplit = new WeakSet<object>();
 
@@ -45,8 +50,9 @@ export function inferListShapes(nodes: readonly ParsedNode[], constOf: (name: st
     const c = name === undefined ? undefined : constOf(name);
     return byName.get(name ?? '')?.op === 'Const' && c !== undefined && c.shape.length === 1 ? Array.from(c.data as ArrayLike<number>) : undefined;
   };
-  const given = (m: ParsedNode): number[] | undefined => (m.op === 'TensorArrayV3' ? m.shape('element_shape') ?? undefined : constShape(m.inputs[0]?.node));
+  const given = (m: ParsedNode): number[] | undefined => (m.op === 'TensorArrayV3' ? m.shape('element_shape')?.map((d) => d ?? -1) : constShape(m.inputs[0]?.node));
   for (const m of makers) {
+    if ((users.get(m.name) ?? []).length === 0) unread.add(m);
     if (m.op === 'TensorArrayV3' && (users.get(m.name) ?? []).some(({ n, k, index }) => n.op === 'TensorArraySplitV3' && k === 3 && index === 1)) filledBySplit.add(m);
     // (node, output) pairs the list flows out of; null: any output (TF1 frames pass one value).
     const seen = new Set<string>([`${m.name}:*`]);
@@ -83,7 +89,7 @@ export function inferListShapes(nodes: readonly ParsedNode[], constOf: (name: st
 function reserve(r: ReadScope, shapeInput: number | null, n: number, dtype: DType): Tensor {
   const given = shapeInput === null ? (r.node.shape('element_shape') ?? null) : r.numbers(shapeInput, 'the element shape');
   const partial = partialShapes.get(r.node);
-  const shape = full(given as number[] | undefined) ? (given as number[]) : (inferred.get(r.node) ?? (filledBySplit.has(r.node) ? [0] : partial?.map((d) => (d < 0 ? 1 : d))));
+  const shape = full(given as number[] | undefined) ? (given as number[]) : (inferred.get(r.node) ?? (filledBySplit.has(r.node) ? [0] : (partial?.map((d) => (d < 0 ? 1 : d)) ?? (unread.has(r.node) ? [] : undefined))));
   if (shape === undefined) {
     throw r.error('the element shape is not static', `element_shape ${JSON.stringify(given)}`, 'a fully known element shape (from the op or from what the list is read with)', 'Give the list a static element shape (e.g. tf.TensorArray(element_shape=...))');
   }
@@ -108,7 +114,7 @@ function setItem(r: ReadScope, list: Tensor, index: Tensor, item: Tensor, grow =
   // when it runs (a no-op once it has it). Lists of a static element shape equal to the item's skip this.
   const [ld, id] = [list.dims, item.dims];
   const same = ld !== null && id !== null && ld.length === id.length + 1 && id.every((d, i) => d !== null && d === ld[i + 1]);
-  const target = same ? grown : broadcastTo(grown, concat([one('slice', [one('shape', [grown])], { begin: [0], size: [1] }), one('shape', [item])], 0) as unknown as number[]);
+  const target = same || list.dtype === 'bool' ? grown : add(grown, zerosLike(one('expand_dims', [item], { axis: 0 })));
   return one('tensor_scatter_nd_update', [target, one('reshape', [index], { shape: [1, 1] }), one('expand_dims', [item], { axis: 0 })]);
 }
 
