@@ -101,6 +101,15 @@ function padRows(r: ReadScope, list: Tensor, k: Tensor): Tensor {
   return padDynOf(list, stack([concat([ints(r, [0]), reshape(k, [1])], 0), ...rest], 0));
 }
 
+/** TensorArrayV3(size): a Const size, or one the graph computes (tf.map_fn over a run-time batch): zero rows padded to it when it runs. */
+function tensorArray(r: ReadScope): Tensor {
+  const dtype = r.node.dtype('dtype');
+  if (r.constScalar(0) !== null || r.producer(0)?.op === 'Const') return reserve(r, null, r.number(0, 'the size'), dtype);
+  const size = r.input(0);
+  if (size.dtype !== 'int32' || (size.rank !== null && size.rank !== 0)) throw r.error('the size must be an int32 scalar', `${size.dtype} of shape ${size.shape.toString()}`, 'an int32 scalar', 'Fix the size input');
+  return padRows(r, reserve(r, null, 0, dtype), size);
+}
+
 /** The element rank of a dense list (its rank - 1); lists always have a static rank here. */
 const elementRank = (r: ReadScope, list: Tensor): number => {
   if (list.rank === null) throw r.error('the list has no static element rank', 'an unknown rank', 'a list of a known element shape', 'Give the list a static element shape');
@@ -222,7 +231,7 @@ export const LIST_IMPORT_ROWS: readonly TfImport[] = [
   { ops: ['TensorListLength'], read: (r) => (r.arity(1), [length(r.input(0))]) },
   { ops: ['TensorListElementShape'], read: (r) => (r.arity(1), [one('slice', [one('shape', [r.input(0)])], { begin: [1], size: [-1] })]) },
   // TF1 TensorArrays: outputs [handle, flow]; the flow (last input of every op) is the dense array.
-  { ops: ['TensorArrayV3'], read: (r) => (r.arity(1), ((t: Tensor) => [t, t])(reserve(r, null, r.number(0, 'the size'), r.node.dtype('dtype')))) },
+  { ops: ['TensorArrayV3'], read: (r) => (r.arity(1), ((t: Tensor) => [t, t])(tensorArray(r))) },
   { ops: ['TensorArrayWriteV3'], read: (r) => (r.arity(4), [setItem(r, r.input(3), r.input(1), r.input(2))]) },
   { ops: ['TensorArrayReadV3'], read: (r) => (r.arity(3), [getItem(r.input(2), r.input(1))]) },
   { ops: ['TensorArrayGatherV3'], read: (r) => (r.arity(3), [getItem(r.input(2), r.input(1))]) },
