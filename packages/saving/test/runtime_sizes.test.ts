@@ -25,6 +25,7 @@ interface Fixture {
 
 const flat = (x: Nested): number[] => (Array.isArray(x) ? x.flatMap(flat) : [x]);
 const shapeOf = (x: Nested): number[] => (Array.isArray(x) ? [x.length, ...(x.length ? shapeOf(x[0]) : [])] : []);
+const vals = (t: T): number[] => Array.from(t.dataSync() as Float32Array);
 const tensorOf = (x: Nested): T => ef.constant(flat(x), 'float32', shapeOf(x));
 
 function close(got: T, want: Nested, what: string, tol = 1e-5): void {
@@ -139,14 +140,14 @@ describe('sizes fed as graph inputs', () => {
     const f = ef.internal.signatureFunction(convGraph(), { inputs: { x: { name: 'x:0' }, sizes: { name: 'sizes:0' } }, outputs: { y: { name: 'y:0' } } });
     const w = ef.constant(filter, 'float32', [3, 3, 2, 2]);
     for (const [shape, out] of [[[1, 2, 3, 2], [1, 4, 6, 2]], [[2, 3, 3, 2], [2, 5, 6, 2]]] as const) {
-      const x = ef.constant(seq(shape.reduce((a, b) => a * b, 1), 0.5), 'float32', [...shape]);
+      const x = ef.constant(seq((shape as readonly number[]).reduce((a, b) => a * b, 1), 0.5), 'float32', [...shape]);
       const sizes = ef.constant([...out], 'int32');
       const tape = new ef.GradientTape({ persistent: true });
       const [got, want] = tape.record(() => (tape.watch(x), [f(x, sizes) as T, ef.nn.conv2dTranspose(x, w, [...out], 2, 'SAME')]));
       expect(got.dims).toEqual([...out]);
-      expect(Array.from(got.dataSync())).toEqual(Array.from(want.dataSync()));
+      expect(vals(got)).toEqual(vals(want));
       const [gg, gw] = [tape.gradient(got, x) as T, tape.gradient(want, x) as T];
-      expect(Array.from(gg.dataSync())).toEqual(Array.from(gw.dataSync()));
+      expect(vals(gg)).toEqual(vals(gw));
       [x, sizes, got, want, gg, gw].forEach((t) => t.dispose());
     }
     const x = ef.ones([1, 2, 3, 2]);
@@ -178,8 +179,8 @@ describe('sizes fed as graph inputs', () => {
       ef.batchToSpaceNd(ef.square(ef.spaceToBatchNd(x, [2, 2], pairs)), [2, 2], crops),
     ]));
     expect(got.dims).toEqual([1, 3, 5, 1]);
-    expect(Array.from(got.dataSync())).toEqual(Array.from(want.dataSync()));
-    expect(Array.from((tape.gradient(got, x) as T).dataSync())).toEqual(Array.from((tape.gradient(want, x) as T).dataSync()));
+    expect(vals(got)).toEqual(vals(want));
+    expect(vals(tape.gradient(got, x) as T)).toEqual(vals(tape.gradient(want, x) as T));
     const before = ef.memory().numTensors;
     // Padded sizes not divisible by the block; a negative padding; crops larger than the size.
     for (const [p, c] of [[[0, 0, 0, 0], [0, 0, 0, 0]], [[0, 1, -1, 2], [0, 0, 0, 0]], [[0, 1, 1, 2], [0, 9, 0, 0]]]) {
@@ -189,5 +190,57 @@ describe('sizes fed as graph inputs', () => {
     }
     expect(ef.memory().numTensors).toBe(before);
     f.dispose();
+  });
+});
+
+describe('the eager ops take those sizes as tensors (TF\'s operands)', () => {
+  const x = () => ef.constant(seq(2 * 3 * 5 * 2, 0.5), 'float32', [2, 3, 5, 2]);
+  const w = () => ef.constant(seq(3 * 3 * 4 * 2, 1), 'float32', [3, 3, 4, 2]);
+
+  test('nn.conv2dTranspose(x, f, outputShape as a tensor) == the static form, eager and traced with null dims (sizes from ef.shape), with gradients', () => {
+    const [xv, wv] = [x(), w()];
+    const tape = new ef.GradientTape({ persistent: true });
+    const traced = ef.trace((t: T) => {
+      const s = ef.shape(t);
+      // Dims with scalar tensors among them, as Keras's Conv2DTranspose builds its output shape.
+      return ef.nn.conv2dTranspose(t, wv, [ef.gather(s, 0), ef.multiply(ef.gather(s, 1), 2), ef.multiply(ef.gather(s, 2), 2), 4], 2, 'SAME');
+    }, { inputSignature: [new ef.TensorSpec([null, null, null, 2])] });
+    const [byTensor, viaTrace, want] = tape.record(() => (tape.watch(xv), [
+      ef.nn.conv2dTranspose(xv, wv, ef.constant([2, 6, 10, 4], 'int32'), [2, 2], 'SAME'),
+      traced(xv) as T,
+      ef.nn.conv2dTranspose(xv, wv, [2, 6, 10, 4], [2, 2], 'SAME'),
+    ]));
+    for (const got of [byTensor, viaTrace]) {
+      expect(got.dims).toEqual([2, 6, 10, 4]);
+      expect(vals(got)).toEqual(vals(want));
+      expect(vals(tape.gradient(got, xv) as T)).toEqual(vals(tape.gradient(want, xv) as T));
+    }
+    expect(String(traced.getConcreteFunction().graph)).toContain('sizesFrom="values"');
+    // A wrong size is found when the op runs.
+    expect(() => ef.nn.conv2dTranspose(xv, wv, ef.constant([2, 9, 10, 4], 'int32'), 2, 'SAME')).toThrow(ef.errors.InvalidArgumentError);
+    expect(() => ef.nn.conv2dTranspose(xv, wv, ef.constant([2, 6, 10], 'int32'), 2, 'SAME')).toThrow(/input_sizes must be a vector of 4 sizes/);
+  });
+
+  test('spaceToBatchNd / batchToSpaceNd with paddings and crops as tensors == the static forms, eager and traced, with gradients', () => {
+    const xv = x();
+    const pads = [[1, 0], [0, 1]] as [number, number][];
+    const crops = [[0, 1], [1, 0]] as [number, number][];
+    const tape = new ef.GradientTape({ persistent: true });
+    const traced = ef.trace((t: T, p: T, c: T) => ef.batchToSpaceNd(ef.exp(ef.spaceToBatchNd(t, [2, 2], p)), [2, 2], c), {
+      inputSignature: [new ef.TensorSpec([null, null, null, 2]), new ef.TensorSpec([2, 2], 'int32'), new ef.TensorSpec([2, 2], 'int32')],
+    });
+    const [pt, ct] = [ef.constant(pads.flat(), 'int32', [2, 2]), ef.constant(crops.flat(), 'int32', [2, 2])];
+    const [eager, viaTrace, want] = tape.record(() => (tape.watch(xv), [
+      ef.batchToSpaceNd(ef.exp(ef.nn.spaceToBatchNd(xv, [2, 2], pt)), [2, 2], ct),
+      traced(xv, pt, ct) as T,
+      ef.batchToSpaceNd(ef.exp(ef.spaceToBatchNd(xv, [2, 2], pads)), [2, 2], crops),
+    ]));
+    for (const got of [eager, viaTrace]) {
+      expect(got.dims).toEqual([2, 3, 5, 2]);
+      expect(vals(got)).toEqual(vals(want));
+      expect(vals(tape.gradient(got, xv) as T)).toEqual(vals(tape.gradient(want, xv) as T));
+    }
+    expect(() => ef.spaceToBatchNd(xv, [2, 2], ef.constant([0, 0, 0, 0, 0, 0], 'int32', [3, 2]))).toThrow(/paddings must be \[2, 2\]/);
+    expect(() => ef.spaceToBatchNd(xv, [2, 2], ef.constant([0, 0, 0, 0], 'int32', [2, 2]))).toThrow(/padded spatial size must be divisible/);
   });
 });

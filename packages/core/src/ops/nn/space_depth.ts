@@ -3,7 +3,8 @@ import type { Info, Kernels } from '../../backend/backend';
 import { OpRecord, defineOp } from '../define_op';
 import type { AVal, Primitive } from '../primitive';
 import type { Dims } from '../../values/shape';
-import type { Tensor } from '../../values/tensor';
+import { Tensor } from '../../values/tensor';
+import { TensorLike, convert, release } from '../../values/convert';
 import { api, arg } from '../api_spec';
 import { ReadScope, SpecNode, TfCodec, WriteScope, attr, tfSpec } from '../graphdef_spec';
 import { bind } from '../bind';
@@ -108,10 +109,29 @@ const pairsArg = (what: string) => (op: string, v: unknown): [number, number][] 
   }
   return v as [number, number][];
 };
-const blockShapeArg = arg.custom('blockShape', (op, v) => {
+/** The public argument: pairs, or an int32 [m, 2] tensor of them (the `dynamic` form reads it; the check sees arrays only). */
+const pairsParam = (what: string) => pairsArg(what) as (op: string, v: unknown) => [number, number][] | Tensor;
+const blockShapeOf = (op: string, v: unknown): number[] => {
   if (!Array.isArray(v) || v.length === 0 || v.some((d) => !Number.isInteger(d) || d < 1)) throw argError(op, 'blockShape must list positive integers', showValue(v), 'e.g. [2, 2]', 'Pass one block size per spatial dim.');
   return v as number[];
-});
+};
+const blockShapeArg = arg.custom('blockShape', blockShapeOf);
+
+/** The two records by direction (set below their definitions: their API specs refer to them). */
+const PAIR_RECORDS = {} as { s2b: Primitive; b2s: Primitive };
+
+/** spaceToBatchNd / batchToSpaceNd with the paddings (crops) an int32 [m, 2] tensor: read when the op runs. */
+const byPairsTensor = (which: 's2b' | 'b2s') => (op: string, args: readonly unknown[]): Tensor | undefined => {
+  const [x, block, pairs] = args;
+  if (!(pairs instanceof Tensor) || args.length > 3) return undefined;
+  const blockShape = blockShapeOf(op, block);
+  const c = convert(op, x as TensorLike);
+  try {
+    return bind(PAIR_RECORDS[which], [c.t, pairs], { blockShape, pairs: [], pairsFrom: 'values' })[0];
+  } finally {
+    release(c);
+  }
+};
 
 /** The shape of spaceToBatchNd (toBatch) or batchToSpaceNd (from batch). */
 function spaceBatchShape(op: string, s: Dims, p: SpaceBatchParams, toBatch: boolean): Dims {
@@ -216,7 +236,7 @@ export const spaceToBatchNd: OpRecord<'space_to_batch_nd', SpaceBatchParams, Ret
   tf: spaceBatchTf('SpaceToBatchND', 'Tpaddings', () => spaceToBatchNd as unknown as Primitive<SpaceBatchParams>),
 });
 function s2bApi() {
-  return api(['nn.spaceToBatchNd', 'spaceToBatchNd'], [arg.tensor('input'), blockShapeArg, arg.custom('paddings', pairsArg('paddings'), undefined, 'pairs')]);
+  return api(['nn.spaceToBatchNd', 'spaceToBatchNd'], [arg.tensor('input'), blockShapeArg, arg.custom('paddings', pairsParam('paddings'), undefined, 'pairs')], [], { dynamic: byPairsTensor('s2b') });
 }
 
 /** batchToSpaceNd(input, blockShape, crops) (TF's BatchToSpaceND). */
@@ -234,5 +254,7 @@ export const batchToSpaceNd: OpRecord<'batch_to_space_nd', SpaceBatchParams, Ret
   tf: spaceBatchTf('BatchToSpaceND', 'Tcrops', () => batchToSpaceNd as unknown as Primitive<SpaceBatchParams>),
 });
 function b2sApi() {
-  return api(['nn.batchToSpaceNd', 'batchToSpaceNd'], [arg.tensor('input'), blockShapeArg, arg.custom('crops', pairsArg('crops'), undefined, 'pairs')]);
+  return api(['nn.batchToSpaceNd', 'batchToSpaceNd'], [arg.tensor('input'), blockShapeArg, arg.custom('crops', pairsParam('crops'), undefined, 'pairs')], [], { dynamic: byPairsTensor('b2s') });
 }
+PAIR_RECORDS.s2b = spaceToBatchNd as unknown as Primitive;
+PAIR_RECORDS.b2s = batchToSpaceNd as unknown as Primitive;
