@@ -11,7 +11,6 @@ import { bind } from '../bind';
 import { describe, showValue } from '../../values/dtype';
 import { ALL, argError, checkArity, checkDTypes } from '../check';
 import { channelsLast, formatArg } from './conv_util';
-import { I32 } from '../rule_helpers';
 import { intValues } from '../kernel_util';
 import { dimsToString } from '../../values/shape';
 
@@ -182,9 +181,7 @@ function checkPairsInput(op: string, v: AVal, p: SpaceBatchParams, what: string)
 /** The params with the pairs read from a run-time input (checked by the shape rule before the kernel). */
 function withPairs(op: string, p: SpaceBatchParams, v: Info | undefined): SpaceBatchParams {
   if (p.pairsFrom !== 'values' || v === undefined) return p;
-  const flat = Array.from(intValues(v));
-  const pairs = Array.from({ length: flat.length / 2 }, (_, i): [number, number] => [flat[2 * i], flat[2 * i + 1]]);
-  return { blockShape: p.blockShape, pairs: pairsArg(op === 'spaceToBatchNd' ? 'paddings' : 'crops')(op, pairs) };
+  return { blockShape: p.blockShape, pairs: pairsArg(op === 'spaceToBatchNd' ? 'paddings' : 'crops')(op, pairsOf(Array.from(intValues(v)))) };
 }
 
 /**
@@ -192,7 +189,7 @@ function withPairs(op: string, p: SpaceBatchParams, v: Info | undefined): SpaceB
  * spatial dims: required_space_to_batch_paddings of the run-time shape) are a tensor input read when the op runs.
  */
 function spaceBatchTf(op: string, pairsName: string, rec: () => Primitive<SpaceBatchParams>): TfCodec {
-  const decl = { op, inputs: ['x', { param: 'blockShape', shape: 'vector' }, { param: 'pairs', shape: 'pairs' }], attrs: { T: { dtypeOf: 0 }, Tblock_shape: I32, [pairsName]: I32 } } as const;
+  const what = pairsName === 'Tpaddings' ? 'paddings' : 'crops';
   return {
     ops: [op],
     write(s: WriteScope, n: SpecNode<unknown>, ins: string[]): string[] {
@@ -208,7 +205,7 @@ function spaceBatchTf(op: string, pairsName: string, rec: () => Primitive<SpaceB
         if (v.isSymbolic) return bind(rec() as unknown as Primitive, [r.input(0), v], { blockShape, pairs: [], pairsFrom: 'values' });
         return bind(rec() as unknown as Primitive, [r.input(0)], { blockShape, pairs: pairsOf(Array.from(v.dataSync() as ArrayLike<number>, Number)) });
       }
-      return bind(rec() as unknown as Primitive, [r.input(0)], { blockShape, pairs: pairsOf(r.numbers(2, `the ${decl.inputs[2].param}`)) });
+      return bind(rec() as unknown as Primitive, [r.input(0)], { blockShape, pairs: pairsOf(r.numbers(2, `the ${what}`)) });
     },
   };
 }
