@@ -84,10 +84,6 @@ const GAPS: Record<string, RegExp> = {
   audio_resynth: /node 'frame\/GatherV2' \(GatherV2\): the axis must be a numeric Const/,
   // Keras Dense on a rank-3 input: Transpose whose perm is ConcatV2 of Consts (tensordot): load-time constant folding.
   transformer: /node '.*Tensordot\/transpose' \(Transpose\): the perm must be a numeric Const/,
-  // A dilated Conv1D over unknown time: SpaceToBatchND with computed paddings (pairs as a run-time input).
-  conv1d_time: /node '.*SpaceToBatchND' \(SpaceToBatchND\): the pairs must be a numeric Const/,
-  // Conv2DTranspose over unknown spatial dims: Conv2DBackpropInput with computed input sizes (a run-time input).
-  unet: /node '.*conv_transpose' \(Conv2DBackpropInput\): the input sizes must be a numeric Const/,
 };
 
 async function orGap(name: string, run: () => Promise<void>): Promise<void> {
