@@ -7,12 +7,12 @@ import { GraphModel, loadGraphModel } from '@tensorflow/tfjs-converter';
 import { Rng } from '../harness/rng';
 
 export const MODELS_DIR = path.join(__dirname, '..', '..', 'node_modules', '@vladmandic', 'human', 'models');
-export const modelPath = (name: string): string => path.join(MODELS_DIR, `${name}.json`);
+export const modelPath = (name: string, dir = MODELS_DIR): string => path.join(dir, `${name}.json`);
 
 /** The same files as tfjs ModelArtifacts in memory (what tf.io.fromMemory takes). */
-export function artifactsOf(name: string): tf.io.ModelArtifacts {
-  const json = JSON.parse(fs.readFileSync(modelPath(name), 'utf8')) as { weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[] } & Record<string, unknown>;
-  const data = Buffer.concat(json.weightsManifest.flatMap((g) => g.paths.map((p) => fs.readFileSync(path.join(MODELS_DIR, p)))));
+export function artifactsOf(name: string, dir = MODELS_DIR): tf.io.ModelArtifacts {
+  const json = JSON.parse(fs.readFileSync(modelPath(name, dir), 'utf8')) as { weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[] } & Record<string, unknown>;
+  const data = Buffer.concat(json.weightsManifest.flatMap((g) => g.paths.map((p) => fs.readFileSync(path.join(dir, p)))));
   const { weightsManifest, ...rest } = json;
   return { ...rest, weightSpecs: weightsManifest.flatMap((g) => g.weights), weightData: data.buffer.slice(data.byteOffset, data.byteOffset + data.length) } as tf.io.ModelArtifacts;
 }
@@ -41,7 +41,7 @@ export async function converterRun(model: GraphModel, x: ef.Tensor): Promise<{ s
   return res;
 }
 
-export const loadConverter = (name: string): Promise<GraphModel> => loadGraphModel(tf.io.fromMemory(artifactsOf(name)));
+export const loadConverter = (name: string, dir = MODELS_DIR): Promise<GraphModel> => loadGraphModel(tf.io.fromMemory(artifactsOf(name, dir)));
 
 /** The largest |a - b| relative to the output's scale (max |b|, at least 1e-6). */
 export function relativeError(a: ArrayLike<number>, b: ArrayLike<number>): number {

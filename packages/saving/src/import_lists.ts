@@ -10,13 +10,31 @@ const one = (prim: PrimitiveName, ins: Tensor[], params: object = {}): Tensor =>
 
 /** Element shapes of lists made with an unknown one, inferred from what reads or writes them (by node). */
 const inferred = new WeakMap<object, number[]>();
+/**
+ * Element shapes of known rank with unknown dims (-1), of lists whose full shape nothing names (a Keras RNN's
+ * TensorArray of [batch, units] items with the batch unknown): such a list starts with size-1 dims there, and
+ * SetItem broadcasts it to its items' run-time shape (see setItem).
+ */
+const partialShapes = new WeakMap<object, number[]>();
+/**
+ * Lists nothing reads (Keras' rnn leaves an unused TensorArray of unknown element rank): TF's function runtime prunes
+ * them, so their element shape does not matter and they are made as empty lists of scalars.
+ */
+const unread = new WeakSet<object>();
 /** TensorArrayV3 nodes of unknown element shape whose flow goes straight into TensorArraySplitV3 (which replaces it). */
 const filledBySplit = new WeakSet<object>();
+/**
+ * TensorArrayV3 nodes of unknown element shape whose flow goes straight into TensorArrayScatterV3 (tf.map_fn's and
+ * TensorArray.unstack's input arrays): the scatter builds the array from its value's shape when it runs.
+ */
+const filledByScatter = new WeakSet<object>();
 
 const MAKERS = new Set(['TensorListReserve', 'EmptyTensorList', 'TensorArrayV3']);
 const PASS = new Set(['Enter', 'Exit', 'Merge', 'Switch', 'NextIteration', 'Identity', 'TensorListSetItem', 'TensorListPushBack', 'TensorListResize', 'TensorArrayWriteV3', 'TensorArrayScatterV3']);
 /** Ops that name the element shape of a list input: op -> [list input, element_shape input]. */
 const SHAPED: Record<string, [number, number]> = { TensorListStack: [0, 1], TensorListGetItem: [0, 2], TensorListGather: [0, 2], TensorListPopBack: [0, 1], TensorListConcatV2: [0, 1] };
+/** TF1 TensorArray reads whose element_shape attr names the element shape (tf.map_fn's stack): op -> [handle, flow]. */
+const SHAPED_BY_ATTR: Record<string, readonly number[]> = { TensorArrayGatherV3: [0, 2] };
 
 const full = (v: readonly number[] | undefined | null): v is number[] => v !== undefined && v !== null && v.every((d) => Number.isInteger(d) && d >= 0);
 
@@ -34,22 +52,32 @@ export function inferListShapes(nodes: readonly ParsedNode[], constOf: (name: st
   const users = new Map<string, { n: ParsedNode; k: number; index: number }[]>();
   for (const n of nodes) n.inputs.forEach((r, k) => users.set(r.node, [...(users.get(r.node) ?? []), { n, k, index: r.index }]));
   const byName = new Map(nodes.map((n) => [n.name, n] as const));
+  // An element_shape Const: its dims (-1 unknown), or undefined for none or an unknown rank (a scalar -1).
   const constShape = (name: string | undefined): number[] | undefined => {
     const c = name === undefined ? undefined : constOf(name);
-    return byName.get(name ?? '')?.op === 'Const' && c !== undefined ? Array.from(c.data as ArrayLike<number>) : undefined;
+    return byName.get(name ?? '')?.op === 'Const' && c !== undefined && c.shape.length === 1 ? Array.from(c.data as ArrayLike<number>) : undefined;
   };
+  const given = (m: ParsedNode): number[] | undefined => (m.op === 'TensorArrayV3' ? m.shape('element_shape')?.map((d) => d ?? -1) : constShape(m.inputs[0]?.node));
   for (const m of makers) {
+    if ((users.get(m.name) ?? []).length === 0) unread.add(m);
     if (m.op === 'TensorArrayV3' && (users.get(m.name) ?? []).some(({ n, k, index }) => n.op === 'TensorArraySplitV3' && k === 3 && index === 1)) filledBySplit.add(m);
+    if (m.op === 'TensorArrayV3' && (users.get(m.name) ?? []).some(({ n, k, index }) => n.op === 'TensorArrayScatterV3' && k === 3 && index === 1)) filledByScatter.add(m);
     // (node, output) pairs the list flows out of; null: any output (TF1 frames pass one value).
     const seen = new Set<string>([`${m.name}:*`]);
     const queue: [string, number | null][] = [[m.name, null]];
     let found: number[] | undefined;
+    let partial = given(m);
     while (queue.length && found === undefined) {
       const [name, out] = queue.shift() as [string, number | null];
       for (const { n, k, index } of users.get(name) ?? []) {
         if (out !== null && index !== out) continue;
         const s = SHAPED[n.op];
-        if (s !== undefined && s[0] === k) found = [constShape(n.inputs[s[1]]?.node)].find(full);
+        if (s !== undefined && s[0] === k) {
+          const named = constShape(n.inputs[s[1]]?.node);
+          found = [named].find(full);
+          partial ??= named;
+        }
+        if (found === undefined && SHAPED_BY_ATTR[n.op]?.includes(k)) found = [n.shape('element_shape') as number[] | undefined].find(full);
         const item = n.op === 'TensorListSetItem' || n.op === 'TensorArrayWriteV3' ? n.inputs[2] : n.op === 'TensorListPushBack' ? n.inputs[1] : undefined;
         const itemConst = item === undefined ? undefined : constOf(item.node);
         if (found === undefined && itemConst !== undefined && byName.get(item?.node ?? '')?.op === 'Const' && (k === 0 || n.op === 'TensorArrayWriteV3')) found = [...itemConst.shape];
@@ -62,13 +90,15 @@ export function inferListShapes(nodes: readonly ParsedNode[], constOf: (name: st
       }
     }
     if (found !== undefined) inferred.set(m, found);
+    else if (partial !== undefined) partialShapes.set(m, partial);
   }
 }
 
 /** A list made empty with n elements of `dtype` and the (given or inferred) element shape. */
 function reserve(r: ReadScope, shapeInput: number | null, n: number, dtype: DType): Tensor {
   const given = shapeInput === null ? (r.node.shape('element_shape') ?? null) : r.numbers(shapeInput, 'the element shape');
-  const shape = full(given as number[] | undefined) ? (given as number[]) : (inferred.get(r.node) ?? (filledBySplit.has(r.node) ? [0] : undefined));
+  const partial = partialShapes.get(r.node);
+  const shape = full(given as number[] | undefined) ? (given as number[]) : (inferred.get(r.node) ?? (filledBySplit.has(r.node) || filledByScatter.has(r.node) ? [0] : (partial?.map((d) => (d < 0 ? 1 : d)) ?? (unread.has(r.node) ? [] : undefined))));
   if (shape === undefined) {
     throw r.error('the element shape is not static', `element_shape ${JSON.stringify(given)}`, 'a fully known element shape (from the op or from what the list is read with)', 'Give the list a static element shape (e.g. tf.TensorArray(element_shape=...))');
   }
@@ -88,7 +118,12 @@ function reserve(r: ReadScope, shapeInput: number | null, n: number, dtype: DTyp
  */
 function setItem(r: ReadScope, list: Tensor, index: Tensor, item: Tensor, grow = false): Tensor {
   if (item.dtype !== list.dtype) throw r.error('the item dtype does not match the list', item.dtype, list.dtype, 'Cast the item');
-  const target = grow ? padRows(r, list, maximum(subtract(one('reshape', [index], { shape: [] }), subtract(length(list), 1)), 0)) : list;
+  const grown = grow ? padRows(r, list, maximum(subtract(one('reshape', [index], { shape: [] }), subtract(length(list), 1)), 0)) : list;
+  // A list of partly unknown element shape starts with size-1 dims there (reserve): broadcast to the item's shape
+  // when it runs (a no-op once it has it). Lists of a static element shape equal to the item's skip this.
+  const [ld, id] = [list.dims, item.dims];
+  const same = ld !== null && id !== null && ld.length === id.length + 1 && id.every((d, i) => d !== null && d === ld[i + 1]);
+  const target = same || list.dtype === 'bool' ? grown : add(grown, zerosLike(one('expand_dims', [item], { axis: 0 })));
   return one('tensor_scatter_nd_update', [target, one('reshape', [index], { shape: [1, 1] }), one('expand_dims', [item], { axis: 0 })]);
 }
 
@@ -99,6 +134,29 @@ const ints = (r: ReadScope, v: readonly number[]): Tensor => (r as unknown as { 
 function padRows(r: ReadScope, list: Tensor, k: Tensor): Tensor {
   const rest = Array.from({ length: (list.rank ?? 1) - 1 }, () => ints(r, [0, 0]));
   return padWith(list, stack([concat([ints(r, [0]), reshape(k, [1])], 0), ...rest], 0));
+}
+
+/** TensorArrayV3(size): a Const size, or one the graph computes (tf.map_fn over a run-time batch): zero rows padded to it when it runs. */
+function tensorArray(r: ReadScope): Tensor {
+  const dtype = r.node.dtype('dtype');
+  if (r.constScalar(0) !== null || r.producer(0)?.op === 'Const') return reserve(r, null, r.number(0, 'the size'), dtype);
+  const size = r.input(0);
+  if (size.dtype !== 'int32' || (size.rank !== null && size.rank !== 0)) throw r.error('the size must be an int32 scalar', `${size.dtype} of shape ${size.shape.toString()}`, 'an int32 scalar', 'Fix the size input');
+  return padRows(r, reserve(r, null, 0, dtype), size);
+}
+
+/**
+ * The array a TensorArrayScatterV3 writes into: its flow, or, for an array made without an element shape and filled
+ * by this scatter, zeros of [its size, ...the value's element dims] (built from the value's shape when it runs).
+ */
+function scatterTarget(r: ReadScope): Tensor {
+  const maker = r.producer(3);
+  if (maker === undefined || !filledByScatter.has(maker) || inferred.has(maker)) return r.input(3);
+  const x = r.input(2);
+  if (x.rank === null || x.rank < 1) throw r.error('the scattered value needs a known rank >= 1', x.shape.toString(), '[n, ...element dims]', 'Give the value a static rank');
+  const size = r.tensorOf(maker.inputs[0], `node '${maker.name}'`);
+  const none = getItem(zerosLike(x), ints(r, []));
+  return padRows(r, none, one('reshape', [size], { shape: [] }));
 }
 
 /** The element rank of a dense list (its rank - 1); lists always have a static rank here. */
@@ -222,11 +280,11 @@ export const LIST_IMPORT_ROWS: readonly TfImport[] = [
   { ops: ['TensorListLength'], read: (r) => (r.arity(1), [length(r.input(0))]) },
   { ops: ['TensorListElementShape'], read: (r) => (r.arity(1), [one('slice', [one('shape', [r.input(0)])], { begin: [1], size: [-1] })]) },
   // TF1 TensorArrays: outputs [handle, flow]; the flow (last input of every op) is the dense array.
-  { ops: ['TensorArrayV3'], read: (r) => (r.arity(1), ((t: Tensor) => [t, t])(reserve(r, null, r.number(0, 'the size'), r.node.dtype('dtype')))) },
+  { ops: ['TensorArrayV3'], read: (r) => (r.arity(1), ((t: Tensor) => [t, t])(tensorArray(r))) },
   { ops: ['TensorArrayWriteV3'], read: (r) => (r.arity(4), [setItem(r, r.input(3), r.input(1), r.input(2))]) },
   { ops: ['TensorArrayReadV3'], read: (r) => (r.arity(3), [getItem(r.input(2), r.input(1))]) },
   { ops: ['TensorArrayGatherV3'], read: (r) => (r.arity(3), [getItem(r.input(2), r.input(1))]) },
-  { ops: ['TensorArrayScatterV3'], read: (r) => (r.arity(4), [one('tensor_scatter_nd_update', [r.input(3), one('expand_dims', [r.input(1)], { axis: 1 }), r.input(2)])]) },
+  { ops: ['TensorArrayScatterV3'], read: (r) => (r.arity(4), [one('tensor_scatter_nd_update', [scatterTarget(r), one('expand_dims', [r.input(1)], { axis: 1 }), r.input(2)])]) },
   { ops: ['TensorArraySizeV3'], read: (r) => (r.arity(2), [length(r.input(1))]) },
   { ops: ['TensorArrayCloseV3'], read: (r) => (r.arity(1), []) },
   // Split(handle, value, lengths, flow) / Concat(handle, flow): equal lengths only (a dense array holds one element shape).

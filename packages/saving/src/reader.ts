@@ -187,9 +187,11 @@ const RESOURCE_PASS = new Set(['Identity', 'IdentityN']);
 
 /**
  * Ops interpreted only when a consumer reads their value: constants, resources, and the shape
- * helpers that consumers usually read as patterns (Reshape(x, Shape(like)), Sum(x, Range(0, Rank(x), 1))).
+ * helpers that consumers usually read as patterns (Reshape(x, Shape(like)), Sum(x, Range(0, Rank(x), 1))), and
+ * new (pure) TensorLists, which TF's function runtime prunes when nothing reads them (a Keras RNN's unused
+ * TensorArray of unknown element rank).
  */
-const LAZY = new Set(['Const', 'VarHandleOp', 'VariableV2', 'Variable', 'BroadcastArgs', 'BroadcastGradientArgs', 'Shape', 'Rank', 'Range', 'NoOp']);
+const LAZY = new Set(['Const', 'VarHandleOp', 'VariableV2', 'Variable', 'BroadcastArgs', 'BroadcastGradientArgs', 'Shape', 'Rank', 'Range', 'NoOp', 'TensorListReserve', 'EmptyTensorList']);
 
 /** One graph or function body: nodes by name, interpreted in dependency order. */
 export class GraphScope {

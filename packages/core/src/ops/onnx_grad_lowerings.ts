@@ -6,7 +6,7 @@ import type { SpecNode } from './graphdef_spec';
 import { codec, nhwc, one, padPairs, padsAttr, staticShape, toNchw, toNhwc, transpose, type ConvP, type Pads, type PoolP } from './onnx_lowerings';
 import type { LowerScope, OnnxSpec } from './onnx_spec';
 
-interface InputP extends ConvP { readonly inputShape: readonly (number | null)[] }
+interface InputP extends ConvP { readonly inputShape: readonly (number | null)[]; readonly sizesFrom?: 'values' }
 interface FilterP extends ConvP { readonly filterShape: readonly (number | null)[] }
 interface PoolGradP extends PoolP { readonly inputShape: readonly (number | null)[] }
 
@@ -53,7 +53,7 @@ const convInput = (depthwise: boolean): OnnxSpec =>
     // Conv2D HWIO -> ConvTranspose's [in = Co, out = Ci, kh, kw]; depthwise [kh,kw,C,M] -> [C*M, 1, kh, kw], group C.
     const w = depthwise ? transpose(s, one(s.add('Reshape', [f, s.int64s([fs[0], fs[1], fs[2] * fs[3], 1])])), [2, 3, 0, 1]) : transpose(s, f, [3, 2, 0, 1]);
     return [convTranspose(s, dy, w, g, p.strides, p.dilations, depthwise ? fs[2] : 1)];
-  }, (s, n) => allFloat(s, n) && nhwc(n.params) && staticOf(s, n.inputs[0]) !== null && staticOf(s, n.inputs[1]) !== null && shapeOf(s, n.params.inputShape, n.inputs[2]) !== null);
+  }, (s, n) => allFloat(s, n) && nhwc(n.params) && n.params.sizesFrom !== 'values' && staticOf(s, n.inputs[0]) !== null && staticOf(s, n.inputs[1]) !== null && shapeOf(s, n.params.inputShape, n.inputs[2]) !== null);
 
 /**
  * conv2d/depthwise filter backprop: [x, dy, like?] -> dfilter. dW[i,j,ci,co] = sum over n, ho, wo of

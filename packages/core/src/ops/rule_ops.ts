@@ -92,3 +92,20 @@ export const shapeRecords = {} as ShapeRecords;
 export function provideShapeRecords(r: ShapeRecords): void {
   Object.assign(shapeRecords, r);
 }
+
+/**
+ * The complex64 records (signal/fft.ts) the gradient rules of complex multiply and exp bind for TF's conjugate
+ * (dx = g * conj(y)), late-bound the same way: fft.ts imports ops.ts. table.ts fills it when it loads.
+ */
+export interface ComplexRecords {
+  real: Primitive;
+  imag: Primitive;
+  complex: Primitive;
+}
+
+export const complexRecords = {} as ComplexRecords;
+
+/** Fills the complex records (table.ts, once, when it loads). */
+export function provideComplexRecords(r: ComplexRecords): void {
+  Object.assign(complexRecords, r);
+}

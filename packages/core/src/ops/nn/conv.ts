@@ -10,9 +10,11 @@ import { argError } from '../check';
 import { ConvKind, convFamily } from './conv_family';
 import { formatArg, intList, paddingArg, spatialList, spatialPadding } from './conv_util';
 import type { TensorLike } from '../../values/convert';
-import { convert } from '../../values/convert';
+import { convert, release } from '../../values/convert';
 import { tidy } from '../../backend/memory';
-import type { Tensor } from '../../values/tensor';
+import { Tensor } from '../../values/tensor';
+import { bind } from '../bind';
+import type { Primitive } from '../primitive';
 import * as o from '../ops';
 import { describe, showValue } from '../../values/dtype';
 
@@ -72,10 +74,36 @@ const C3 = convFamily(KIND3D);
  * y.arraySync(); // [[[[4], [4]], [[4], [4]]]]
  */
 export const conv2d = withApi(withOnnx(C2.fwd, lower.conv2d), api(['nn.conv2d'], [arg.tensor('input'), arg.tensor('filters'), strides, padding], [fmt2, dilations], { prepare: prepareConv(2, true) }));
+/**
+ * nn.conv2dTranspose with `outputShape` an int32 tensor (TF's output_shape operand, e.g. stacked from tf.shape parts):
+ * the sizes are read when the op runs, traced functions keep them a tensor input of the op.
+ */
+function conv2dTransposeBySizes(op: string, args: readonly unknown[]): Tensor | undefined {
+  const [input, filters, shapeArg, s, pad, options] = args as [TensorLike, TensorLike, unknown, unknown, unknown, { dataFormat?: unknown; dilations?: unknown } | undefined];
+  const withTensors = Array.isArray(shapeArg) && shapeArg.some((d) => d instanceof Tensor);
+  if ((!(shapeArg instanceof Tensor) && !withTensors) || args.length > 6) return undefined;
+  // Dims with scalar tensors among them ([b, h * 2, w * 2, 4]) are stacked into the sizes vector.
+  const outputShape = withTensors ? tidy(() => o.concat((shapeArg as (number | Tensor)[]).map((d) => (d instanceof Tensor ? o.reshape(o.cast(d, 'int32'), [1]) : Int32Array.of(d))), 0)) : (shapeArg as Tensor);
+  const p: Record<string, unknown> = {
+    strides: intList('strides')(op, s),
+    padding: paddingArg(op, pad ?? 'SAME'),
+    dataFormat: formatArg(F2)(op, options?.dataFormat ?? 'NHWC'),
+    dilations: intList('dilations')(op, options?.dilations ?? 1),
+  };
+  prepareConv(2, true)(op, p);
+  const cs = [convert(op, input, 'float32'), convert(op, filters, 'float32')];
+  try {
+    return bind(conv2dBackpropInput as unknown as Primitive, [cs[0].t, cs[1].t, outputShape], { ...p, inputShape: [], sizesFrom: 'values' })[0];
+  } finally {
+    cs.forEach(release);
+    if (withTensors) outputShape.dispose();
+  }
+}
+
 /** The gradient of conv2d with respect to its input (TF's Conv2DBackpropInput), public as conv2dTranspose. */
 export const conv2dBackpropInput = withApi(
   withOnnx(C2.input, gradLower.convInput(false)),
-  api(['nn.conv2dTranspose'], [arg.tensor('input'), arg.tensor('filters'), arg.ints('outputShape', 'inputShape'), strides, arg.custom('padding', paddingArg, 'SAME')], [fmt2, dilations], { prepare: prepareConv(2, true, 'inputShape') }),
+  api(['nn.conv2dTranspose'], [arg.tensor('input'), arg.tensor('filters'), arg.ints('outputShape', 'inputShape'), strides, arg.custom('padding', paddingArg, 'SAME')], [fmt2, dilations], { prepare: prepareConv(2, true, 'inputShape'), dynamic: conv2dTransposeBySizes }),
 );
 /** The gradient of conv2d with respect to its filter (TF's Conv2DBackpropFilter). */
 export const conv2dBackpropFilter = withOnnx(C2.filter, gradLower.convFilter(false));

@@ -9,6 +9,8 @@ import { ReadScope, SpecNode, WriteScope, attr, typeAttrOf } from '../graphdef_s
 import { hostFusedConv } from './host_conv';
 import { tensorOfShapeNode, writeShapeOf } from '../array/reshape';
 import { argError, checkArity, checkDTypes } from '../check';
+import { intValues } from '../kernel_util';
+import { dimsToString } from '../../values/shape';
 import {
   ConvParams, allOnes, channelAxis, channelsLast, convAttrs, dilateFilter, dilatedShape, kernelPad, lastShape, outSize, readConvAttrs, shapeSource, spatialAxes, undilateFilter,
 } from './conv_util';
@@ -34,6 +36,11 @@ export interface ConvKind<I extends string = string> {
 
 export interface BackpropInputParams extends ConvParams {
   readonly inputShape: readonly (number | null)[];
+  /**
+   * 'values': the third input is TF's `input_sizes` itself, an int32 vector read when the op runs (sizes the graph
+   * computes, e.g. stack([batch, h * 2, w * 2, c])); otherwise an optional third input is a tensor of that shape.
+   */
+  readonly sizesFrom?: 'values';
 }
 export interface BackpropFilterParams extends ConvParams {
   readonly filterShape: readonly (number | null)[];
@@ -147,7 +154,7 @@ export function convFamily<const I extends string>(kind: ConvKind<I>): ConvFamil
   const [tfFwd, tfIn, tfF] = kind.tf;
   const attrsOf = (s: WriteScope, n: SpecNode<unknown>, i: number) => ({ T: typeAttrOf(s, n.inputs[i]), ...convAttrs(n.params as ConvParams, kind.explicitAttr), ...kind.extraAttrs });
   const sizesOf = (s: WriteScope, n: SpecNode<unknown>, ins: string[], key: string, hint: string): string =>
-    ins.length === 3 ? writeShapeOf(s, ins[2], n.inputs[2]) : s.ints(hint, (n.params as Record<string, number[]>)[key]);
+    ins.length === 3 ? ((n.params as BackpropInputParams).sizesFrom === 'values' ? ins[2] : writeShapeOf(s, ins[2], n.inputs[2])) : s.ints(hint, (n.params as Record<string, number[]>)[key]);
   fam.fwd = {
     name: kind.ir,
     effect: 'pure',
@@ -166,13 +173,13 @@ export function convFamily<const I extends string>(kind: ConvKind<I>): ConvFamil
     effect: 'pure',
     infer(ins, p) {
       checkFloat(kind, ins);
-      const shape = mergedShape(p.inputShape, ins[2]);
+      const shape = p.sizesFrom === 'values' ? sizedInputShape(kind, ins, p) : mergedShape(p.inputShape, ins[2]);
       const want = convOutShape(kind, shape, ins[1].shape, p);
       checkBackpropShape(kind, ins[0].shape, want, 'dy');
       return [{ dtype: 'float32', shape }];
     },
     // A null batch in inputShape (read from a stacked shape whose batch the graph computes) is dy's batch.
-    impl: (k, [dy, f, like], p) => [inputImpl(kind, k, dy, f, like ? like.shape : p.inputShape.map((d, i) => (i === 0 && d === null ? dy.shape[0] : d)) as number[], p)],
+    impl: (k, [dy, f, like], p) => [inputImpl(kind, k, dy, f, like ? (p.sizesFrom === 'values' ? sizeValues(kind, like) : like.shape) : p.inputShape.map((d, i) => (i === 0 && d === null ? dy.shape[0] : d)) as number[], p)],
     vjp: (c, [dy, f, like], _o, p, need) => [need[0] ? fwdOf(c[0] as Tensor, f, p) : null, need[1] ? filterOf(c[0] as Tensor, dy, f, p) : null, ...(like ? [null] : [])],
     saves: 'inputs',
     tf: { ops: [tfIn], write: (s, n, ins) => [s.add(tfIn, tfIn, [sizesOf(s, n, ins, 'inputShape', 'input_sizes'), ins[1], ins[0]], { ...attrsOf(s, n, 0), ...(kind.n === 3 ? { Tshape: attr.type('int32') } : {}) })], read: (r) => readBackprop(r, kind, fam.input, 'input') },
@@ -193,6 +200,31 @@ export function convFamily<const I extends string>(kind: ConvKind<I>): ConvFamil
     tf: { ops: [tfF], write: (s, n, ins) => [s.add(tfF, tfF, [ins[0], sizesOf(s, n, ins, 'filterShape', 'filter_sizes'), ins[1]], attrsOf(s, n, 0))], read: (r) => readBackprop(r, kind, fam.filter, 'filter') },
   };
   return fam as unknown as ConvFamily<I>;
+}
+
+/** The dims an input backprop knows when its sizes are a run-time tensor: dy's batch and the filter's input channels. */
+function sizedInputShape(kind: ConvKind, ins: AVal[], p: BackpropInputParams): Dims {
+  const r = kind.n + 2;
+  const v = ins[2];
+  checkDTypes(kind.op, v, ['int32'], 'input_sizes');
+  if (v.shape !== null && (v.shape.length !== 1 || (v.shape[0] !== null && v.shape[0] !== r))) {
+    throw argError(kind.op, `input_sizes must be a vector of ${r} sizes`, `shape ${dimsToString(v.shape)}`, `[${r}]`, `Pass the full ${p.dataFormat} input shape.`);
+  }
+  const out: (number | null)[] = p.inputShape.length === r ? [...p.inputShape] : new Array<number | null>(r).fill(null);
+  out[0] ??= ins[0].shape?.[0] ?? null;
+  const ca = channelAxis(p.dataFormat, r);
+  out[ca] ??= ins[1].shape?.[kind.n] ?? null;
+  return out;
+}
+
+/** TF's input_sizes read when the op runs (checked: n + 2 non-negative sizes). */
+function sizeValues(kind: ConvKind, v: Info): number[] {
+  const sizes = Array.from(intValues(v));
+  const r = kind.n + 2;
+  if (v.shape.length !== 1 || sizes.length !== r || sizes.some((d) => d < 0)) {
+    throw argError(kind.op, `input_sizes must be ${r} non-negative sizes`, `[${sizes.join(', ')}] (shape [${v.shape.join(', ')}])`, `${r} sizes >= 0`, 'Fix the sizes the graph computes.');
+  }
+  return sizes;
 }
 
 function checkBackpropShape(kind: ConvKind, got: Dims, want: Dims, what: string): void {
@@ -222,7 +254,14 @@ function readBackprop(r: ReadScope, kind: ConvKind, rec: Primitive<BackpropInput
   const k = which === 'input' ? 0 : 1;
   const src = r.producer(k);
   const like = [tensorOfShapeNode(r, src)].filter((t): t is Tensor => t !== null);
-  const dims = like.length ? (like[0].dims ?? []).map((d) => d) : (which === 'input' ? stackedBatchSizes(r, k) : null) ?? r.numbers(k, `the ${which} sizes`);
+  // Input sizes the graph computes (not a Const, Shape(t) or a stack with only the batch computed): a run-time input.
+  let known: number[] | null = null;
+  if (which === 'input' && !like.length && src?.op !== 'Const' && stackedBatchSizes(r, k) === null) {
+    const sizes = r.input(k);
+    if (sizes.isSymbolic) return bind(rec as unknown as Primitive, [r.input(2), r.input(1), sizes], { ...conv, inputShape: [], sizesFrom: 'values' });
+    known = Array.from(sizes.dataSync() as ArrayLike<number>, Number);
+  }
+  const dims = like.length ? (like[0].dims ?? []).map((d) => d) : known ?? (which === 'input' ? stackedBatchSizes(r, k) : null) ?? r.numbers(k, `the ${which} sizes`);
   if (!like.length) r.checkSize(dims.map((d) => d ?? 1));
   const key = which === 'input' ? 'inputShape' : 'filterShape';
   const ins = which === 'input' ? [r.input(2), r.input(1)] : [r.input(0), r.input(2)];
