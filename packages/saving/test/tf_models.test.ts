@@ -72,29 +72,6 @@ function check(name: string, call: Call, bin: Buffer, run: Run, what: string): v
   }
 }
 
-/**
- * Models whose import still stops at a gap another branch of issue 27 closes, by the error it stops with: such a
- * model must fail with exactly that error (anything else, e.g. a wrong number, fails the test) or pass. When the
- * branches are merged and the model passes, drop its entry.
- */
-const GAPS: Record<string, RegExp> = {
-  // GatherV2 whose axis is StridedSlice(Range(Rank)) of Consts (tf.signal.frame): load-time constant folding. Past
-  // it they need complex64 multiply, exp and sum (tf.signal.dct, masking an STFT), which this branch adds.
-  audio_mfcc: /node 'stft\/frame\/GatherV2' \(GatherV2\): the axis must be a numeric Const/,
-  audio_resynth: /node 'frame\/GatherV2' \(GatherV2\): the axis must be a numeric Const/,
-  // Keras Dense on a rank-3 input: Transpose whose perm is ConcatV2 of Consts (tensordot): load-time constant folding.
-  transformer: /node '.*Tensordot\/transpose' \(Transpose\): the perm must be a numeric Const/,
-};
-
-async function orGap(name: string, run: () => Promise<void>): Promise<void> {
-  if (!(name in GAPS)) return run();
-  try {
-    await run();
-  } catch (e) {
-    expect(String((e as Error).message)).toMatch(GAPS[name]);
-  }
-}
-
 const loaded = new Map<string, Promise<ef.savedModel.LoadedSavedModel>>();
 const load = (name: string) => {
   if (!loaded.has(name)) loaded.set(name, ef.savedModel.load(path.join(DIR, name)));
@@ -106,15 +83,15 @@ describe('SavedModels TF 2.21 exported from real model kinds: ef == TF (outputs 
     expect(MODELS.length).toBeGreaterThanOrEqual(20);
   });
 
-  test.each(MODELS)('%s: loaded, called eagerly at two sizes == TF', (name) => orGap(name, async () => {
+  test.each(MODELS)('%s: loaded, called eagerly at two sizes == TF', async (name) => {
     const { g, bin } = golden(name);
     const m = await load(name);
     const sig = m.signatures.serving_default;
     expect(Object.keys(g.inputs).every((k) => sig.inputNames.includes(k))).toBe(true);
     for (const [i, run] of g.runs.entries()) ef.tidy(() => check(name, (feeds) => sig(feeds), bin, run, `run ${i}`));
-  }));
+  });
 
-  test.each(MODELS)('%s: inside ef.trace (unknown dims) at two sizes == TF', (name) => orGap(name, async () => {
+  test.each(MODELS)('%s: inside ef.trace (unknown dims) at two sizes == TF', async (name) => {
     const { g, bin } = golden(name);
     const sig = (await load(name)).signatures.serving_default;
     const keys = Object.keys(g.inputs).sort();
@@ -131,5 +108,5 @@ describe('SavedModels TF 2.21 exported from real model kinds: ef == TF (outputs 
         return Object.fromEntries(outKeys.map((k, j) => [k, ys[j]]));
       }, bin, run, `traced run ${i}`));
     }
-  }));
+  });
 });
