@@ -266,7 +266,27 @@ const selectErrors: ErrorCase[] = [
   { prim: 'select', api: 'where', name: 'where shape mismatch', inputs: [B([3]), F([2]), F([2])], run: (c, a, b) => ef.where(c, a, b), op: 'where', got: '[3] and [2]', expected: 'shapes whose trailing dims are equal or 1' },
 ];
 
+/** relu's gradient record (TF's ReluGrad, dy·(x > 0)), bound directly: NaN and 0 features give 0, its own gradient is TF's ReluGradGrad. */
+const reluGradOf = (dy: ef.Tensor, x: ef.Tensor): ef.Tensor => ef.internal.bind(ef.internal.PRIMITIVES.relu_grad, [dy, x], {})[0];
+const TF_relu: TfCall = { fn: 'tf.nn.relu', cases: 'unary' };
+const reluGradRef = (dy: Ref, x: Ref): Ref => zip(dy, x, (a, b) => a * (b > 0 ? 1 : 0));
+const reluGradCases: ForwardCase[] = [
+  {
+    prim: 'relu_grad', api: 'relu', tfCall: TF_relu, tfOps: ['ReluGrad'], noConverter: 'tfjs-converter has no ReluGrad op', name: 'relu_grad (relu gradient record) is dy where x > 0, else 0 (also at 0 and NaN)',
+    inputs: [{ shape: [6], values: [1.5, -2, 0.25, 3, -0.5, 4] }, { shape: [6], values: [2, 0.5, 0, -1, -3, NaN] }], op: reluGradOf, ref: reluGradRef, grad: false,
+  },
+  {
+    prim: 'relu_grad', api: 'relu', tfCall: TF_relu, tfOps: ['ReluGrad'], noConverter: 'tfjs-converter has no ReluGrad op', name: 'relu_grad away from 0, with gradients (d/ddy = relu_grad(ddy, x), d/dx = 0)',
+    inputs: [{ shape: [2, 3], values: [1.5, -2, 0.25, 3, -0.5, 4] }, { shape: [2, 3], values: [2, 0.5, -0.75, -1, 1.25, -3] }], op: reluGradOf, ref: reluGradRef,
+  },
+  {
+    prim: 'relu_grad', api: 'relu', tfCall: TF_relu, tfOps: ['ReluGrad'], noConverter: 'tfjs-converter has no ReluGrad op', name: 'relu_grad int32',
+    inputs: [{ shape: [4], values: [3, -2, 5, 7], dtype: 'int32' }, { shape: [4], values: [1, 0, -4, 9], dtype: 'int32' }], op: reluGradOf, ref: (dy, x) => zip(dy, x, (a, b) => (b > 0 ? a : 0), 'int32'),
+  },
+];
+
 export const elementwiseCases: ForwardCase[] = [
+  ...reluGradCases,
   ...UNARY.flatMap(unaryCases),
   ...BINARY.flatMap(binaryCases),
   ...stringCases,

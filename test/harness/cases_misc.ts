@@ -244,6 +244,7 @@ export const NO_ERROR_CASES: Partial<Record<ef.internal.PrimitiveName, string>> 
   read_variable: 'takes no tensor input; the variable fixes dtype and shape',
   mirror_pad_grad: "internal: only mirror_pad's gradient binds it, on a cotangent of the padded shape",
   xdivy: "internal: only xlogy's gradient binds it, on float operands xlogy already checked",
+  relu_grad: "internal: only relu's gradient binds it, on the dy and features relu already checked",
 };
 
 export const miscErrors: ErrorCase[] = [

@@ -253,7 +253,7 @@ describe('the closure loop (no code generation, e.g. under a strict CSP)', () =>
 describe('exact facts', () => {
   test('the facts marked exact are those whose value is a float32 already', () => {
     const exact = Object.values(P).filter((p) => p.scalar?.exact === true).map((p) => p.name).sort();
-    expect(exact).toEqual(['abs', 'ceil', 'floor', 'floordiv', 'maximum', 'minimum', 'neg', 'relu', 'relu6', 'round', 'sign']);
+    expect(exact).toEqual(['abs', 'ceil', 'floor', 'floordiv', 'maximum', 'minimum', 'neg', 'relu', 'relu6', 'relu_grad', 'round', 'sign']);
   });
 
   test('a fact wrongly marked exact is refused by the check (its unrounded value differs from the kernel)', () => {

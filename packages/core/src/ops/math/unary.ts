@@ -6,6 +6,9 @@ import { NUMERIC } from '../check';
 import { intMultiply, withScratch } from '../kernel_util';
 import { Impl, defineOp } from '../define_op';
 import { conjOf, g0 } from '../rule_helpers';
+import { bind } from '../bind';
+import type { Params, VjpRule } from '../primitive';
+import type { DType } from '../../values/dtype';
 
 /** TensorFlow's Sign keeps NaN (tfjs's gives 0) and maps -0 to +0. */
 const signImpl: Impl = (k, [x]) => [
@@ -40,9 +43,28 @@ export const sinh = defineOp({ family: 'unary', name: 'sinh', api: ['math.sinh',
 export const cosh = defineOp({ family: 'unary', name: 'cosh', api: ['math.cosh', 'cosh'], saves: 'inputs', vjp: (c, [x]) => [o.mul(g0(c), o.sinh(x))], scalar: { fn: Math.cosh, expr: (a) => `Math.cosh(${a})`, gpu: (a) => `((exp(-${a}) + 1.0 / exp(-${a})) / 2.0)` }, onnx: true });
 export const sigmoid = defineOp({ family: 'unary', name: 'sigmoid', api: ['math.sigmoid', 'nn.sigmoid', 'sigmoid'], saves: 'outputs', vjp: (c, _x, [y]) => [o.mul(g0(c), o.mul(y, o.sub(1, y)))], scalar: { fn: (a) => 1 / (1 + Math.exp(-a)), expr: (a) => `(1 / (1 + Math.exp(-${a})))`, gpu: (a) => `(1.0 / (1.0 + exp(-1.0 * ${a})))` }, onnx: true });
 /**
- * TensorFlow's ReluGrad: dy * (x > 0), so NaN inputs get 0. The mask is where(x > 0, sign(x), 0):
- * the same values, and it stays connected to x through sign (whose gradient is zeros), so relu'' is
- * a connected 0 like TensorFlow's ReluGrad gradient.
+ * TensorFlow's ReluGrad(gradients, features) = gradients·(features > 0) as one op (relu's gradient): a product, so NaN
+ * features give 0·dy and -dy·0 = -0 like TF. Its own gradient is TF's ReluGradGrad: relu_grad(ddy, x) for dy and
+ * zeros for x, so relu'' is a connected 0 like TensorFlow's.
  */
-export const relu = defineOp({ family: 'unary', name: 'relu', api: ['nn.relu', 'relu'], dtypes: NUMERIC, saves: 'inputs', vjp: (c, [x]) => [o.mul(g0(c), o.where(o.greater(x, 0), o.sign(x), 0))], scalar: { fn: (a) => Math.max(0, a), expr: (a) => `Math.max(0, ${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, ef_sel(${a} < 0.0, 0.0, ${a}))`, exact: true }, onnx: true });
+const reluGradImpl: Impl = (k, [dy, x]) => [
+  withScratch(k, (s) => {
+    const pos = s.run('Greater', { a: x, b: s.scalar(0, x.dtype as DType) });
+    return s.run('Multiply', { a: dy, b: s.run('Cast', { x: pos }, { dtype: dy.dtype }) });
+  }),
+];
+const reluGradVjp: VjpRule<Params> = (c, [, x], _y, _p, need) => [need[0] ? bind(reluGrad, [g0(c), x], {})[0] : null, need[1] ? o.zerosLike(x) : null];
+export const reluGrad = defineOp({
+  family: 'binary',
+  name: 'relu_grad',
+  api: [],
+  dtypes: NUMERIC,
+  saves: 'inputs',
+  vjp: reluGradVjp,
+  scalar: { fn: (a, b) => a * (b > 0 ? 1 : 0), expr: (a, b) => `(${a} * (${b} > 0 ? 1 : 0))`, gpu: (a, b) => `(${a} * ef_sel(${b} > 0.0, 1.0, 0.0))`, exact: true },
+  impl: reluGradImpl,
+  tf: { op: 'ReluGrad' },
+  onnx: lower.reluGrad,
+});
+export const relu = defineOp({ family: 'unary', name: 'relu', api: ['nn.relu', 'relu'], dtypes: NUMERIC, saves: 'inputs', vjp: (c, [x]) => [bind(reluGrad, [g0(c), x], {})[0]], scalar: { fn: (a) => Math.max(0, a), expr: (a) => `Math.max(0, ${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, ef_sel(${a} < 0.0, 0.0, ${a}))`, exact: true }, onnx: true });
 
