@@ -124,6 +124,22 @@ describe('sizes computed when the graph runs', () => {
   });
 });
 
+describe('jitCompile: the tensor forms lower to ONNX (Slice, Pad, Reshape, Tile, Expand take their sizes as tensors)', () => {
+  test.each(ROWS.filter((r) => r.prim !== 'unsorted_segment_sum'))('$name with sizes computed from shape(x) runs in one ONNX Runtime segment, as eager', (row) => {
+    const j = ef.trace((x: ef.Tensor) => ef.tanh(row.dyn(x)), { inputSignature: [new ef.TensorSpec([null, 3])], jitCompile: 'strict' });
+    const ir = j.getConcreteFunction().experimentalGetCompilerIr();
+    expect(ir.match(/= onnx_segment/g)).toHaveLength(1);
+    expect(ir).toMatch(new RegExp(`onnx_segment\\[[^\\]]*${row.prim}`));
+    for (const n of [4, 6]) {
+      const x = ef.constant(Array.from({ length: n * 3 }, (_, i) => Math.cos(i)), 'float32', [n, 3]);
+      const [a, b] = [j(x) as ef.Tensor, ef.tanh(row.dyn(x))];
+      expect(a.shape.asList()).toEqual(b.shape.asList());
+      vals(a).forEach((v, i) => expect(v).toBeCloseTo(vals(b)[i], 6));
+      ef.dispose([x, a, b]);
+    }
+  });
+});
+
 describe('a bad run-time size raises InvalidArgumentError naming the op, with nothing leaked', () => {
   const c = { size: i32([2, -1]), ids: i32([0, 1, 2, 3]), pairs: i32([2, 2]), none: i32([], [0]) };
   const cases: [string, (x: ef.Tensor, k: ef.Tensor) => ef.Tensor, number[], RegExp][] = [
