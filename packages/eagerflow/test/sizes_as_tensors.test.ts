@@ -164,6 +164,18 @@ describe('a bad run-time size raises InvalidArgumentError naming the op, with no
     ef.dispose([x, k]);
   });
 
+  test('a loaded graph whose Slice reads a bad begin when it runs names the TF node, with nothing leaked', () => {
+    const f = ef.trace((x: ef.Tensor, k: ef.Tensor) => ef.slice(x, k, c.size), { inputSignature: [new ef.TensorSpec([null, 3]), new ef.TensorSpec([2], 'int32')] });
+    const g = ef.loadFunction(ef.saveFunction(f));
+    const [x, k] = [X(), i32([3, 0])];
+    const before = ef.memory().numTensors;
+    expect(() => g(x, k)).toThrow(ef.errors.InvalidArgumentError);
+    expect(() => g(x, k)).toThrow(/^slice: slice out of bounds on axis 0[\s\S]*read from the graph: node 'Slice' \(Slice\)/);
+    expect(ef.memory().numTensors).toBe(before);
+    ef.dispose([x, k]);
+    g.dispose();
+  });
+
   test('eager: the op itself leaks nothing when its tensor sizes are bad', () => {
     const x = X();
     const bad: [() => ef.Tensor, RegExp][] = [
