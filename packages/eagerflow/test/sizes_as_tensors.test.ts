@@ -124,6 +124,49 @@ describe('sizes computed when the graph runs', () => {
   });
 });
 
+describe('ef.range with a bound only the graph knows (TF\'s tf.range(tf.shape(x)[0]))', () => {
+  test('traced [null, 3]: int32 0..n-1 (the tensor\'s dtype) and a float32 range by 0.5, as eager; a zero delta raises when it runs', () => {
+    const fn = (x: ef.Tensor, d: ef.Tensor): ef.Tensor[] => {
+      const n = ef.reshape(ef.slice(ef.shape(x), [0], [1]), []);
+      return [ef.range(n), ef.range(0, ef.cast(n, 'float32'), 0.5), ef.range(0, n, d)];
+    };
+    const f = ef.trace(fn, { inputSignature: [new ef.TensorSpec([null, 3]), new ef.TensorSpec([], 'int32')] });
+    const one = ef.constant(1, 'int32');
+    for (const n of [2, 5]) {
+      const x = ef.zeros([n, 3]);
+      const got = f(x, one) as ef.Tensor[];
+      expect(got.map((t) => t.dtype)).toEqual(['int32', 'float32', 'int32']);
+      expect(vals(got[0])).toEqual(Array.from({ length: n }, (_, i) => i));
+      expect(vals(got[1])).toEqual(Array.from({ length: 2 * n }, (_, i) => i / 2));
+      const want = fn(x, one);
+      got.forEach((t, i) => expect(vals(t)).toEqual(vals(want[i])));
+      ef.dispose([x, ...got, ...want]);
+    }
+    const [x, zero] = [ef.zeros([2, 3]), ef.constant(0, 'int32')];
+    const before = ef.memory().numTensors;
+    expect(() => f(x, zero)).toThrow(/^range: step must not be zero/);
+    expect(() => f(x, zero)).toThrow(ef.errors.InvalidArgumentError);
+    expect(ef.memory().numTensors).toBe(before);
+    ef.dispose([x, zero, one]);
+  });
+});
+
+describe('jitCompile: the tensor forms lower to ONNX (Slice, Pad, Reshape, Tile, Expand take their sizes as tensors)', () => {
+  test.each(ROWS.filter((r) => r.prim !== 'unsorted_segment_sum'))('$name with sizes computed from shape(x) runs in one ONNX Runtime segment, as eager', (row) => {
+    const j = ef.trace((x: ef.Tensor) => ef.tanh(row.dyn(x)), { inputSignature: [new ef.TensorSpec([null, 3])], jitCompile: 'strict' });
+    const ir = j.getConcreteFunction().experimentalGetCompilerIr();
+    expect(ir.match(/= onnx_segment/g)).toHaveLength(1);
+    expect(ir).toMatch(new RegExp(`onnx_segment\\[[^\\]]*${row.prim}`));
+    for (const n of [4, 6]) {
+      const x = ef.constant(Array.from({ length: n * 3 }, (_, i) => Math.cos(i)), 'float32', [n, 3]);
+      const [a, b] = [j(x) as ef.Tensor, ef.tanh(row.dyn(x))];
+      expect(a.shape.asList()).toEqual(b.shape.asList());
+      vals(a).forEach((v, i) => expect(v).toBeCloseTo(vals(b)[i], 6));
+      ef.dispose([x, a, b]);
+    }
+  });
+});
+
 describe('a bad run-time size raises InvalidArgumentError naming the op, with nothing leaked', () => {
   const c = { size: i32([2, -1]), ids: i32([0, 1, 2, 3]), pairs: i32([2, 2]), none: i32([], [0]) };
   const cases: [string, (x: ef.Tensor, k: ef.Tensor) => ef.Tensor, number[], RegExp][] = [
@@ -146,6 +189,18 @@ describe('a bad run-time size raises InvalidArgumentError naming the op, with no
     expect(() => ef.tidy(() => op(x, k))).toThrow(ef.errors.InvalidArgumentError);
     expect(ef.memory().numTensors).toBe(before);
     ef.dispose([x, k]);
+  });
+
+  test('a loaded graph whose Slice reads a bad begin when it runs names the TF node, with nothing leaked', () => {
+    const f = ef.trace((x: ef.Tensor, k: ef.Tensor) => ef.slice(x, k, c.size), { inputSignature: [new ef.TensorSpec([null, 3]), new ef.TensorSpec([2], 'int32')] });
+    const g = ef.loadFunction(ef.saveFunction(f));
+    const [x, k] = [X(), i32([3, 0])];
+    const before = ef.memory().numTensors;
+    expect(() => g(x, k)).toThrow(ef.errors.InvalidArgumentError);
+    expect(() => g(x, k)).toThrow(/^slice: slice out of bounds on axis 0[\s\S]*read from the graph: node 'Slice' \(Slice\)/);
+    expect(ef.memory().numTensors).toBe(before);
+    ef.dispose([x, k]);
+    g.dispose();
   });
 
   test('eager: the op itself leaks nothing when its tensor sizes are bad', () => {

@@ -135,10 +135,16 @@ export const lower = {
   }, (s, n) => s.aval(n.inputs[0]).dtype === 'float32' && (rankOf(s, n.inputs[0]) ?? 0) >= 2 && (rankOf(s, n.inputs[1]) ?? 0) >= 2),
   transpose: codec<PermP>((s, n, [x]) => s.add('Transpose', [x], n.params.perm === null ? {} : { perm: { ints: n.params.perm } }), firstIn(FIB)),
   /** Slice(begin, size): size -1 runs to the end. */
-  slice: codec<SliceP>((s, n, [x]) => {
+  slice: codec<SliceP>((s, n, [x, b, z]) => {
+    if (b !== undefined) {
+      // The tensor form: ends = begin + size, or the end where size is -1.
+      const [b64, z64] = [int64Operand(s, b), int64Operand(s, z)];
+      const toEnd = one(s.add('Equal', [z64, s.int64s([-1], [])]));
+      return s.add('Slice', [x, b64, one(s.add('Where', [toEnd, s.int64s([I64_MAX], []), one(s.add('Add', [b64, z64]))]))]);
+    }
     const ends = n.params.size.map((z, i) => (z === -1 ? I64_MAX : n.params.begin[i] + z));
     return s.add('Slice', [x, s.int64s(n.params.begin), s.int64s(ends)]);
-  }, (s, n) => n.inputs.length === 1 && firstIn(FIB)(s, n)),
+  }, firstIn(FIB)),
   /** squeeze: listed axes, or every size-1 axis (needs the static shape). */
   squeeze: codec<{ readonly axes: readonly number[] | null }>((s, n, [x]) => {
     const shape = s.aval(n.inputs[0]).shape as (number | null)[];
@@ -194,10 +200,11 @@ export const lower = {
   /** Round (half to even, TF's); int32 is returned as it is (TF's). */
   round: codec((s, n, [x]) => s.add(s.aval(n.inputs[0]).dtype === 'int32' ? 'Identity' : 'Round', [x]), firstIn(FI)),
   /** Constant pad: ONNX pads are [begins..., ends...]; the fill value in x's dtype. */
-  pad: codec<{ readonly paddings: readonly (readonly [number, number])[]; readonly constantValue?: number }>((s, n, [x]) => {
-    const pads = [...n.params.paddings.map((q) => q[0]), ...n.params.paddings.map((q) => q[1])];
-    return s.add('Pad', [x, s.int64s(pads), s.scalar(n.params.constantValue ?? 0, s.aval(n.inputs[0]).dtype)], { mode: { s: 'constant' } });
-  }, (s, n) => n.inputs.length === 1 && firstIn(FIB)(s, n)),
+  pad: codec<{ readonly paddings: readonly (readonly [number, number])[]; readonly constantValue?: number }>((s, n, [x, q]) => {
+    // The tensor form's [rank, 2] pairs as ONNX's [befores..., afters...]: transposed and flattened.
+    const pads = q !== undefined ? one(s.add('Reshape', [one(s.add('Transpose', [int64Operand(s, q)], { perm: { ints: [1, 0] } })), s.int64s([-1])])) : s.int64s([...n.params.paddings.map((r) => r[0]), ...n.params.paddings.map((r) => r[1])]);
+    return s.add('Pad', [x, pads, s.scalar(n.params.constantValue ?? 0, s.aval(n.inputs[0]).dtype)], { mode: { s: 'constant' } });
+  }, firstIn(FIB)),
   /** OneHot: TF gives negative indices an all-off row (ONNX would wrap them), so they are moved out of range. */
   oneHot: codec<{ readonly depth: number; readonly onValue: number; readonly offValue: number; readonly axis: number; readonly dtype: DType }>((s, n, [x]) => {
     const p = n.params;

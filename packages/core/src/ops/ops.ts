@@ -3,7 +3,7 @@ import { DType, asDType, describe } from '../values/dtype';
 import { Tensor } from '../values/tensor';
 import { bind } from './bind';
 import type { Primitive } from './primitive';
-import { TensorLike, convert, dtypeOf } from '../values/convert';
+import { TensorLike, convert, dtypeOf, release } from '../values/convert';
 import * as ARI from './math/binary';
 import * as CRE from './array/creation';
 import * as CST from './math/cast';
@@ -285,8 +285,29 @@ export const zeros = (shape: number | number[] | ShapeLike, dtype: DType = 'floa
 export const ones = (shape: number | number[] | ShapeLike, dtype: DType = 'float32'): Tensor => fill(shapeArg('ones', shape), dtype === 'bool' ? true : 1, dtype);
 
 /** range(limit) or range(start, limit, delta): like tf.range (float32 unless dtype says otherwise). */
-export function range(start: number, limit?: number | null, delta = 1, dtype: DType = 'float32'): Tensor {
+export function range(start: number | Tensor, limit?: number | Tensor | null, delta: number | Tensor = 1, dtype?: DType): Tensor {
   const [a, b] = limit === undefined || limit === null ? [0, start] : [start, limit];
+  // A bound given as a scalar tensor (one only the graph knows: ef.range(ef.shape(x)[0])): range's tensor form, of
+  // the tensors' dtype when none is given (TF's).
+  if ([a, b, delta].some((v) => v instanceof Tensor)) {
+    const dt = asDType(dtype ?? ([a, b, delta].find((v) => v instanceof Tensor) as Tensor).dtype, 'range');
+    const converted = [a, b, delta].flatMap((v) => (v instanceof Tensor ? [] : [convert('range', v, dt)]));
+    const casts: Tensor[] = [];
+    try {
+      let k = 0;
+      const ts = [a, b, delta].map((v) => {
+        if (!(v instanceof Tensor)) return converted[k++].t;
+        if (v.dtype === dt) return v;
+        casts.push(cast(v, dt));
+        return casts[casts.length - 1];
+      });
+      return CRE.rangeWith(ts[0], ts[1], ts[2], dt);
+    } finally {
+      converted.forEach(release);
+      casts.forEach((t) => t.dispose());
+    }
+  }
+  dtype ??= 'float32';
   if (![a, b, delta].every((v) => typeof v === 'number' && Number.isFinite(v))) {
     throw argError('range', 'start, limit and delta must be finite numbers', `${describe(a)}, ${describe(b)}, ${describe(delta)}`, 'numbers', 'Pass numbers.');
   }
