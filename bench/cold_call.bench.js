@@ -48,6 +48,38 @@ function smallChild(jitCompile, warmProcess) {
   return { first, cold, steady };
 }
 
+/**
+ * Child: the reference, raw tfjs running the same three kernels (BatchMatMul, Add, Tanh through engine.runKernel in
+ * tidy, what tf.matmul / tf.add / tf.tanh dispatch to) timed the same way: calls 2-101 and steady state. EagerFlow is
+ * loaded first, as in the ef children, so both processes hold the same modules and backend; only the call path differs.
+ * Its cold / steady ratio is what V8's tier-up costs any tfjs user on this function.
+ */
+function rawTfjsChild() {
+  require('eagerflow');
+  const tf = require('@tensorflow/tfjs-core');
+  const engine = tf.engine();
+  const x = tf.ones([8, 8]);
+  const one = tf.scalar(1);
+  const attrs = { transposeA: false, transposeB: false };
+  const f = () =>
+    tf.tidy(() => {
+      const m = engine.runKernel('BatchMatMul', { a: x, b: x }, attrs);
+      const a = engine.runKernel('Add', { a: m, b: one }, {});
+      return engine.runKernel('Tanh', { x: a }, {});
+    });
+  const time = (n) => {
+    const c = cpuUs();
+    const t = performance.now();
+    for (let i = 0; i < n; i++) f().dispose();
+    return { cpu: (cpuUs() - c) / n, wall: ((performance.now() - t) * 1000) / n };
+  };
+  const first = time(1);
+  const cold = time(100);
+  time(20000);
+  const steady = time(5000);
+  return { first, cold, steady };
+}
+
 /** Child: a compiled workload and a raw session, both fresh, over their first 100 calls after the first (wall us per call). */
 function kernelChild(kind) {
   const ef = require('eagerflow');
@@ -95,6 +127,15 @@ const spread = (xs) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(
 
 function main() {
   let ok = true;
+  // The reference first: raw tfjs on the same kernels, so the traced rows below can be read against it.
+  const raw = Array.from({ length: RUNS }, () => child('raw-tfjs'));
+  const rawCold = median(raw.map((r) => r.cold.cpu));
+  const rawSteady = median(raw.map((r) => r.steady.cpu));
+  const rawRatios = raw.map((r) => r.cold.cpu / r.steady.cpu);
+  console.log(`small-raw-tfjs (reference): the same kernels through engine.runKernel in tidy: first call ${median(raw.map((r) => r.first.cpu / 1000)).toFixed(1)} ms, calls 2-101 ${rawCold.toFixed(1)} us, steady ${rawSteady.toFixed(1)} us (CPU time per call, medians of ${RUNS} processes; ratio spread ${spread(rawRatios)})`);
+  console.log(`cold-small-raw-tfjs (reference): calls 2-101 / steady state (CPU time) ${median(rawRatios).toFixed(2)}x`);
+  record({ group: 'cold call path', name: 'cold-small-raw-tfjs-calls-2-101', backend: 'cpu', ef: rawCold, ratio: median(rawRatios) });
+  record({ group: 'cold call path', name: 'cold-small-raw-tfjs-steady', backend: 'cpu', ef: rawSteady });
   for (const [kind, jit] of [['small-traced', false], ['small-jit', true], ['small-traced-warm-process', false], ['small-jit-warm-process', true]]) {
     const runs = Array.from({ length: RUNS }, () => child(kind));
     const ratios = runs.map((r) => r.cold.cpu / r.steady.cpu);
@@ -106,6 +147,12 @@ function main() {
     else ok = ratioLine(`cold-${kind}`, 'calls 2-101 / steady state (CPU time)', median(ratios), 3) && ok;
     record({ group: 'cold call path', name: `cold-${kind}-calls-2-101`, backend: 'cpu', ef: cold, ratio: median(ratios), ...(kind.endsWith('-warm-process') ? {} : { target: 3 }) });
     record({ group: 'cold call path', name: `cold-${kind}-steady`, backend: 'cpu', ef: steady });
+    if (kind === 'small-traced' || kind === 'small-jit') {
+      // The same calls 2-101 against raw tfjs's (medians of the two sets of processes): below 1x the cold window costs
+      // less than the kernels alone cost a tfjs user.
+      console.log(`cold-${kind}-vs-raw-tfjs (reference): calls 2-101, ef / raw tfjs (CPU time) ${(cold / rawCold).toFixed(2)}x`);
+      record({ group: 'cold call path', name: `cold-${kind}-vs-raw-tfjs-calls-2-101`, backend: 'cpu', ef: cold, tfjs: rawCold, ratio: cold / rawCold });
+    }
   }
   for (const kind of ['matmul256', 'conv2d']) {
     const runs = Array.from({ length: RUNS }, () => child(kind));
@@ -124,7 +171,7 @@ function main() {
 
 if (process.argv[2] === '--child') {
   const kind = process.argv[3];
-  const out = kind.startsWith('small-') ? smallChild(kind.startsWith('small-jit'), kind.endsWith('-warm-process')) : kernelChild(kind);
+  const out = kind === 'raw-tfjs' ? rawTfjsChild() : kind.startsWith('small-') ? smallChild(kind.startsWith('small-jit'), kind.endsWith('-warm-process')) : kernelChild(kind);
   console.log(JSON.stringify(out));
 } else {
   const ok = main();

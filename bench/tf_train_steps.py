@@ -1,8 +1,11 @@
 """TensorFlow 2 Python on bench/train_steps.js's train steps, for bench/train_steps.bench.js.
 
 Usage: tf_train_steps.py DIR, where DIR holds manifest.json and the raw initial values and data that
-train_steps.js writes. Prints one JSON line per net: {"name", "loss0" (the first step's loss), "graph_us"
-(tf.function), "xla_us" (tf.function(jit_compile=True))}: microseconds per step, median of timed batches.
+train_steps.js writes. Prints a version line and one JSON line per net: {"name", "loss0"} (the first step's
+loss), then serves timing requests on stdin, so the bench alternates its rounds with EagerFlow's (both processes
+see the same machine load): `time NET CALLS` answers {"name", "graph_us" (tf.function), "xla_us"
+(tf.function(jit_compile=True)), "graph_cpu_us", "xla_cpu_us"}: the median wall microseconds of CALLS steps, and
+this process's CPU microseconds per step (all threads). `quit` (or end of input) stops it.
 The same SGD step as EagerFlow's: forward, tf.GradientTape, v.assign_sub(lr * g).
 """
 import json
@@ -15,9 +18,6 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tf_python_bench import time_us  # noqa: E402  (the same timing as the compile bench's TF column)
 
 DIR = sys.argv[1]
 MANIFEST = json.load(open(os.path.join(DIR, "manifest.json")))
@@ -62,12 +62,33 @@ def make(net, jit):
     return step
 
 
+def time_calls(fn, calls):
+    """(wall, cpu): median wall microseconds of `calls` steps, and CPU microseconds per step (all threads)."""
+    samples = []
+    c0 = time.process_time()
+    for _ in range(calls):
+        t0 = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - t0) * 1e6)
+    return statistics.median(samples), (time.process_time() - c0) * 1e6 / calls
+
+
 print(json.dumps({"name": "version", "tf": tf.__version__}), flush=True)
+steps = {}
 for net in MANIFEST:
     x, y = tf.constant(load(net, "x")), tf.constant(load(net, "y"))
     graph, xla = make(net, False), make(net, True)
     loss0 = float(graph(x, y).numpy())
-    xla(x, y)
-    batch = 20 if net != "mlp" else 10
-    row = {"name": net, "loss0": loss0, "graph_us": time_us(lambda: graph(x, y).numpy(), batch), "xla_us": time_us(lambda: xla(x, y).numpy(), batch)}
-    print(json.dumps(row), flush=True)
+    for _ in range(3):
+        graph(x, y).numpy()
+        xla(x, y).numpy()
+    steps[net] = (lambda g=graph, a=x, b=y: g(a, b).numpy(), lambda g=xla, a=x, b=y: g(a, b).numpy())
+    print(json.dumps({"name": net, "loss0": loss0}), flush=True)
+for line in sys.stdin:
+    parts = line.split()
+    if not parts or parts[0] == "quit":
+        break
+    _, net, calls = parts
+    graph_fn, xla_fn = steps[net]
+    (graph_us, graph_cpu_us), (xla_us, xla_cpu_us) = time_calls(graph_fn, int(calls)), time_calls(xla_fn, int(calls))
+    print(json.dumps({"name": net, "graph_us": graph_us, "xla_us": xla_us, "graph_cpu_us": graph_cpu_us, "xla_cpu_us": xla_cpu_us}), flush=True)

@@ -55,6 +55,9 @@ CASES = [
     ("inverseStft with inverseStftWindowFn, fftLength 16", "inverseStft", lambda a, b: [tf.signal.inverse_stft(tf.complex(a, b), 10, 4, fft_length=16, window_fn=tf.signal.inverse_stft_window_fn(4))], [u(2, 9), u(2, 9)], {"len": 10, "step": 4, "fftLength": 16, "inv": True}),
     ("inverseStftWindowFn 8 step 3", "inverseStftWindowFn", lambda: [tf.signal.inverse_stft_window_fn(3)(8, tf.float32)], [], {"len": 8, "step": 3}),
     ("stft fftLength 16 padEnd", "stft", lambda x: parts(tf.signal.stft(x, 8, 4, fft_length=16, pad_end=True)), [u(18)], {"len": 8, "step": 4, "fftLength": 16, "padEnd": True}),
+    # complex64 arithmetic the audio front ends use (tf.signal.dct's exp(-i·pi·k/2n) scale times an rfft).
+    ("complex multiply, broadcasting", "complexMultiply", lambda a, b, c, d: parts(tf.complex(a, b) * tf.complex(c, d)), [u(2, 3), u(2, 3), u(3), u(3)], {}),
+    ("complex exp", "complexExp", lambda a, b: parts(tf.exp(tf.complex(a, b))), [u(5), u(5)], {}),
 ]
 
 DY = [1.0, -0.5, 2.0, 0.25, -1.5, 0.75, 0.5]
@@ -98,8 +101,8 @@ def run_grad(name, op, fn, inputs, params):
 def main():
     cases = [run(*c) for c in CASES]
     with open(OUT, "w") as f:
-<        json.dump({"tf_version": tf.__version__, "note": "written by scripts/tf-golden/tf_signal_fixture.py", "cases": cases}, f, separators=(",", ":"))
-=        f.write("\n")
+        json.dump({"tf_version": tf.__version__, "note": "written by scripts/tf-golden/tf_signal_fixture.py", "cases": cases}, f, separators=(",", ":"))
+        f.write("\n")
     print(f"wrote {len(cases)} cases to {os.path.relpath(OUT, ROOT)}")
 
 

@@ -32,7 +32,7 @@ const TF_ensureShape: TfCall = { fn: 'tf.ensure_shape', cases: 'none', extra: [
     { name: 'incompatible', args: [IN.t2x3, [3, 2]], grad: false },
     { name: 'wrong rank', args: [IN.t2x3, [6]], grad: false },
   ] };
-const TF_fill: TfCall = { expr: 'lambda dims, v, d=None: tf.fill(dims, tf.constant(v, dtype=tf.as_dtype(d) if d else None))', why: "ef's dtype string becomes a tf.DType; ef's value and dtype make TF's scalar", cases: 'none', extra: [
+export const TF_fill: TfCall = { expr: 'lambda dims, v, d=None: tf.fill(dims, tf.constant(v, dtype=tf.as_dtype(d) if d else None))', why: "ef's dtype string becomes a tf.DType; ef's value and dtype make TF's scalar", cases: 'none', extra: [
     { name: 'float', args: [[2, 3], 1.5], grad: false },
     { name: 'int32', args: [[2], 7, 'int32'], grad: false },
     { name: 'bool', args: [[2, 1], true, 'bool'], grad: false },

@@ -57,7 +57,7 @@ const TF_gather: TfCall = { fn: 'tf.gather', cases: 'none', params: ['x', 'i', [
     { name: 'strings', args: [T(['a', 'bc', '', 'd'], 'string'), T([3, 0, 0], 'int32')] },
     { name: 'int32 params', args: [IN.t9i, T([6, 7], 'int32')] },
   ] };
-const TF_reshape: TfCall = { fn: 'tf.reshape', cases: 'none', extra: [
+export const TF_reshape: TfCall = { fn: 'tf.reshape', cases: 'none', extra: [
     { name: '[2,3] -> [3,2]', args: [IN.t2x3, [3, 2]] },
     { name: '-1', args: [IN.t2x3, [-1]] },
     { name: '[-1, 2]', args: [IN.t2x3, [-1, 2]] },
@@ -76,7 +76,7 @@ const TF_shape: TfCall = { fn: 'tf.shape', cases: 'none', extra: [
     { name: 'scalar', args: [T(1)], grad: false },
     { name: 'empty', args: [T([], undefined, [0, 3])], grad: false },
   ] };
-const TF_slice: TfCall = { fn: 'tf.slice', cases: 'none', extra: [
+export const TF_slice: TfCall = { fn: 'tf.slice', cases: 'none', extra: [
     { name: 'begin [0,1] size [2,-1]', args: [IN.t2x3, [0, 1], [2, -1]] },
     { name: 'size 0', args: [IN.t2x3, [1, 0], [0, 2]] },
     { name: 'whole', args: [IN.t2x3, [0, 0], [-1, -1]] },
@@ -118,7 +118,7 @@ const TF_transpose: TfCall = { fn: 'tf.transpose', cases: 'none', params: ['x', 
     { name: 'empty', args: [T([], undefined, [0, 3]), null] },
     { name: 'strings', args: [T(['a', 'b', 'c', 'd'], 'string', [2, 2]), [1, 0]], grad: false },
   ] };
-const TF_unsortedSegmentSum: TfCall = { fn: 'tf.math.unsorted_segment_sum', cases: 'none', extra: [
+export const TF_unsortedSegmentSum: TfCall = { fn: 'tf.math.unsorted_segment_sum', cases: 'none', extra: [
     { name: 'basic', args: [T([1, 2, 3, 4]), T([0, 1, 0, 2], 'int32'), 3] },
     { name: 'rows', args: [IN.t2x3, T([1, 1], 'int32'), 2] },
     { name: 'negative ids dropped', args: [T([1, 2, 3]), T([0, -1, 1], 'int32'), 2] },

@@ -36,9 +36,16 @@ async function same(a: tf.io.ModelArtifacts): Promise<{ g: ef.LoadedFunction; go
   return { g, got };
 }
 
+/** zero_f and zero_i: 0 * sum(scores), known only when the graph runs (Consts alone would be folded at load). */
+function runTimeZeros(nodes: Node[], consts: Record<string, Const>, scoresRank: number): void {
+  Object.assign(consts, { axes: { dtype: 'int32', shape: [scoresRank], values: Array.from({ length: scoresRank }, (_, i) => i) }, zero: f32(0) });
+  nodes.push(node('sum', 'Sum', ['scores', 'axes'], { T: F, Tidx: I, keep_dims: A.b(false) }), node('zero_f', 'Mul', ['sum', 'zero'], { T: F }), node('zero_i', 'Cast', ['zero_f'], { SrcT: F, DstT: I, Truncate: A.b(false) }));
+}
+
 /**
  * An NMS node whose thresholds are computed: max = a + b (int32), iou = 2 · h, score = 2 · s, sigma = 2 · q
- * (each a Mul/AddV2 of Consts, so not a Const input); `fixed` keeps those names as plain Consts instead.
+ * (each a Mul/AddV2 of a Const and b plus a zero computed from the scores, so only known when the graph runs);
+ * `fixed` keeps those names as plain Consts instead.
  */
 function nmsModel(op: string, p: { max: number; iou: number; thr?: number; sigma?: number; pad?: boolean }, fixed = false, outs?: string[]): tf.io.ModelArtifacts {
   const v = Number(op.slice(-1));
@@ -51,9 +58,12 @@ function nmsModel(op: string, p: { max: number; iou: number; thr?: number; sigma
     }
     consts[`${name}_a`] = int ? i32(value - 1) : f32(value / 2);
     consts[`${name}_b`] = int ? i32(1) : f32(2);
-    nodes.push(node(name, int ? 'AddV2' : 'Mul', [`${name}_a`, `${name}_b`], { T: int ? I : F }));
+    // b + a zero read from the scores: a value only the run time knows (Consts alone are folded at load).
+    nodes.push(node(`${name}_rt`, 'AddV2', [`${name}_b`, int ? 'zero_i' : 'zero_f'], { T: int ? I : F }));
+    nodes.push(node(name, int ? 'AddV2' : 'Mul', [`${name}_a`, `${name}_rt`], { T: int ? I : F }));
     return name;
   };
+  if (!fixed) runTimeZeros(nodes, consts, 1);
   const ins = ['boxes', 'scores', param('max', p.max, true), param('iou', p.iou, false)];
   if (v >= 3) ins.push(param('thr', p.thr ?? 0, false));
   if (v === 5) ins.push(param('sigma', p.sigma ?? 0, false));
@@ -167,9 +177,10 @@ function combinedModel(c: CombinedCase, computed: boolean): tf.io.ModelArtifacts
       return name;
     }
     consts[`${name}_a`] = int ? i32(value) : f32(value);
-    nodes.push(node(name, 'Identity', [`${name}_a`], { T: int ? I : F }));
+    nodes.push(node(name, 'AddV2', [`${name}_a`, int ? 'zero_i' : 'zero_f'], { T: int ? I : F }));
     return name;
   };
+  if (computed) runTimeZeros(nodes, consts, c.scores.shape.length);
   const ins = ['boxes', 'scores', param('per', c.maxPerClass, true), param('total', c.maxTotal, true), param('iou', c.iou, false), param('thr', c.score, false)];
   nodes.push(node('nms', 'CombinedNonMaxSuppression', ins, { pad_per_class: A.b(c.padPerClass), clip_boxes: A.b(c.clipBoxes) }));
   ['nms', 'nms:1', 'nms:2', 'nms:3'].forEach((r, k) => nodes.push(node(`out${k}`, 'Identity', [r], { T: k === 3 ? I : F })));

@@ -32,6 +32,8 @@ const OPS: Record<string, (xs: ef.Tensor[], p: P) => ef.Tensor[]> = {
   inverseStft: ([a, b], p) => [ef.signal.inverseStft(ef.complex(a, b), p.len as number, p.step as number, { fftLength: p.fftLength as number | undefined, windowFn: p.inv === true ? ef.signal.inverseStftWindowFn(p.step as number) : undefined })],
   inverseStftWindowFn: (_x, p) => [ef.signal.inverseStftWindowFn(p.step as number)(p.len as number)],
   stft: ([x], p) => parts(ef.signal.stft(x, p.len as number, p.step as number, { fftLength: p.fftLength as number | undefined, padEnd: p.padEnd as boolean | undefined })),
+  complexMultiply: ([a, b, c, d]) => parts(ef.multiply(ef.complex(a, b), ef.complex(c, d))),
+  complexExp: ([a, b]) => parts(ef.exp(ef.complex(a, b))),
 };
 
 test('the fixtures are TensorFlow 2.21 and cover every signal op here', () => {

@@ -75,6 +75,83 @@ describe('one path for static and run-time shapes', () => {
   });
 });
 
+describe('sort and tensordot: one path for every rank, known or not', () => {
+  const unknownRank = new ef.TensorSpec(null);
+  const close = (got: ef.Tensor, want: ef.Tensor): void => {
+    expect(got.dims).toEqual(want.dims);
+    const [g, w] = [Array.from(got.dataSync() as Float32Array), Array.from(want.dataSync() as Float32Array)];
+    expect(Math.max(0, ...g.map((v, i) => Math.abs(v - w[i])))).toBeLessThan(1e-5);
+  };
+
+  test.each([
+    ['a vector, last axis', [7], -1],
+    ['a matrix, axis 0', [5, 3], 0],
+    ['rank 3, the middle axis', [2, 4, 3], 1],
+    ['rank 3, axis -2', [2, 4, 3], -2],
+    ['rank 4, axis 0', [3, 2, 2, 2], 0],
+  ] as const)('sort/argsort of %s traced with an unknown rank == static (ascending and descending, float and int32)', (_n, shape, axis) => {
+    const x = ef.random.uniform([...shape], { minval: -10, maxval: 10 });
+    const xi = ef.cast(ef.floor(x), 'int32');
+    for (const direction of ['ASCENDING', 'DESCENDING'] as const) {
+      for (const v of [x, xi]) {
+        const f = ef.trace((t: ef.Tensor) => [ef.sort(t, axis, { direction }), ef.argsort(t, axis, { direction })], { inputSignature: [new ef.TensorSpec(null, v.dtype)] });
+        const [s, a] = f(v) as ef.Tensor[];
+        expect(s.arraySync()).toEqual(ef.sort(v, axis, { direction }).arraySync());
+        // Ties (int32) keep their order in both, as TF's stable TopKV2.
+        expect(a.arraySync()).toEqual(ef.argsort(v, axis, { direction }).arraySync());
+      }
+    }
+    // The gradient of the unknown-rank function (taken around the call, as for any traced function) == the static one.
+    const w = ef.reshape(ef.range(0, x.size as number), [...shape]);
+    const grad = (f: (t: ef.Tensor) => ef.Tensor): ef.Tensor => {
+      const tape = new ef.GradientTape();
+      tape.watch(x);
+      const y = tape.record(() => f(x));
+      return tape.gradient(y, x, { outputGradients: w }) as ef.Tensor;
+    };
+    const traced = ef.trace((t: ef.Tensor) => ef.sort(t, axis), { inputSignature: [unknownRank] });
+    close(grad((t) => traced(t) as ef.Tensor), grad((t) => ef.sort(t, axis)));
+  });
+
+  test('sort with a static shape builds no shape computation; an unknown rank reads it when the graph runs', () => {
+    const f = ef.trace((t: ef.Tensor) => ef.sort(t, 0));
+    const s = graphOf(f, new ef.TensorSpec([4, 3]));
+    expect(s).not.toMatch(/= shape /);
+    expect(s).toMatch(/top_k\[k=4/);
+    expect(graphOf(f, unknownRank)).toMatch(/= shape /);
+    // An axis past the rank: refused now for a known rank, when the graph runs for an unknown one.
+    expect(() => ef.sort(ef.ones([2, 3]), 2)).toThrow(/got axis 2 for a rank-2 tensor/);
+    const bad = ef.trace((t: ef.Tensor) => ef.sort(t, 2), { inputSignature: [unknownRank] });
+    expect(() => bad(ef.ones([2, 3]))).toThrow(ef.errors.InvalidArgumentError);
+  });
+
+  test.each([
+    ['matrix product (axes 1)', [3, 4], [4, 2], 1],
+    ['contract the leading dims', [4, 3], [4, 2], [[0], [0]]],
+    ['two axes, out of order', [2, 3, 4], [4, 5, 3], [[1, 2], [2, 0]]],
+    ['negative axes', [2, 3, 4], [3, 4, 2], [[-2, -1], [0, 1]]],
+    ['an outer product (axes 0)', [2, 3], [4], 0],
+  ] as const)('tensordot, %s, traced with unknown ranks == static, with gradients', (_n, sa, sb, axes) => {
+    const [a, b] = [ef.random.uniform([...sa]), ef.random.uniform([...sb])];
+    const ax = axes as number | [number[], number[]];
+    const run = (p: ef.Tensor, q: ef.Tensor): ef.Tensor[] => {
+      const tape = new ef.GradientTape({ persistent: true });
+      tape.watch(p);
+      tape.watch(q);
+      const y = tape.record(() => ef.tensordot(p, q, ax));
+      // d(sum(y²)/2) = y: the cotangent given directly (a reduce's gradient needs a known rank).
+      return [y, tape.gradient(y, p, { outputGradients: y }) as ef.Tensor, tape.gradient(y, q, { outputGradients: y }) as ef.Tensor];
+    };
+    const want = run(a, b);
+    const got = ef.trace(run, { inputSignature: [unknownRank, unknownRank] })(a, b) as ef.Tensor[];
+    got.forEach((g, k) => close(g, want[k]));
+  });
+
+  test('tensordot with repeated axes is refused (TF: a transpose with a repeated perm)', () => {
+    expect(() => ef.tensordot(ef.ones([2, 2]), ef.ones([2, 2]), [[0, 0], [0, 1]])).toThrow(/contracted dims must pair up/);
+  });
+});
+
 describe('a size that only turns out wrong at run time raises InvalidArgumentError', () => {
   const cases: [string, (...xs: ef.Tensor[]) => ef.Tensor, ef.TensorSpec[], ef.Tensor[]][] = [
     ['setDiag with a diagonal of the wrong length', (a, d) => ef.linalg.setDiag(a, d), [nulls(2), nulls(1)], [ef.ones([3, 3]), ef.ones([2])]],

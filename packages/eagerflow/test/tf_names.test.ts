@@ -60,7 +60,6 @@ const IMPORT_TABLE = [
   // TF1 import rows: control-flow pass-throughs (Identity in a loop frame), computed-shape patterns
   // (Reshape(x, Shape(y))), and the TF1 align_corners resize variants that write TF's ResizeBilinear back.
   'packages/saving/src/import_lists.ts',
-  'packages/saving/src/dynamic_params.ts',
   'packages/saving/src/import_detect.ts',
   // TF 2.x calls and resource variables (If/While taking handles read as the control-flow records do), and the
   // converter's ops read onto composites (DepthwiseConv2d is tfjs-converter's alias of DepthwiseConv2dNative).

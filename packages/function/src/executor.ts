@@ -191,9 +191,9 @@ function store(plan: Plan, step: Step, res: Info[], slots: Info[], k: Kernels): 
 }
 
 /**
- * The one step loop of run and runAsync: runs the plan's steps in order and returns the outputs. A step that returns a
- * Promise (an async host callback) is yielded with its step; the driver resumes the loop with the resolved outputs
- * (runAsync) or throws into it (run), and a failure anywhere frees the run's values and names the failing node.
+ * runAsync's step loop (run has the same loop without the generator): runs the plan's steps in order and returns the
+ * outputs. A step that returns a Promise (an async host callback) is yielded with its step; the driver resumes the loop
+ * with the resolved outputs or throws into it, and a failure anywhere frees the run's values and names the failing node.
  */
 function* steps(plan: Plan, inputs: readonly Info[], k: Kernels): Generator<[Step, Promise<Info[]>], Info[], Info[]> {
   const sc = prepare(plan, inputs);
@@ -212,17 +212,35 @@ function* steps(plan: Plan, inputs: readonly Info[], k: Kernels): Generator<[Ste
   }
 }
 
-/** Runs the plan; returned infos are owned by the caller. `k` picks direct or engine kernels. */
+/**
+ * Runs the plan; returned infos are owned by the caller. `k` picks direct or engine kernels.
+ *
+ * The same loop as `steps`, written out without the generator: every synchronous call of a traced function runs it,
+ * and a generator object and its resumptions cost the most while V8 still interprets the call path (a process's first
+ * calls: issue 31's cold window). A step returning a Promise fails the run as `steps` does when the driver throws into it.
+ */
 export function run(plan: Plan, inputs: readonly Info[], k: Kernels = backend.directKernels): Info[] {
-  const it = steps(plan, inputs, k);
-  let r = it.next();
-  if (!r.done) {
-    const [step, res] = r.value;
-    // Nobody will await it: free whatever it eventually produces (no leak from an abandoned async step).
-    void res.then((late) => late.forEach((x) => k.free(x)), () => undefined);
-    r = it.throw(typeError('ef.trace', `'${step.prim.name}' returned a Promise in a synchronous call`, 'a Promise', 'values', 'Call the traced function with await f.callAsync(...) when a callback is async.'));
+  const sc = prepare(plan, inputs);
+  const slots = sc.slots;
+  const n = plan.steps.length;
+  let s = 0;
+  try {
+    for (; s < n; s++) {
+      const step = plan.steps[s];
+      const res = runStep(step, sc.args[s], slots, k, plan);
+      if (isThenable(res)) throw asyncInSyncRun(step, res as Promise<Info[]>, k);
+      store(plan, step, res as Info[], slots, k);
+    }
+    return finish(plan, sc, k);
+  } catch (e) {
+    throw failed(e, plan, slots, k, s);
   }
-  return r.value as Info[];
+}
+
+/** A step returned a Promise in a synchronous run: whatever it eventually produces is freed (nobody awaits it); the error says to callAsync. */
+function asyncInSyncRun(step: Step, res: Promise<Info[]>, k: Kernels): Error {
+  void res.then((late) => late.forEach((x) => k.free(x)), () => undefined);
+  return typeError('ef.trace', `'${step.prim.name}' returned a Promise in a synchronous call`, 'a Promise', 'values', 'Call the traced function with await f.callAsync(...) when a callback is async.');
 }
 
 /** Like run, awaiting steps that return Promises (async host callbacks). */

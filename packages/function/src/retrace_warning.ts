@@ -23,6 +23,8 @@ export class RetraceDetector {
   private traced = 0;
 
   record(traced: boolean): void {
+    // The common call (a cache hit while the window holds no trace) leaves the history as it is: all false, full.
+    if (!traced && this.traced === 0 && this.history.length === retraceConfig.window) return;
     this.history.push(traced);
     if (traced) this.traced++;
     while (this.history.length > retraceConfig.window) if (this.history.shift() === true) this.traced--;

@@ -1,6 +1,6 @@
 // ef.trace: the tracing function compiler (tf.function): cache, retracing rules, decorators.
 import { setBackwardTracer } from './onnx/tape';
-import { DType, Tensor, TensorShape, Variable, backend, constant, ctx, flattenStructure, mapStructure, packStructure, tidy, variableHooks, typeError } from '@eagerflow/core';
+import { DType, Tensor, TensorShape, TensorSpec, Variable, backend, constant, ctx, flattenStructure, mapStructure, packStructure, tidy, variableHooks, typeError } from '@eagerflow/core';
 import { GraphBuilder, withBuilder } from './builder';
 import { ConcreteFunction } from './concrete';
 import { Graph } from './graph';
@@ -230,18 +230,19 @@ export class Tracer {
   }
 
   /**
-   * The concrete function of the last call whose arguments were all eager or symbolic ef.Tensors (no
-   * inputSignature), with their dtypes and dims: a call with the same argument types has the same
-   * cache key, so it skips flattening and the key lookup.
+   * The concrete function of the last call whose arguments were all eager or symbolic ef.Tensors, with their dtypes,
+   * weak flags and dims: a call with the same argument types has the same cache key (without an inputSignature) or
+   * conforms to the signature unchanged (with a flat one: every argument a TensorSpec, so the tensors are fed as
+   * given), so it skips flattening, conversion and the key lookup.
    */
-  private last: { dtypes: DType[]; dims: (number | null)[][]; cf: ConcreteFunction } | null = null;
+  private last: { dtypes: DType[]; weak: boolean[]; dims: (number | null)[][]; cf: ConcreteFunction } | null = null;
 
   private repeatCall(args: readonly unknown[]): ConcreteFunction | null {
     const last = this.last;
     if (last === null || args.length !== last.dtypes.length) return null;
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
-      if (!(a instanceof Tensor) || a.dtype !== last.dtypes[i]) return null;
+      if (!(a instanceof Tensor) || a.dtype !== last.dtypes[i] || a.weak !== last.weak[i]) return null;
       const d = a.dims;
       const want = last.dims[i];
       if (d === null || d.length !== want.length) return null;
@@ -251,8 +252,12 @@ export class Tracer {
   }
 
   private remember(args: readonly unknown[], cf: ConcreteFunction): void {
-    const tensors = this.signature === null && args.every((a) => a instanceof Tensor && a.dims !== null);
-    this.last = tensors ? { dtypes: args.map((a) => (a as Tensor).dtype), dims: args.map((a) => ((a as Tensor).dims as (number | null)[]).slice()), cf } : null;
+    // A nested signature rebuilds its arguments (arrays of tensors): only a flat one feeds the call's tensors as given.
+    const flatSignature = this.signature === null || this.signature.every((s) => s instanceof TensorSpec);
+    const tensors = flatSignature && args.every((a) => a instanceof Tensor && a.dims !== null);
+    this.last = tensors
+      ? { dtypes: args.map((a) => (a as Tensor).dtype), weak: args.map((a) => (a as Tensor).weak === true), dims: args.map((a) => ((a as Tensor).dims as (number | null)[]).slice()), cf }
+      : null;
   }
 
   call(args: readonly unknown[]): unknown {

@@ -132,3 +132,53 @@ describe('inputSignature: getConcreteFunction', () => {
     expect(mem()).toBe(before);
   });
 });
+
+describe('repeat calls (the fast path that skips flattening and conversion) keep every check', () => {
+  test('a flat signature: repeated tensors run the one trace; a wrong dtype or shape after them is still a TypeError, nothing leaks', () => {
+    const f = ef.trace((x: ef.Tensor, y: ef.Tensor) => ef.add(x, y), { inputSignature: [vec(), vec()] });
+    const a = ef.constant([1, 2]);
+    const b = ef.constant([10, 20]);
+    for (let i = 0; i < 3; i++) {
+      const out = f(a, b) as ef.Tensor;
+      expect(out.arraySync()).toEqual([11, 22]);
+      out.dispose();
+    }
+    const before = mem();
+    const ints = ef.constant([1, 2], 'int32');
+    const rank2 = ef.constant([[1, 2]]);
+    expect(thrown(() => f(a, ints))).toBeInstanceOf(TypeError);
+    expect(thrown(() => f(rank2, b))).toBeInstanceOf(TypeError);
+    // Calls the signature allows but the parameter types do not (a missing argument, a JS array).
+    const loose = f as unknown as (...args: unknown[]) => unknown;
+    expect(thrown(() => loose(a))).toBeInstanceOf(TypeError);
+    // A JS array after the repeated tensors is converted to the signature again (and its temporary freed).
+    const conv = loose(a, [1, 1]) as ef.Tensor;
+    expect(conv.arraySync()).toEqual([2, 3]);
+    conv.dispose();
+    ints.dispose();
+    rank2.dispose();
+    expect(mem()).toBe(before);
+    expect(f.tracingCount).toBe(1);
+  });
+
+  test('a nested signature is rebuilt per call (no fast path): repeated calls give the same results', () => {
+    const f = ef.trace((xs: ef.Tensor[]) => ef.add(xs[0], xs[1]), { inputSignature: [[vec(), vec()]] });
+    const a = ef.constant([1, 2]);
+    for (let i = 0; i < 2; i++) expect((f([a, a]) as ef.Tensor).arraySync()).toEqual([2, 4]);
+    expect(thrown(() => f([a, ef.constant([1, 2], 'int32')]))).toBeInstanceOf(TypeError);
+    expect(f.tracingCount).toBe(1);
+  });
+});
+
+describe('repeat calls without a signature', () => {
+  test('a weakly typed argument after a strong one of the same dtype and shape gets its own trace (weak outputs)', () => {
+    const f = ef.trace((x: ef.Tensor) => ef.add(x, 1));
+    const strong = f(ef.constant(2)) as ef.Tensor;
+    const weak = f(ef.abs(2)) as ef.Tensor;
+    expect([strong.weak, weak.weak]).toEqual([false, true]);
+    expect(f.tracingCount).toBe(2);
+    // And back: the strong argument hits its own concrete function again.
+    expect((f(ef.constant(3)) as ef.Tensor).weak).toBe(false);
+    expect(f.tracingCount).toBe(2);
+  });
+});

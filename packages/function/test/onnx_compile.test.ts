@@ -160,3 +160,28 @@ describe('weights baked into the session', () => {
     [f, plain, step].forEach((g) => g.dispose());
   });
 });
+
+describe('compiled calls: outputs own their data (inputs are fed to ONNX Runtime without a copy)', () => {
+  test('repeated calls give fresh outputs that survive their inputs being disposed; nothing leaks', () => {
+    const f = ef.trace((a: ef.Tensor, b: ef.Tensor) => ef.tanh(ef.add(ef.matmul(a, b), 1)), { inputSignature: [new ef.TensorSpec([4, 4]), new ef.TensorSpec([4, 4])], jitCompile: true });
+    const before = ef.memory().numTensors;
+    const outs: ef.Tensor[] = [];
+    const wants: number[][][] = [];
+    for (let i = 0; i < 4; i++) {
+      const a = ef.random.normal([4, 4], { seed: 10 + i });
+      const b = ef.random.normal([4, 4], { seed: 20 + i });
+      wants.push(ef.tidy(() => ef.tanh(ef.add(ef.matmul(a, b), 1)).arraySync() as number[][]));
+      outs.push(f(a, b) as ef.Tensor);
+      ef.dispose([a, b]);
+    }
+    // Each call's output is its own buffer, not an input's and not another call's.
+    expect(new Set(outs.map((o) => o.dataSync())).size).toBe(4);
+    outs.forEach((o, i) => {
+      const got = o.arraySync() as number[][];
+      got.flat().forEach((v, k) => expect(v).toBeCloseTo(wants[i].flat()[k], 5));
+    });
+    ef.dispose(outs);
+    expect(ef.memory().numTensors).toBe(before);
+    f.dispose();
+  });
+});

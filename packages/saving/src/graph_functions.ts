@@ -79,7 +79,7 @@ const structureOf = (mode: GraphFunctionOptions['outputs'], keys: string[]): ((t
  * const g = ef.internal.readTfGraph(metaGraph.graph_def);
  * const f = ef.internal.signatureFunction(g, { inputs: { x: { name: 'serving_default_x:0' } }, outputs: { y: { name: 'StatefulPartitionedCall:0' } } }, { variables: { w, b } });
  */
-export function signatureFunction(graph: TfGraph, signature: { inputs: Record<string, GraphTensorSpec>; outputs: Record<string, GraphTensorSpec> }, options: GraphFunctionOptions = {}): LoadedFunction {
+export function signatureFunction(graph: TfGraph, signature: { inputs: Record<string, GraphTensorSpec>; outputs: Record<string, GraphTensorSpec> }, options: GraphFunctionOptions & { ownsVariables?: boolean } = {}): LoadedFunction {
   const sig = record(signature, 'signature');
   const byName = new Map(graph.nodes.map((n) => [n.name, n] as const));
   const ref = (spec: unknown, where: string): InputRef => {
@@ -107,7 +107,7 @@ export function signatureFunction(graph: TfGraph, signature: { inputs: Record<st
   const unfed = main.filter((n) => n.op === 'Placeholder' && !fed.has(n.name) && n.attrs.get('dtype')?.type !== 'DT_RESOURCE');
   if (unfed.length > 0) throw loadError(`the outputs need Placeholder${unfed.length > 1 ? 's' : ''} the signature does not feed`, unfed.map((n) => `'${n.name}'`).join(', '), 'every needed Placeholder in signature.inputs', 'Add them to the inputs');
   return buildFunction(
-    { main, library: graph.library, weights: new Map(), inputs, outputs, name: options.name ?? 'signature', variables: variableMap(options.variables), structure: structureOf(options.outputs, outputs.map((o) => o.key)) },
+    { main, library: graph.library, weights: new Map(), inputs, outputs, name: options.name ?? 'signature', variables: variableMap(options.variables), ownsVariables: options.ownsVariables, structure: structureOf(options.outputs, outputs.map((o) => o.key)) },
     options,
   );
 }

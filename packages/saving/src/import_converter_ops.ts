@@ -4,7 +4,7 @@
 // DenseBincount, FakeQuantWithMinMaxVars, Roll, Cross, ExtractImagePatches, the main-diagonal MatrixDiag*V3 forms,
 // Dilation2D, BitwiseAnd, SparseSegmentSum/Mean, SparseReshape, SparseFillEmptyRows, the string ops (on the ef.strings
 // records the eagerflow package registers), and tfjs-converter's own op names (Conv1D, DepthwiseConv2d, Ones, Zeros).
-import { ReadScope, TOP, Tensor, TfImport, allPrimitives, bind, image, linalg, math, nn, segmentSumDynOf } from '@eagerflow/core';
+import { ReadScope, TOP, Tensor, TfImport, allPrimitives, bind, image, linalg, math, nn, segmentSumWith } from '@eagerflow/core';
 import type { Params, Primitive } from '@eagerflow/core';
 import type { DType } from '@eagerflow/core';
 import { ReaderTable, readerFor, readerTable } from './spec_io';
@@ -183,10 +183,10 @@ function sparseSegment(mean: boolean) {
     if (indices.dtype !== 'int32' || ids.dtype !== 'int32') throw r.error(`${r.node.op} takes integer indices and segment ids`, `${indices.dtype} and ${ids.dtype}`, 'int32 (or int64)', 'Fix the graph');
     const n = r.count === 4 ? TOP.reshape(r.input(3), []) : segmentCount(r, ids);
     const rows = TOP.gather(data, indices, 0);
-    const sum = segmentSumDynOf(rows, ids, n);
+    const sum = segmentSumWith(rows, ids, n);
     if (!mean) return [sum];
     const ones = TOP.onesLike(TOP.cast(ids, data.dtype));
-    const count = TOP.maximum(segmentSumDynOf(ones, ids, n), scalar(r, 1, data.dtype));
+    const count = TOP.maximum(segmentSumWith(ones, ids, n), scalar(r, 1, data.dtype));
     return [TOP.divide(sum, TOP.reshape(count, [-1, ...Array.from({ length: Math.max((data.rank ?? 1) - 1, 0) }, () => 1)]))];
   };
 }
@@ -248,9 +248,9 @@ function sparseFillEmptyRows(r: ReadScope): Tensor[] {
   const emptyIdx = TOP.concat([TOP.reshape(emptyRows, [-1, 1]), TOP.zerosLike(TOP.tile(TOP.reshape(emptyRows, [-1, 1]), [1, rank - 1]))], 1);
   const keys = TOP.concat([pos, emptyPos], 0);
   const n = TOP.reduceSum(perRow);
-  const outIdx = segmentSumDynOf(TOP.concat([indices, emptyIdx], 0), keys, n);
+  const outIdx = segmentSumWith(TOP.concat([indices, emptyIdx], 0), keys, n);
   const fill = TOP.add(TOP.zerosLike(TOP.cast(emptyRows, values.dtype)), dflt);
-  const outVals = segmentSumDynOf(TOP.concat([values, fill], 0), keys, n);
+  const outVals = segmentSumWith(TOP.concat([values, fill], 0), keys, n);
   return [outIdx, outVals, empty, pos];
 }
 

@@ -1,6 +1,6 @@
 // TensorList* and TensorArray*V3 ops read onto dense tensors: a list of n elements of one static shape is the tensor
 // [n, ...element shape], so lists ride through ef.whileLoop as ordinary loop variables and stay differentiable.
-import { PRIMITIVES, ReadScope, Tensor, TfImport, add, bind, concat, maximum, padDynOf, reshape, sliceDynOf, stack, subtract, zerosLike, PrimitiveName } from '@eagerflow/core';
+import { PRIMITIVES, ReadScope, Tensor, TfImport, add, bind, concat, maximum, padWith, reshape, sliceWith, stack, subtract, zerosLike, PrimitiveName } from '@eagerflow/core';
 import type { DType, InputRefView } from '@eagerflow/core';
 import { ParsedNode } from './validate';
 import type { ConstValue } from './weights';
@@ -10,6 +10,17 @@ const one = (prim: PrimitiveName, ins: Tensor[], params: object = {}): Tensor =>
 
 /** Element shapes of lists made with an unknown one, inferred from what reads or writes them (by node). */
 const inferred = new WeakMap<object, number[]>();
+/**
+ * Element shapes of known rank with unknown dims (-1), of lists whose full shape nothing names (a Keras RNN's
+ * TensorArray of [batch, units] items with the batch unknown): such a list starts with size-1 dims there, and
+ * SetItem broadcasts it to its items' run-time shape (see setItem).
+ */
+const partialShapes = new WeakMap<object, number[]>();
+/**
+ * Lists nothing reads (Keras' rnn leaves an unused TensorArray of unknown element rank): TF's function runtime prunes
+ * them, so their element shape does not matter and they are made as empty lists of scalars.
+ */
+const unread = new WeakSet<object>();
 /** TensorArrayV3 nodes of unknown element shape whose flow goes straight into TensorArraySplitV3 (which replaces it). */
 const filledBySplit = new WeakSet<object>();
 /**
@@ -41,23 +52,31 @@ export function inferListShapes(nodes: readonly ParsedNode[], constOf: (name: st
   const users = new Map<string, { n: ParsedNode; k: number; index: number }[]>();
   for (const n of nodes) n.inputs.forEach((r, k) => users.set(r.node, [...(users.get(r.node) ?? []), { n, k, index: r.index }]));
   const byName = new Map(nodes.map((n) => [n.name, n] as const));
+  // An element_shape Const: its dims (-1 unknown), or undefined for none or an unknown rank (a scalar -1).
   const constShape = (name: string | undefined): number[] | undefined => {
     const c = name === undefined ? undefined : constOf(name);
-    return byName.get(name ?? '')?.op === 'Const' && c !== undefined ? Array.from(c.data as ArrayLike<number>) : undefined;
+    return byName.get(name ?? '')?.op === 'Const' && c !== undefined && c.shape.length === 1 ? Array.from(c.data as ArrayLike<number>) : undefined;
   };
+  const given = (m: ParsedNode): number[] | undefined => (m.op === 'TensorArrayV3' ? m.shape('element_shape')?.map((d) => d ?? -1) : constShape(m.inputs[0]?.node));
   for (const m of makers) {
+    if ((users.get(m.name) ?? []).length === 0) unread.add(m);
     if (m.op === 'TensorArrayV3' && (users.get(m.name) ?? []).some(({ n, k, index }) => n.op === 'TensorArraySplitV3' && k === 3 && index === 1)) filledBySplit.add(m);
     if (m.op === 'TensorArrayV3' && (users.get(m.name) ?? []).some(({ n, k, index }) => n.op === 'TensorArrayScatterV3' && k === 3 && index === 1)) filledByScatter.add(m);
     // (node, output) pairs the list flows out of; null: any output (TF1 frames pass one value).
     const seen = new Set<string>([`${m.name}:*`]);
     const queue: [string, number | null][] = [[m.name, null]];
     let found: number[] | undefined;
+    let partial = given(m);
     while (queue.length && found === undefined) {
       const [name, out] = queue.shift() as [string, number | null];
       for (const { n, k, index } of users.get(name) ?? []) {
         if (out !== null && index !== out) continue;
         const s = SHAPED[n.op];
-        if (s !== undefined && s[0] === k) found = [constShape(n.inputs[s[1]]?.node)].find(full);
+        if (s !== undefined && s[0] === k) {
+          const named = constShape(n.inputs[s[1]]?.node);
+          found = [named].find(full);
+          partial ??= named;
+        }
         if (found === undefined && SHAPED_BY_ATTR[n.op]?.includes(k)) found = [n.shape('element_shape') as number[] | undefined].find(full);
         const item = n.op === 'TensorListSetItem' || n.op === 'TensorArrayWriteV3' ? n.inputs[2] : n.op === 'TensorListPushBack' ? n.inputs[1] : undefined;
         const itemConst = item === undefined ? undefined : constOf(item.node);
@@ -71,13 +90,15 @@ export function inferListShapes(nodes: readonly ParsedNode[], constOf: (name: st
       }
     }
     if (found !== undefined) inferred.set(m, found);
+    else if (partial !== undefined) partialShapes.set(m, partial);
   }
 }
 
 /** A list made empty with n elements of `dtype` and the (given or inferred) element shape. */
 function reserve(r: ReadScope, shapeInput: number | null, n: number, dtype: DType): Tensor {
   const given = shapeInput === null ? (r.node.shape('element_shape') ?? null) : r.numbers(shapeInput, 'the element shape');
-  const shape = full(given as number[] | undefined) ? (given as number[]) : (inferred.get(r.node) ?? (filledBySplit.has(r.node) || filledByScatter.has(r.node) ? [0] : undefined));
+  const partial = partialShapes.get(r.node);
+  const shape = full(given as number[] | undefined) ? (given as number[]) : (inferred.get(r.node) ?? (filledBySplit.has(r.node) || filledByScatter.has(r.node) ? [0] : (partial?.map((d) => (d < 0 ? 1 : d)) ?? (unread.has(r.node) ? [] : undefined))));
   if (shape === undefined) {
     throw r.error('the element shape is not static', `element_shape ${JSON.stringify(given)}`, 'a fully known element shape (from the op or from what the list is read with)', 'Give the list a static element shape (e.g. tf.TensorArray(element_shape=...))');
   }
@@ -97,7 +118,12 @@ function reserve(r: ReadScope, shapeInput: number | null, n: number, dtype: DTyp
  */
 function setItem(r: ReadScope, list: Tensor, index: Tensor, item: Tensor, grow = false): Tensor {
   if (item.dtype !== list.dtype) throw r.error('the item dtype does not match the list', item.dtype, list.dtype, 'Cast the item');
-  const target = grow ? padRows(r, list, maximum(subtract(one('reshape', [index], { shape: [] }), subtract(length(list), 1)), 0)) : list;
+  const grown = grow ? padRows(r, list, maximum(subtract(one('reshape', [index], { shape: [] }), subtract(length(list), 1)), 0)) : list;
+  // A list of partly unknown element shape starts with size-1 dims there (reserve): broadcast to the item's shape
+  // when it runs (a no-op once it has it). Lists of a static element shape equal to the item's skip this.
+  const [ld, id] = [list.dims, item.dims];
+  const same = ld !== null && id !== null && ld.length === id.length + 1 && id.every((d, i) => d !== null && d === ld[i + 1]);
+  const target = same || list.dtype === 'bool' ? grown : add(grown, zerosLike(one('expand_dims', [item], { axis: 0 })));
   return one('tensor_scatter_nd_update', [target, one('reshape', [index], { shape: [1, 1] }), one('expand_dims', [item], { axis: 0 })]);
 }
 
@@ -107,7 +133,7 @@ const ints = (r: ReadScope, v: readonly number[]): Tensor => (r as unknown as { 
 /** `list` with `k` (an int32 scalar tensor, >= 0) zero rows appended. */
 function padRows(r: ReadScope, list: Tensor, k: Tensor): Tensor {
   const rest = Array.from({ length: (list.rank ?? 1) - 1 }, () => ints(r, [0, 0]));
-  return padDynOf(list, stack([concat([ints(r, [0]), reshape(k, [1])], 0), ...rest], 0));
+  return padWith(list, stack([concat([ints(r, [0]), reshape(k, [1])], 0), ...rest], 0));
 }
 
 /** TensorArrayV3(size): a Const size, or one the graph computes (tf.map_fn over a run-time batch): zero rows padded to it when it runs. */
@@ -151,8 +177,8 @@ function popBack(r: ReadScope, list: Tensor): Tensor[] {
   const e = elementRank(r, list);
   if (list.dims?.[0] === 0) throw r.error('cannot pop from an empty list', 'a list of 0 elements', 'a list with at least one element', 'Push an element before popping');
   const last = reshape(subtract(length(list), 1), [1]);
-  const rest = sliceDynOf(list, ints(r, new Array(e + 1).fill(0)), concat([last, ints(r, new Array(e).fill(-1))], 0));
-  const row = sliceDynOf(list, concat([last, ints(r, new Array(e).fill(0))], 0), ints(r, [1, ...new Array(e).fill(-1)]));
+  const rest = sliceWith(list, ints(r, new Array(e + 1).fill(0)), concat([last, ints(r, new Array(e).fill(-1))], 0));
+  const row = sliceWith(list, concat([last, ints(r, new Array(e).fill(0))], 0), ints(r, [1, ...new Array(e).fill(-1)]));
   return [rest, one('squeeze', [row], { axes: [0] })];
 }
 
@@ -161,7 +187,7 @@ function resize(r: ReadScope, list: Tensor, size: Tensor): Tensor {
   const e = elementRank(r, list);
   const n = reshape(size, []);
   const padded = padRows(r, list, maximum(subtract(n, length(list)), 0));
-  return sliceDynOf(padded, ints(r, new Array(e + 1).fill(0)), concat([reshape(n, [1]), ints(r, new Array(e).fill(-1))], 0));
+  return sliceWith(padded, ints(r, new Array(e + 1).fill(0)), concat([reshape(n, [1]), ints(r, new Array(e).fill(-1))], 0));
 }
 
 /** Concat: the elements joined along their first axis ([n, d0, ...] -> [n·d0, ...]), and each one's length d0. */

@@ -4,6 +4,7 @@ import { ConcreteFunction, Graph, GraphBuilder, RunLimits, isGraph, optimize, ru
 import { FORMAT_NAME, FORMAT_VERSION } from './format';
 import { HostFunction, hostCallbacks } from './host';
 import { isHostCallbackNode, readHostCallback } from './host_codec';
+import { foldedOutput } from './constant_fold';
 import { IMPORT_ROWS } from './imports';
 import { currentReaderTable, readerFor as specReader } from './spec_io';
 import type { NodeReader } from './reader';
@@ -17,7 +18,6 @@ import { inferListShapes } from './import_lists';
 import { inlineConst } from './graphdef_decode';
 import { TF1_CONTROL_OPS, foldControlFlow } from './tf1_frames';
 import { foldReader } from './tf1_exec';
-import { isDynamic, readDynamic } from './dynamic_params';
 import { resourceControlReader } from './import_calls';
 import { computedStridedSliceReader } from './import_strided_slice';
 import type { ConstValue } from './weights';
@@ -71,7 +71,7 @@ const readerFor = (r: NodeReader): OpReader | undefined => {
   if (isHostCallbackNode(r.node)) return readHostCallback;
   const own = customReader(r.node.op) ?? foldReader(r.node) ?? resourceControlReader(r) ?? computedStridedSliceReader(r);
   if (own !== undefined) return own;
-  return isDynamic(r) ? readDynamic : specReader(currentReaderTable(IMPORT_ROWS), r);
+  return specReader(currentReaderTable(IMPORT_ROWS), r);
 };
 
 /** Nodes only read through their consumers (never inputs of a folded control-flow node). */
@@ -194,8 +194,10 @@ export interface GraphSource {
   outputs: SignatureIO['outputs'];
   meta?: Metadata | null;
   name: string;
-  /** Variables by VarHandleOp shared_name (or node name) that the caller owns (never disposed here). */
+  /** Variables by VarHandleOp shared_name (or node name) that the caller owns (never disposed here, unless `ownsVariables`). */
   variables?: ReadonlyMap<string, Variable>;
+  /** The function owns `variables`: its dispose (or a failed build) releases them. */
+  ownsVariables?: boolean;
   /** Library functions run besides `main` (their ops are checked like main's). */
   functions?: string[];
   /** Runs the body in the trace instead of interpreting `main` (a library function's call). */
@@ -212,7 +214,7 @@ export function buildFunction(src: GraphSource, options: LoadOptions = {}): Load
   checkSupported(reachableNodes(main, library, src.functions ?? []), (op) => table.byOp.has(op) || TF1_CONTROL_OPS.includes(op), isHostCallbackNode);
   const hostFns = resolveHostFunctions(hostKeys(main, library, meta ?? null), options);
   const ctx = new LoadContext(src.weights, hostFns, readerFor, options.trainable === true);
-  const given = new Set(src.variables?.values() ?? []);
+  const given = new Set(src.ownsVariables === true ? [] : (src.variables?.values() ?? []));
   src.variables?.forEach((v, k) => ctx.variables.set(k, v));
   for (const [k, v] of library) ctx.functions.set(k, v);
   ctx.prepare = (nodes, where) => {
@@ -222,6 +224,7 @@ export function buildFunction(src: GraphSource, options: LoadOptions = {}): Load
     });
     return foldControlFlow(nodes, where, LAZY_REFS);
   };
+  ctx.fold = foldedOutput;
   const builder = new GraphBuilder(src.name);
   let graph: Graph | null = null;
   const owned = (): Variable[] => [...ctx.variables.values()].filter((v) => !given.has(v));

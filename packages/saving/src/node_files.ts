@@ -11,6 +11,10 @@ export interface SyncFs {
   renameSync(from: string, to: string): void;
   readdirSync(dir: string): string[];
   statSync(file: string): { isDirectory(): boolean };
+  openSync(file: string, flags: 'r'): number;
+  fstatSync(fd: number): { size: number };
+  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
+  closeSync(fd: number): void;
 }
 
 export interface SyncPath {

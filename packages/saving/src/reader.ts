@@ -30,6 +30,8 @@ export class LoadContext {
   private budget = loadLimits.maxNodes;
   /** Rewrites a body's nodes before it is ordered (the loader folds TF1 control flow frames here). */
   prepare: (nodes: ParsedNode[], where: string) => ParsedNode[] = (nodes) => nodes;
+  /** A computed node's output folded to a constant at load (the loader sets constant_fold.ts's), else null. */
+  fold: (scope: GraphScope, node: ParsedNode, index: number) => ConstValue | null = () => null;
   private edgeBudget = loadLimits.maxEdges;
 
   constructor(
@@ -185,9 +187,11 @@ const RESOURCE_PASS = new Set(['Identity', 'IdentityN']);
 
 /**
  * Ops interpreted only when a consumer reads their value: constants, resources, and the shape
- * helpers that consumers usually read as patterns (Reshape(x, Shape(like)), Sum(x, Range(0, Rank(x), 1))).
+ * helpers that consumers usually read as patterns (Reshape(x, Shape(like)), Sum(x, Range(0, Rank(x), 1))), and
+ * new (pure) TensorLists, which TF's function runtime prunes when nothing reads them (a Keras RNN's unused
+ * TensorArray of unknown element rank).
  */
-const LAZY = new Set(['Const', 'VarHandleOp', 'VariableV2', 'Variable', 'BroadcastArgs', 'BroadcastGradientArgs', 'Shape', 'Rank', 'Range', 'NoOp']);
+const LAZY = new Set(['Const', 'VarHandleOp', 'VariableV2', 'Variable', 'BroadcastArgs', 'BroadcastGradientArgs', 'Shape', 'Rank', 'Range', 'NoOp', 'TensorListReserve', 'EmptyTensorList']);
 
 /** One graph or function body: nodes by name, interpreted in dependency order. */
 export class GraphScope {
@@ -312,11 +316,15 @@ export class GraphScope {
     return this.slots.get(name)?.node ?? (this.presets.has(name) ? undefined : this.parent?.node(name));
   }
 
-  /** The constant a reference names, or null when it is not a Const node. */
+  /**
+   * The constant a reference names: a Const node, or a computed node folded at load (constants only, or the Shape,
+   * Rank or Size of a statically known shape); null when its value is only known when the graph runs.
+   */
   constOf(ref: InputRef): ConstValue | null {
     const slot = this.slots.get(ref.node);
     if (slot === undefined && this.outside(ref.node)) return this.presets.has(ref.node) ? null : (this.parent as GraphScope).constOf(ref);
-    if (slot === undefined || slot.node.op !== 'Const') return null;
+    if (slot === undefined) return null;
+    if (slot.node.op !== 'Const') return this.ctx.fold(this, slot.node, ref.index);
     if (ref.index !== 0) throw loadError(`Const '${ref.node}' has one output`, `a reference to output ${ref.index}`, 'output 0', 'Fix the input reference');
     const inline = inlineConst(slot.node.attrs.get('value'), `${this.where}: Const '${ref.node}'`);
     if (inline !== null) return inline;
@@ -382,6 +390,15 @@ export class GraphScope {
   }
 }
 
+const constViews = new WeakMap<ParsedNode, ParsedNode>();
+
+/** A folded node as a Const (no value attr: its value is read through constOf). */
+function constView(n: ParsedNode): ParsedNode {
+  let v = constViews.get(n);
+  if (v === undefined) constViews.set(n, (v = new ParsedNode({ name: n.name, op: 'Const' }, `node '${n.name}' (folded ${n.op})`)));
+  return v;
+}
+
 /** Per-node view for op readers: inputs, static params from Consts, producers for patterns. */
 export class NodeReader implements ReadScope {
   /** Resource outputs a reader produced (calls and loops passing variables through), by output index. */
@@ -418,10 +435,16 @@ export class NodeReader implements ReadScope {
     return out;
   }
 
-  /** The node producing input k (for patterns such as Reshape(x, Shape(like))). */
+  /**
+   * The node producing input k (for patterns such as Reshape(x, Shape(like))). A node folded at load reads as the
+   * Const it folds to, as TF's grappler leaves it in the graph (constant_fold.ts); a Shape stays itself, since the
+   * patterns over it (Reshape(x, Shape(like)), StridedSliceGrad(Shape(x), ...)) read the tensor it measures.
+   */
   producer(k: number): ParsedNode | undefined {
     const ref = this.ref(k);
-    return this.scope.args.has(ref.node) ? undefined : this.scope.node(ref.node);
+    if (this.scope.args.has(ref.node)) return undefined;
+    const n = this.scope.node(ref.node);
+    return n === undefined || n.op === 'Const' || n.op === 'Shape' || this.scope.constOf(ref) === null ? n : constView(n);
   }
 
   /** Input k as a static list of numbers: it must be a Const. */

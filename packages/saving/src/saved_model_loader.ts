@@ -4,6 +4,7 @@
 // graphs (no object graph) run their signature_defs on the main graph with the bundle's variables.
 import { DataLossError, NotFoundError, Tensor, TensorLike, Variable, argError, constant, opError } from '@eagerflow/core';
 import { nodeFs, trace } from '@eagerflow/function';
+import type protobuf from 'protobufjs/light.js';
 import textformat from 'protobufjs/ext/textformat.js';
 import { LoadedFunction } from './loader';
 import { GraphFunctionOptions, TfGraph, libraryFunction, readTfGraph, signatureFunction } from './graph_functions';
@@ -59,11 +60,27 @@ interface ConcreteJson {
   output_signature?: StructuredValue;
 }
 
-/** Reads and decodes `saved_model.pb` (or `.pbtxt`); every failure names the file. */
+/** GraphDef messages of the meta graphs read by readSavedModel (kept out of its object form, see there). */
+const GRAPH_DEFS = new WeakMap<object, protobuf.Message>();
+
+/**
+ * Reads and decodes `saved_model.pb` (or `.pbtxt`); every failure names the file. Each MetaGraphDef's `graph_def`
+ * stays a decoded message (GRAPH_DEFS), converted once into the importer's form by readTfGraph: its former round trip
+ * (plain object, message, bytes, message, object again) made several copies of every node of a Keras export's graph
+ * (MobileNetV2's: ~6,000 nodes with the saver's functions), most of the load's garbage.
+ */
 async function readSavedModel(dir: string): Promise<{ file: string; model: Obj }> {
   const { fs, path } = nodeFs(API);
   const type = tfProto('tensorflow.SavedModel');
   const options = { longs: Number, enums: Number, bytes: Uint8Array as unknown as typeof String, defaults: false, arrays: true, objects: true };
+  const toObject = (msg: protobuf.Message): Obj => {
+    const metas = ((msg as unknown as Obj).meta_graphs as Obj[] | undefined) ?? [];
+    const graphDefs = metas.map((m) => m.graph_def as protobuf.Message | null | undefined);
+    metas.forEach((m) => (m.graph_def = null));
+    const model = type.toObject(msg, options);
+    ((model.meta_graphs as Obj[] | undefined) ?? []).forEach((m, k) => graphDefs[k] && GRAPH_DEFS.set(m, graphDefs[k]));
+    return model;
+  };
   const pb = path.join(dir, 'saved_model.pb');
   const pbtxt = path.join(dir, 'saved_model.pbtxt');
   const read = async (file: string): Promise<Uint8Array | null> => {
@@ -77,7 +94,7 @@ async function readSavedModel(dir: string): Promise<{ file: string; model: Obj }
   const bytes = await read(pb);
   if (bytes !== null) {
     try {
-      return { file: pb, model: type.toObject(type.decode(bytes), options) };
+      return { file: pb, model: toObject(type.decode(bytes)) };
     } catch (e) {
       throw corrupt(API, pb, 'it is not a valid tensorflow.SavedModel', (e as Error).message, 'a serialized SavedModel');
     }
@@ -85,10 +102,83 @@ async function readSavedModel(dir: string): Promise<{ file: string; model: Obj }
   const text = await read(pbtxt);
   if (text === null) throw opError(NotFoundError, API, `${dir} holds no SavedModel`, 'no saved_model.pb or saved_model.pbtxt', `${pb}`, 'Pass the directory tf.saved_model.save wrote.', null);
   try {
-    return { file: pbtxt, model: type.toObject(textformat.fromText(type, new TextDecoder().decode(text)), options) };
+    return { file: pbtxt, model: toObject(textformat.fromText(type, new TextDecoder().decode(text))) };
   } catch (e) {
     throw corrupt(API, pbtxt, 'it is not a valid text-format tensorflow.SavedModel', (e as Error).message, 'a SavedModel in protobuf text format');
   }
+}
+
+interface AttrMessage {
+  func?: { name?: string } | null;
+  list?: { func?: { name?: string }[] } | null;
+}
+interface GraphDefMessage {
+  node?: { name?: string; op?: string; input?: string[]; attr?: Record<string, AttrMessage> }[];
+  library?: { function?: { signature?: { name?: string } | null; node_def?: { attr?: Record<string, AttrMessage> }[] }[]; gradient?: { function_name?: string; gradient_func?: string }[] } | null;
+}
+
+/**
+ * Drops the library functions only TF's saver runs (`saver_def`'s save and restore ops call `__traced_save` and
+ * `__traced_restore`: EagerFlow reads variables/ itself): in a Keras export they are ~3/4 of the library's nodes
+ * (MobileNetV2: 3,167 of 4,000), converted and parsed for nothing. Functions any other main-graph node, a concrete
+ * function of the object graph, or a kept function's gradient reaches stay.
+ */
+function withoutSaverFunctions(gd: GraphDefMessage, meta: Obj): void {
+  const lib = gd.library?.function ?? [];
+  const saver = meta.saver_def as { save_tensor_name?: string; restore_op_name?: string } | undefined;
+  if (lib.length === 0 || saver === undefined) return;
+  const saverNodes = new Set([saver.save_tensor_name, saver.restore_op_name].map((t) => (t ?? '').split(':')[0]).filter((t) => t !== ''));
+  if (saverNodes.size === 0) return;
+  keepFunctions(gd, meta, saverNodes);
+}
+
+/** Keeps the library functions that main-graph nodes other than `skip`, the object graph's concrete functions, or kept functions' gradients reach. */
+function keepFunctions(gd: GraphDefMessage, meta: Obj, skip: ReadonlySet<string>): void {
+  const lib = gd.library?.function ?? [];
+  const byName = new Map(lib.map((f) => [f.signature?.name ?? '', f]));
+  const keep = new Set<string>();
+  const visit = (name: string | undefined): void => {
+    if (name === undefined || keep.has(name) || !byName.has(name)) return;
+    keep.add(name);
+    for (const n of byName.get(name)!.node_def ?? []) visitAttrs(n.attr);
+  };
+  const visitAttrs = (attr: Record<string, AttrMessage> | undefined): void => {
+    for (const a of Object.values(attr ?? {})) {
+      visit(a?.func?.name);
+      for (const f of a?.list?.func ?? []) visit(f.name);
+    }
+  };
+  for (const n of gd.node ?? []) if (!skip.has(n.name ?? '')) visitAttrs(n.attr);
+  for (const name of Object.keys((meta.object_graph_def as { concrete_functions?: object } | undefined)?.concrete_functions ?? {})) visit(name);
+  for (let grew = true; grew;) {
+    const before = keep.size;
+    for (const g of gd.library?.gradient ?? []) if (keep.has(g.function_name ?? '')) visit(g.gradient_func);
+    grew = keep.size > before;
+  }
+  if (keep.size < lib.length) gd.library!.function = lib.filter((f) => keep.has(f.signature?.name ?? ''));
+}
+
+/**
+ * serving_default's part of the main graph: the nodes its outputs reach (through data and control inputs) and the
+ * library functions they call; the rest (TF1-style variable initializers and reads, the saver: ~2,100 of a Keras
+ * MobileNetV2 export's 2,367 main nodes) is dropped before conversion.
+ */
+function servingPart(gd: GraphDefMessage, meta: Obj): void {
+  const sd = (meta.signature_def as Record<string, { outputs?: Record<string, { name?: string }> }> | undefined)?.serving_default;
+  if (sd === undefined) return;
+  const nodes = gd.node ?? [];
+  const byName = new Map(nodes.map((n) => [n.name ?? '', n]));
+  const keep = new Set<string>();
+  const stack = Object.values(sd.outputs ?? {}).map((o) => (o.name ?? '').split(':')[0]);
+  while (stack.length > 0) {
+    const name = stack.pop()!;
+    if (keep.has(name) || !byName.has(name)) continue;
+    keep.add(name);
+    for (const r of byName.get(name)!.input ?? []) stack.push((r.startsWith('^') ? r.slice(1) : r).split(':')[0]);
+  }
+  // Placeholders stay (signature inputs are checked against the graph's nodes, whichever the outputs reach).
+  gd.node = nodes.filter((n) => keep.has(n.name ?? '') || n.op === 'Placeholder' || n.op === 'PlaceholderWithDefault');
+  keepFunctions(gd, meta, new Set());
 }
 
 /** The names of a structured value's leaves in TF's flatten order (dict keys sorted). */
@@ -134,14 +224,28 @@ function signatureOf(f: LoadedFunction, inputNames: string[], outputNames: strin
  * and `variables` (by name).
  */
 export async function loadSavedModel(dir: string): Promise<LoadedSavedModel> {
+  const { file, meta, graph, reader, objects } = await openSavedModel(dir);
+  // What a failed load made is released (no variable or graph constant outlives the error).
+  const made: { dispose(): void }[] = [];
+  try {
+    return objects.length > 0 ? loadObjects(meta, graph, objects, reader, file, made) : loadSignatureDefs(meta, graph, reader, made, true);
+  } catch (e) {
+    for (const m of made) m.dispose();
+    throw e;
+  }
+}
+
+/** A SavedModel directory read: its serving meta graph, the main graph for the importer, its variables' reader, its objects. */
+async function openSavedModel(dir: string, serving = false): Promise<{ file: string; meta: Obj; graph: TfGraph; reader: CheckpointReader | null; objects: SavedObjectJson[] }> {
   if (typeof dir !== 'string' || dir === '') throw argError(API, 'expected a directory', typeof dir, 'a path', 'Pass the SavedModel directory.');
   const { file, model } = await readSavedModel(dir);
   const metas = (model.meta_graphs as Obj[] | undefined) ?? [];
   const meta = metas.find((m) => ((m.meta_info_def as { tags?: string[] } | undefined)?.tags ?? []).includes('serve')) ?? metas[0];
   if (meta === undefined) throw corrupt(API, file, 'it holds no MetaGraphDef', '0 meta graphs', 'at least one');
-  // The importer takes the GraphDef as bytes (its own decoding of attrs and tensors).
-  const gd = tfProto('tensorflow.GraphDef');
-  const graph = readTfGraph(gd.encode(gd.fromObject((meta.graph_def as Obj | undefined) ?? {})).finish());
+  // The importer's form of the GraphDef (int64s as strings, enums by name, bytes as base64), as it decodes GraphDef bytes.
+  const gd = GRAPH_DEFS.get(meta);
+  if (gd !== undefined) (serving ? servingPart : withoutSaverFunctions)(gd as unknown as GraphDefMessage, meta);
+  const graph = readTfGraph(gd === undefined ? {} : tfProto('tensorflow.GraphDef').toObject(gd, { longs: String, enums: String, bytes: String, arrays: true }));
   const { path, fs } = nodeFs(API);
   const prefix = path.join(dir, 'variables', 'variables');
   let reader: CheckpointReader | null = null;
@@ -152,67 +256,87 @@ export async function loadSavedModel(dir: string): Promise<LoadedSavedModel> {
     if ((e as { code?: string }).code !== 'ENOENT') throw e;
   }
   const objects = ((meta.object_graph_def as { nodes?: SavedObjectJson[] } | undefined)?.nodes ?? []);
-  // What a failed load made is released (no variable or graph constant outlives the error).
-  const made: { dispose(): void }[] = [];
-  let loaded: LoadedSavedModel;
-  try {
-    loaded = objects.length > 0 ? loadObjects(meta, graph, objects, reader, file, made) : loadSignatureDefs(meta, graph, reader, made);
-  } catch (e) {
-    for (const m of made) m.dispose();
-    throw e;
-  }
-  SERVING.set(loaded, (options) => servingFunction(meta, graph, loaded, objects, dir, options));
-  return loaded;
+  return { file, meta, graph, reader, objects };
 }
-
-const SERVING = new WeakMap<object, (options: GraphFunctionOptions) => LoadedFunction>();
 
 /**
  * `ef.loadFunction(dir)` on a SavedModel: its `serving_default` signature_def run on the main graph (as TF
  * Serving runs it), inputs and outputs named by the signature's keys, the resource variables bound to the
- * loaded ones.
+ * loaded ones. Only what serving_default uses is restored: no restored function or other signature is built (a Keras
+ * export's five, each importing the whole network, were ~1/3 of MobileNetV2's load time and most of its garbage), and
+ * only the variables the signature captures are read (a Keras 3 export holds every weight twice in its object graph:
+ * MobileNetV2's 524 variables, 28 MB, of which serving_default captures 262).
  */
 export async function loadServingFunction(dir: string, options: GraphFunctionOptions = {}): Promise<LoadedFunction> {
-  const loaded = await loadSavedModel(dir);
-  return SERVING.get(loaded)!(options);
+  const { file, meta, graph, reader, objects } = await openSavedModel(dir, true);
+  const made: { dispose(): void }[] = [];
+  try {
+    if (objects.length === 0) {
+      const loaded = loadSignatureDefs(meta, graph, reader, made, false);
+      return servingFunction(meta, graph, () => undefined, Object.fromEntries(loaded.variables.map((v) => [v.name, v])), dir, options);
+    }
+    const ckptNodes: SavedGraphNode[] = reader?.has(OBJECT_GRAPH_KEY) ? reader.objectGraph() : [];
+    const restored = new Map<number, Variable>();
+    const variableAt = (id: number): Variable | undefined => {
+      const o = objects[id];
+      if (o?.variable === undefined) return undefined;
+      let v = restored.get(id);
+      if (v === undefined) {
+        v = restoreVariable(o.variable, id, ckptNodes, reader, file);
+        made.push(v);
+        restored.set(id, v);
+      }
+      return v;
+    };
+    return servingFunction(meta, graph, variableAt, {}, dir, options);
+  } catch (e) {
+    for (const m of made) m.dispose();
+    throw e;
+  }
 }
 
-function servingFunction(meta: Obj, graph: TfGraph, loaded: LoadedSavedModel, objects: SavedObjectJson[], dir: string, options: GraphFunctionOptions): LoadedFunction {
+/** A variable of the object graph (node `id`) with its value from the checkpoint. */
+function restoreVariable(o: NonNullable<SavedObjectJson['variable']>, id: number, ckptNodes: SavedGraphNode[], reader: CheckpointReader | null, file: string): Variable {
+  const key = (ckptNodes[id]?.attributes ?? []).find((a) => a.name === 'VARIABLE_VALUE')?.checkpoint_key;
+  if (reader === null || key === undefined) throw corrupt(API, file, `variable ${o.name ?? `node ${id}`} has no saved value`, 'no checkpoint entry', 'a value in variables/');
+  const t = constant(hostValues(reader.tensor(key), o.name ?? key, API));
+  try {
+    return new Variable(t, { name: o.name || `variable_${id}`, trainable: o.trainable ?? true });
+  } finally {
+    t.dispose();
+  }
+}
+
+/** serving_default on the main graph: TF1 graphs' variables by name; TF2 graphs' from the object graph by node id. */
+function servingFunction(meta: Obj, graph: TfGraph, variableAt: (id: number) => Variable | undefined, byName: Record<string, Variable>, dir: string, options: GraphFunctionOptions): LoadedFunction {
   const defs = (meta.signature_def as Record<string, Obj> | undefined) ?? {};
   const sd = defs.serving_default;
   if (sd === undefined) throw opError(NotFoundError, 'loadFunction', `the SavedModel in ${dir} has no serving_default signature`, `signatures [${Object.keys(defs).filter((k) => !k.startsWith('__')).join(', ')}]`, 'serving_default', 'Load it with ef.savedModel.load(dir) and pick a signature.', null);
   const names = (m: unknown): Record<string, { name: string }> => Object.fromEntries(Object.entries((m as Record<string, { name?: string }>) ?? {}).map(([k, v]) => [k, { name: v.name ?? '' }]));
   const inputs = names(sd.inputs);
   const outputs = names(sd.outputs);
-  let variables: Record<string, Variable> = {};
-  if (objects.length === 0) variables = Object.fromEntries(loaded.variables.map((v) => [v.name, v]));
-  else {
-    // The call node each output comes from: its trailing resource inputs are the wrapper's bound_inputs.
-    const concrete = ((meta.object_graph_def as { concrete_functions?: Record<string, ConcreteJson> }).concrete_functions ?? {});
-    const byName = new Map(graph.nodes.map((n) => [n.name, n]));
-    const live = LIVE.get(loaded) ?? [];
-    for (const o of Object.values(outputs)) {
-      const call = byName.get(o.name.split(':')[0]);
-      const fname = call?.attrs.get('f') as { func?: { name?: string } } | undefined;
-      const bound = concrete[fname?.func?.name ?? '']?.bound_inputs ?? [];
-      const ins = call?.inputs ?? [];
-      ins.slice(ins.length - bound.length).forEach((r, k) => {
-        const handle = byName.get(r.node);
-        const v = live[bound[k]];
-        if (handle !== undefined && v instanceof Variable) {
-          variables[handle.name] = v;
-        }
-      });
-    }
+  const variables: Record<string, Variable> = { ...byName };
+  // The call node each output comes from: its trailing resource inputs are the wrapper's bound_inputs.
+  const concrete = ((meta.object_graph_def as { concrete_functions?: Record<string, ConcreteJson> } | undefined)?.concrete_functions ?? {});
+  const byNode = new Map(graph.nodes.map((n) => [n.name, n]));
+  for (const o of Object.values(outputs)) {
+    const call = byNode.get(o.name.split(':')[0]);
+    const fname = call?.attrs.get('f') as { func?: { name?: string } } | undefined;
+    const bound = concrete[fname?.func?.name ?? '']?.bound_inputs ?? [];
+    const ins = call?.inputs ?? [];
+    ins.slice(ins.length - bound.length).forEach((r, k) => {
+      const handle = byNode.get(r.node);
+      if (handle === undefined || handle.name in variables) return;
+      const v = variableAt(bound[k]);
+      if (v !== undefined) variables[handle.name] = v;
+    });
   }
-  return signatureFunction(graph, { inputs, outputs }, { ...options, variables, name: 'serving_default' });
+  // The variables are this function's own (restored for it alone): its dispose releases them.
+  return signatureFunction(graph, { inputs, outputs }, { ...options, variables, name: 'serving_default', ownsVariables: true });
 }
 
-/** Node id -> loaded object of each object-graph SavedModel, as loadObjects made them (attribute names may be a Module's getters). */
-const LIVE = new WeakMap<object, readonly unknown[]>();
-
 /** TF1-style: every bundle tensor is a variable by name; signature_defs run on the main graph. */
-function loadSignatureDefs(meta: Obj, graph: TfGraph, reader: CheckpointReader | null, made: { dispose(): void }[]): LoadedSavedModel {
+function loadSignatureDefs(meta: Obj, graph: TfGraph, reader: CheckpointReader | null, made: { dispose(): void }[], functions: boolean): LoadedSavedModel {
   const variables: Variable[] = [];
   const byName: Record<string, Variable> = {};
   for (const key of reader ? [...reader.index.entries.keys()] : []) {
@@ -225,7 +349,7 @@ function loadSignatureDefs(meta: Obj, graph: TfGraph, reader: CheckpointReader |
   }
   const signatures: Record<string, LoadedSignature> = {};
   for (const [key, sd] of Object.entries((meta.signature_def as Record<string, Obj> | undefined) ?? {})) {
-    if (key.startsWith('__')) continue;
+    if (key.startsWith('__') || !functions) continue;
     const names = (m: unknown): Record<string, { name: string }> => Object.fromEntries(Object.entries((m as Record<string, { name?: string }>) ?? {}).map(([k, v]) => [k, { name: v.name ?? '' }]));
     const inputs = names(sd.inputs);
     const outputs = names(sd.outputs);
@@ -251,12 +375,8 @@ function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], read
   // Variables first (functions capture them).
   objects.forEach((o, id) => {
     if (o.variable === undefined) return;
-    const key = (ckptNodes[id]?.attributes ?? []).find((a) => a.name === 'VARIABLE_VALUE')?.checkpoint_key;
-    if (reader === null || key === undefined) throw corrupt(API, file, `variable ${o.variable.name ?? pathOf(id)} has no saved value`, 'no checkpoint entry', 'a value in variables/');
-    const t = constant(hostValues(reader.tensor(key), o.variable.name ?? key, API));
-    const v = new Variable(t, { name: o.variable.name || `variable_${id}`, trainable: o.variable.trainable ?? true });
+    const v = restoreVariable(o.variable, id, ckptNodes, reader, file);
     made.push(v);
-    t.dispose();
     live[id] = v;
     variables.push(v);
   });
@@ -346,6 +466,5 @@ function loadObjects(meta: Obj, graph: TfGraph, objects: SavedObjectJson[], read
     }
     loaded = root as unknown as LoadedSavedModel;
   } else loaded = Object.assign(typeof root === 'function' ? root : {}, base) as unknown as LoadedSavedModel;
-  LIVE.set(loaded, live);
   return loaded;
 }

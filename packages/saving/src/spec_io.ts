@@ -19,11 +19,13 @@ function writeDecl(s: WriteScope, n: Node, ins: string[], d: TfDecl): string[] {
   const p = paramsRecord(n.params);
   const inputs = d.inputs ?? n.inputs.map((): TfInput => 'x');
   const refs: string[] = [];
+  // The record's tensor form (paramsAsInputs): its param inputs are tensors, written as they are.
+  const asInputs = d.paramsAsInputs === true && ins.length > inputs.filter((i) => i === 'x').length;
   let k = 0;
   for (const inp of inputs) {
     if (inp === 'x') refs.push(ins[k++]);
     else if (inp === 'xs') while (k < ins.length) refs.push(ins[k++]);
-    else refs.push(writeParamInput(s, n, ins, inp, p[inp.param]));
+    else refs.push(asInputs ? ins[k++] : writeParamInput(s, n, ins, inp, p[inp.param]));
   }
   const attrs: Record<string, ReturnType<typeof attr.bool>> = {};
   const declared = d.attrs ?? (d.noT ? {} : { T: { dtypeOf: 0 } as TfAttr });
@@ -87,12 +89,15 @@ function readDecl(r: NodeReader, prim: Primitive, d: TfDecl): Tensor[] {
   const params: Record<string, unknown> = {};
   let k = 0;
   const plan = d.inputs ?? Array.from({ length: r.count }, (): TfInput => 'x');
+  // A param input the graph computes (not a Const): the record's tensor form, every param input a tensor.
+  const asInputs = d.paramsAsInputs === true && plan.some((inp, i) => !isTensorInput(inp) && i < r.count && r.producer(i)?.op !== 'Const');
   for (const inp of plan) {
     if (inp === 'x') tensors.push(r.input(k++));
     else if (inp === 'xs') {
       const end = r.count - (plan.length - 1 - plan.indexOf('xs'));
       while (k < end) tensors.push(r.input(k++));
-    } else params[inp.param] = readParamInput(r, inp, k++);
+    } else if (asInputs) tensors.push(r.input(k++));
+    else params[inp.param] = readParamInput(r, inp, k++);
   }
   for (const [name, a] of Object.entries(d.attrs ?? {})) {
     if ('param' in a) params[a.param] = readAttr(r, name, a.kind, a.default);

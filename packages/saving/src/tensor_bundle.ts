@@ -94,14 +94,15 @@ export function readBundleIndex(bytes: Uint8Array, file: string, api = 'readBund
 }
 
 /** The tensor of `entry` from its shard's bytes, its masked CRC32C checked. */
-export function readBundleTensor(key: string, entry: BundleEntry, shard: Uint8Array, file: string, api = 'readBundle'): BundleTensor {
+/** `copy` false: numeric data is a view of `shard` (for a buffer read for this entry alone). */
+export function readBundleTensor(key: string, entry: BundleEntry, shard: Uint8Array, file: string, api = 'readBundle', copy = true): BundleTensor {
   if (entry.offset + entry.size > shard.length) throw corrupt(api, file, `'${key}' runs past the end of the shard`, `bytes [${entry.offset}, ${entry.offset + entry.size})`, `within ${shard.length} bytes`);
   const bytes = shard.subarray(entry.offset, entry.offset + entry.size);
   if (entry.dtype === DT.STRING) return { dtype: entry.dtype, shape: entry.shape, data: readStrings(key, entry, bytes, file, api) };
   if (WIDTH[entry.dtype] === undefined) throw opError(UnimplementedError, api, `'${key}' in ${file} has a dtype this reader does not hold`, `DataType ${entry.dtype}`, 'a numeric, bool or string dtype', 'Save the value as one of those dtypes.', null);
   const actual = crc32c(bytes);
   if (unmaskCrc(entry.crc32c) !== actual) throw corrupt(api, file, `the CRC32C of '${key}' does not match`, `0x${actual.toString(16)}`, `0x${unmaskCrc(entry.crc32c).toString(16)} from the index`);
-  return { dtype: entry.dtype, shape: entry.shape, data: bytes.slice() };
+  return { dtype: entry.dtype, shape: entry.shape, data: copy ? bytes.slice() : bytes };
 }
 
 /**

@@ -63,8 +63,13 @@ export function tfValueAt(view: DataView, dtype: number, i: number): number | bi
   }
 }
 
+/** Whether 4-byte elements can be read in place (a typed array over the shard's own bytes). */
+const aligned = (b: Uint8Array): boolean => b.byteOffset % 4 === 0 && b.byteLength % 4 === 0;
+
 /**
  * The host values of a bundle tensor in EagerFlow's nearest dtype (`name` is the variable or node for errors).
+ * float32, complex64 and int32 values may be a view of the bundle's bytes (no copy: a SavedModel's weights are read
+ * once, by ef.constant, which copies them): callers copy before keeping or changing them.
  * @throws InvalidArgumentError when an integer does not fit int32 or a float64 overflows float32.
  */
 export function hostValues(t: BundleTensor, name: string, api: string): NDArray {
@@ -81,9 +86,9 @@ export function hostValues(t: BundleTensor, name: string, api: string): NDArray 
     throw argError(api, `${name} holds ${String(v)}, which does not fit ${range} (EagerFlow's nearest dtype to ${tfDTypeName(t.dtype)})`, String(v), `values that fit ${range}`, 'Cast the value to a narrower range before saving, or keep it out of the file.');
   };
   switch (t.dtype) {
-    case DT.FLOAT: data = new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)); break;
-    case DT.COMPLEX64: data = new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)); break;
-    case DT.INT32: data = new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)); break;
+    case DT.FLOAT: data = aligned(b) ? new Float32Array(b.buffer, b.byteOffset, b.byteLength >> 2) : new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)); break;
+    case DT.COMPLEX64: data = aligned(b) ? new Float32Array(b.buffer, b.byteOffset, b.byteLength >> 2) : new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)); break;
+    case DT.INT32: data = aligned(b) ? new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2) : new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)); break;
     case DT.BOOL: data = Uint8Array.from(b, (x) => (x ? 1 : 0)); break;
     case DT.DOUBLE: {
       const f = new Float32Array(n);

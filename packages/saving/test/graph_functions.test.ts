@@ -382,12 +382,47 @@ describe('symbolic dims: EagerFlow ops == TF 2.21 with unknown batch and spatial
 
   test('eager (direct ops)', () => check('eager', symbolicDimsEf));
 
-  test('imported: TF\'s Asserts, SplitV by computed sizes and computed strides read; the next gap is a GatherV2 axis computed from Consts (strict)', () => {
-    // tf.image's run-time Asserts guard the crops, pads and standardization (kept as run-time checks); tf.signal.frame
-    // on an unknown length splits by sizes the graph computes and slices with a Fill of ones as strides (both read now).
-    // Its GatherV2 axis is StridedSlice(Range(Rank)): Consts only, but the importer folds no computed node yet.
+  test('imported: the GraphDef == TF (outputs and gradients), computed static parameters folded at load', () => {
+    // tf.image's run-time Asserts stay run-time checks; tf.signal.frame's GatherV2 axis is StridedSlice(Range(Rank)),
+    // folded when the graph loads (constant_fold.ts); the unknown batch and spatial dims are read when it runs.
     const { graph, fx } = fixture('symbolic_dims');
-    expect(() => ef.internal.signatureFunction(graph, signature(fx), { variables: {}, outputs: 'dict' })).toThrow(/node 'frame\/GatherV2' \(GatherV2\): the axis must be a numeric Const/);
+    const f = ef.internal.signatureFunction(graph, signature(fx), { variables: {}, outputs: 'dict' });
+    check('imported', (feeds) => f(feeds) as Record<string, T>);
+    f.dispose();
+  });
+
+  test('imported: contracted dims that only disagree when the graph runs raise InvalidArgumentError naming the TF node, without leaks', () => {
+    const { graph, fx } = fixture('symbolic_dims');
+    const f = ef.internal.signatureFunction(graph, signature(fx), { variables: {}, outputs: 'dict' });
+    const feeds = Object.fromEntries(Object.entries(fx.feeds).map(([k, v]) => [k, ef.constant(flat(v), 'float32', shapeOf(v))]));
+    // v with 5 rows against m's 4: tensordot and einsum contract m's rows with v's.
+    feeds.v.dispose();
+    feeds.v = ef.ones([5, 3]);
+    const before = ef.memory().numTensors;
+    const e = thrown(() => f(feeds));
+    expect(e).toBeInstanceOf(ef.errors.InvalidArgumentError);
+    // As TF's own MatMul kernel raises for this graph: the imported node named, with both shapes.
+    expect(String(e)).toMatch(/inner dimensions do not match.*\[5,3\][^]*node 'Tensordot\/MatMul' \(MatMul\)/);
+    expect(ef.memory().numTensors).toBe(before);
+    ef.dispose(Object.values(feeds));
+    f.dispose();
+  });
+
+  test('imported, then called inside ef.trace with the signature\'s null dims', () => {
+    const { graph, fx } = fixture('symbolic_dims');
+    const f = ef.internal.signatureFunction(graph, signature(fx), { variables: {}, outputs: 'dict' });
+    const keys = Object.keys(fx.inputs).sort();
+    const outKeys = Object.keys(fx.expect);
+    const specs = keys.map((k) => new ef.TensorSpec(fx.inputs[k].shape.map((d) => (d >= 0 ? d : null))));
+    const traced = ef.trace((...xs: T[]) => {
+      const o = f(Object.fromEntries(keys.map((k, i) => [k, xs[i]]))) as Record<string, T>;
+      return outKeys.map((k) => o[k]);
+    }, { inputSignature: specs });
+    check('imported-then-traced', (feeds) => {
+      const ys = traced(...keys.map((k) => feeds[k])) as T[];
+      return Object.fromEntries(outKeys.map((k, i) => [k, ys[i]]));
+    });
+    f.dispose();
   });
 
   test('traced with the signature\'s null dims (one trace, the shapes read when the graph runs)', () => {

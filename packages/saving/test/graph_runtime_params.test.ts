@@ -11,7 +11,8 @@ describe('graph parameters read when the graph runs', () => {
     const F = { type: 'DT_FLOAT' };
     const I = { type: 'DT_INT32' };
     const ints = (name: string, v: number[], scalar = false) => ({ name, op: 'Const', attr: { dtype: I, value: { tensor: { dtype: 'DT_INT32', tensor_shape: scalar ? {} : { dim: [{ size: String(v.length) }] }, int_val: v } } } });
-    const graph = (stride: number) => ef.internal.readTfGraph({ node: [
+    // strides: Fill(one, stride) folds at load (a static stride); one * ((n // n) * stride) is only known when the graph runs.
+    const graph = (stride: number, runTime = false) => ef.internal.readTfGraph({ node: [
       { name: 'x', op: 'Placeholder', attr: { dtype: F, shape: { shape: { dim: [{ size: '-1' }] } } } },
       { name: 'shape', op: 'Shape', input: ['x'], attr: { T: F, out_type: I } },
       ints('b0', [0]), ints('b1', [1]), ints('two', [2], true), ints('minus1', [-1], true), ints('axis', [0], true), ints('one', [1]), ints('stride', [stride], true),
@@ -22,19 +23,33 @@ describe('graph parameters read when the graph runs', () => {
       { name: 'sizes2', op: 'Pack', input: ['minus1', 'two'], attr: { T: I, N: { i: 2 } } },
       { name: 'sp2', op: 'SplitV', input: ['x', 'sizes2', 'axis'], attr: { T: F, Tlen: I, num_split: { i: 2 } } },
       { name: 'end', op: 'Pack', input: ['n'], attr: { T: I, N: { i: 1 } } },
-      { name: 'strides', op: 'Fill', input: ['one', 'stride'], attr: { T: I, index_type: I } },
+      { name: 'nn', op: 'FloorDiv', input: ['n', 'n'], attr: { T: I } },
+      { name: 'strideRt', op: 'Mul', input: ['nn', 'stride'], attr: { T: I } },
+      runTime ? { name: 'strides', op: 'Mul', input: ['one', 'strideRt'], attr: { T: I } } : { name: 'strides', op: 'Fill', input: ['one', 'stride'], attr: { T: I, index_type: I } },
       { name: 'ss', op: 'StridedSlice', input: ['x', 'b1', 'end', 'strides'], attr: { T: F, Index: I } },
     ] } as never);
     const outputs = { a: { name: 'sp:0' }, b: { name: 'sp:1' }, c: { name: 'sp2:0' }, d: { name: 'sp2:1' }, e: { name: 'ss:0' } };
-    const f = ef.internal.signatureFunction(graph(1), { inputs: { x: { name: 'x:0' } }, outputs }, { outputs: 'dict' });
-    const out = f({ x: ef.constant([1, 2, 3, 4, 5]) }) as Record<string, T>;
-    expect(Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.arraySync()]))).toEqual({ a: [1, 2], b: [3, 4, 5], c: [1, 2, 3], d: [4, 5], e: [2, 3, 4, 5] });
-    // Another length, the same function (the sizes are read when the graph runs).
-    expect((f({ x: ef.constant([1, 2, 3]) }) as Record<string, T>).b.arraySync()).toEqual([3]);
-    f.dispose();
-    // A stride other than 1 is refused when the graph runs, naming the node.
-    const g = ef.internal.signatureFunction(graph(2), { inputs: { x: { name: 'x:0' } }, outputs: { e: { name: 'ss:0' } } }, { outputs: 'dict' });
-    expect(() => g({ x: ef.constant([1, 2, 3, 4, 5]) })).toThrow(/'ss'.*unit strides/);
+    for (const runTime of [false, true]) {
+      const f = ef.internal.signatureFunction(graph(1, runTime), { inputs: { x: { name: 'x:0' } }, outputs }, { outputs: 'dict' });
+      const out = f({ x: ef.constant([1, 2, 3, 4, 5]) }) as Record<string, T>;
+      expect(Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.arraySync()]))).toEqual({ a: [1, 2], b: [3, 4, 5], c: [1, 2, 3], d: [4, 5], e: [2, 3, 4, 5] });
+      // Another length, the same function (the sizes are read when the graph runs).
+      expect((f({ x: ef.constant([1, 2, 3]) }) as Record<string, T>).b.arraySync()).toEqual([3]);
+      f.dispose();
+    }
+    // A folded stride of 2 with a computed end: every second element of x[1:n] (TF: [2, 4], then [2, 4, 6]).
+    const s2 = ef.internal.signatureFunction(graph(2), { inputs: { x: { name: 'x:0' } }, outputs: { e: { name: 'ss:0' } } }, { outputs: 'dict' });
+    expect((s2({ x: ef.constant([1, 2, 3, 4, 5]) }) as Record<string, T>).e.arraySync()).toEqual([2, 4]);
+    expect((s2({ x: ef.constant([1, 2, 3, 4, 5, 6, 7]) }) as Record<string, T>).e.arraySync()).toEqual([2, 4, 6]);
+    s2.dispose();
+    // A run-time stride other than 1 is refused when the graph runs, naming the node.
+    const g = ef.internal.signatureFunction(graph(2, true), { inputs: { x: { name: 'x:0' } }, outputs: { e: { name: 'ss:0' } } }, { outputs: 'dict' });
+    const x = ef.constant([1, 2, 3, 4, 5]);
+    const before = ef.memory().numTensors;
+    expect(thrown(() => g({ x }))).toBeInstanceOf(ef.errors.InvalidArgumentError);
+    expect(() => g({ x })).toThrow(/'ss'.*unit strides/);
+    expect(ef.memory().numTensors).toBe(before);
+    x.dispose();
     g.dispose();
   });
 

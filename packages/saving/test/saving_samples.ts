@@ -59,11 +59,11 @@ export const SAMPLES: Sample[] = [
   { prim: 'split', name: 'split in 3, unknown axis size', why: 'an unknown axis size saves the count as TF\'s Split (rows with unknown dims keep SplitV sizes only when known)', fn: (x) => ef.split(x, 3, 1), inputs: () => [M()], specs: () => [new ef.TensorSpec([null, null])], ops: ['Split'] },
   { prim: 'split', name: 'split sizes with -1, unknown axis size', why: 'the -1 stays in SplitV\'s sizes only when the axis size is unknown', fn: (x) => ef.split(x, [1, -1], 1), inputs: () => [M()], specs: () => [new ef.TensorSpec([null, null])], ops: ['SplitV'] },
   {
-    prim: 'slice_dyn', name: 'gradient of pad with unknown dims', why: 'a traced gradient: the pad gradient slices by Shape(x) at run time (TF\'s _PadGrad)', fn: (x) => gradOf((t) => ef.pad(t, [[1, 0], [0, 2]]), x),
+    prim: 'slice', name: 'gradient of pad with unknown dims', why: 'a traced gradient: the pad gradient slices by Shape(x) at run time (TF\'s _PadGrad)', fn: (x) => gradOf((t) => ef.pad(t, [[1, 0], [0, 2]]), x),
     inputs: () => [M()], specs: () => [new ef.TensorSpec([null, null])], ops: ['Slice', 'Shape'], noConverter: NO_BGA,
   },
   {
-    prim: 'pad_dyn', name: 'gradient of slice with unknown dims', why: 'a traced gradient: the slice gradient pads by Shape(x) - Shape(y) - begin (TF\'s _SliceGrad)', fn: (x) => gradOf((t) => ef.slice(t, [0, 1], [-1, 1]), x),
+    prim: 'pad', name: 'gradient of slice with unknown dims', why: 'a traced gradient: the slice gradient pads by Shape(x) - Shape(y) - begin (TF\'s _SliceGrad)', fn: (x) => gradOf((t) => ef.slice(t, [0, 1], [-1, 1]), x),
     inputs: () => [M()], specs: () => [new ef.TensorSpec([null, null])], ops: ['Pad', 'Shape'], noConverter: NO_BGA,
   },
   {

@@ -147,6 +147,8 @@ function savedOf(prim: Primitive, inputs: Tensor[], outs: Tensor[]): Tensor[] {
       return NOTHING;
     case 'inputs':
       return inputs;
+    case 'sizes':
+      return inputs.length > 1 ? inputs.slice(1) : NOTHING;
     case 'outputs':
       return outs;
     case 'both':

@@ -76,3 +76,25 @@ export function normalizeAxes(op: string, axes: readonly number[], rank: number)
   }
   return out;
 }
+
+/**
+ * A size argument given as an int32 tensor (TF's Slice begin/size, Pad paddings): one entry (`pairs`: one
+ * [before, after] row) per dim of `x`, checked on what the shapes know (now when tracing, on the values' shapes
+ * when the op runs).
+ */
+export function checkSizeTensor(op: string, x: AVal, v: AVal, what: string, pairs = false): void {
+  checkDTypes(op, v, ['int32'], what);
+  const s = v.shape;
+  if (s === null) return;
+  const bad = pairs ? s.length !== 2 || (s[1] !== null && s[1] !== 2) : s.length !== 1;
+  const r = x.shape?.length ?? null;
+  if (bad || (r !== null && s[0] !== null && s[0] !== r)) {
+    throw argError(op, `${what} must have one ${pairs ? 'pair' : 'entry'} per dim`, `shape ${dimsToString(s)} for an input of shape ${dimsToString(x.shape)}`, pairs ? `[${r ?? 'rank'}, 2]` : `[${r ?? 'rank'}]`, `Pass one ${pairs ? '[before, after] pair' : 'entry'} per dim.`);
+  }
+}
+
+/** Dims of a result whose sizes are tensors: the rank (the input's, else the size vector's length) with unknown dims. */
+export function unknownDimsOfRank(x: AVal, v: AVal): (number | null)[] | null {
+  const rank = x.shape?.length ?? v.shape?.[0] ?? null;
+  return rank === null ? null : new Array<number | null>(rank).fill(null);
+}

@@ -234,6 +234,12 @@ export interface TfDecl<P = unknown> {
   readonly noT?: boolean;
   /** Input count the reader accepts (default: inputs.length, or any for 'xs'). */
   readonly arity?: readonly [number, number];
+  /**
+   * The params written as Const inputs may instead be tensor inputs of the record, as TF takes them (Slice's
+   * begin/size, Reshape's shape): a node with a param input that is not a Const reads as the record with every
+   * param input as a tensor (after the 'x' ones, in TF's order), and such a node writes those tensors there.
+   */
+  readonly paramsAsInputs?: true;
 }
 
 /** An irregular op: its write and read side by side. */

@@ -20,6 +20,8 @@ export const staticShape = (s: LowerScope, i: number): number[] | null => {
 };
 const firstIn = (dtypes: readonly DType[]) => (s: LowerScope, n: SpecNode): boolean => dtypes.includes(s.aval(n.inputs[0]).dtype);
 export const one = (x: string[]): string => x[0];
+/** An int32 size operand (a record's tensor form) as the int64 tensor ONNX's Reshape / Tile take. */
+export const int64Operand = (s: LowerScope, t: string): string => one(s.add('Cast', [t], { to: { i: 7 } }));
 /** float32 operands, or int32 ones divided by a captured constant without zeros. */
 const floatOrIntByConst = (s: LowerScope, n: SpecNode): boolean => {
   const t = s.aval(n.inputs[0]).dtype;
@@ -136,7 +138,7 @@ export const lower = {
   slice: codec<SliceP>((s, n, [x]) => {
     const ends = n.params.size.map((z, i) => (z === -1 ? I64_MAX : n.params.begin[i] + z));
     return s.add('Slice', [x, s.int64s(n.params.begin), s.int64s(ends)]);
-  }, firstIn(FIB)),
+  }, (s, n) => n.inputs.length === 1 && firstIn(FIB)(s, n)),
   /** squeeze: listed axes, or every size-1 axis (needs the static shape). */
   squeeze: codec<{ readonly axes: readonly number[] | null }>((s, n, [x]) => {
     const shape = s.aval(n.inputs[0]).shape as (number | null)[];
@@ -189,7 +191,7 @@ export const lower = {
   pad: codec<{ readonly paddings: readonly (readonly [number, number])[]; readonly constantValue?: number }>((s, n, [x]) => {
     const pads = [...n.params.paddings.map((q) => q[0]), ...n.params.paddings.map((q) => q[1])];
     return s.add('Pad', [x, s.int64s(pads), s.scalar(n.params.constantValue ?? 0, s.aval(n.inputs[0]).dtype)], { mode: { s: 'constant' } });
-  }, firstIn(FIB)),
+  }, (s, n) => n.inputs.length === 1 && firstIn(FIB)(s, n)),
   /** OneHot: TF gives negative indices an all-off row (ONNX would wrap them), so they are moved out of range. */
   oneHot: codec<{ readonly depth: number; readonly onValue: number; readonly offValue: number; readonly axis: number; readonly dtype: DType }>((s, n, [x]) => {
     const p = n.params;

@@ -23,8 +23,11 @@ import { ShapeLike, dimsOf, isTensorShapeArg } from '../values/shape_arg';
 import type { ApiSpec, FnOf } from './api_spec';
 import { convertAll, hintOf, makeOp, releasing } from './op_builder';
 import { promoteWeak } from './weak_types';
-import { ints, padDynOf, reshapeDynOf, segmentSumDynOf, shapeOf, sliceDynOf } from './array/dynamic_sizes';
 import { provideRuleOps } from './rule_ops';
+import { sliceWith } from './array/slice_concat_gather';
+import { padWith } from './array/pad';
+import { ints, reshapeWith, shapeOf } from './array/reshape';
+import { segmentSumWith } from './math/segment_sum';
 
 const NONE = {};
 
@@ -92,13 +95,15 @@ export const transpose: (x: TensorLike, perm?: readonly number[] | null) => Tens
 export const expandDims: (x: TensorLike, axis: number) => Tensor = wrapperOf(RSH.expandDims);
 export const squeeze: (x: TensorLike, axis?: number | number[] | null) => Tensor = wrapperOf(RSH.squeeze);
 export const concat: (values: TensorLike[], axis?: number) => Tensor = wrapperOf(SJ.concat);
-export const slice: (x: TensorLike, begin: number | number[], size?: number | number[] | null) => Tensor = wrapperOf(SJ.slice);
+/** begin and size may be int32 vector tensors (slice's tensor form: sizes only the graph knows). */
+export const slice: (x: TensorLike, begin: number | number[] | Tensor, size?: number | number[] | Tensor | null) => Tensor = wrapperOf(SJ.slice);
 export const gather: (params: TensorLike, indices: TensorLike, axis?: number) => Tensor = wrapperOf(SJ.gather);
-export const unsortedSegmentSum: (data: TensorLike, segmentIds: TensorLike, numSegments: number) => Tensor = wrapperOf(SEG.unsortedSegmentSum);
+/** numSegments may be an int32 scalar tensor (the tensor form: a count only the graph knows). */
+export const unsortedSegmentSum: (data: TensorLike, segmentIds: TensorLike, numSegments: number | Tensor) => Tensor = wrapperOf(SEG.unsortedSegmentSum);
 export const broadcastTo: (x: TensorLike, shape: number[]) => Tensor = wrapperOf(RSH.broadcastTo);
 
-// Run-time-shaped helpers (sizes as int32 tensors) for gradients and composites traced with unknown dims.
-export { shapeOf, sliceDynOf, padDynOf, reshapeDynOf, segmentSumDynOf, ints };
+// The records' tensor forms (sizes as int32 tensors) for gradients and composites traced with unknown dims.
+export { shapeOf, sliceWith, padWith, reshapeWith, segmentSumWith, ints };
 
 // Short internal aliases used by gradient rules.
 export const neg: Unary = negative;
@@ -162,7 +167,12 @@ export function stack(values: TensorLike[], axis = 0): Tensor {
  * Pads like tf.pad: 'CONSTANT' with `constantValues`, or 'REFLECT' / 'SYMMETRIC' mirroring.
  * @example ef.pad([1, 2, 3], [[2, 1]], 'REFLECT').arraySync(); // [3, 2, 1, 2, 3, 2]
  */
-export function pad(x: TensorLike, paddings: [number, number][], mode: PadMode = 'CONSTANT', constantValues = 0): Tensor {
+export function pad(x: TensorLike, paddings: [number, number][] | Tensor, mode: PadMode = 'CONSTANT', constantValues = 0): Tensor {
+  // An int32 [rank, 2] paddings tensor (TF's Pad operand): pad's tensor form (constant mode).
+  if (paddings instanceof Tensor && (typeof mode === 'string' ? mode.toUpperCase() : mode) === 'CONSTANT' && typeof constantValues === 'number') {
+    const a = convert('pad', x);
+    return releasing([a], () => PAD.padWith(a.t, paddings, constantValues));
+  }
   if (!Array.isArray(paddings)) throw argError('pad', 'paddings must be an array of [before, after] pairs', describe(paddings), 'an array', 'Pass e.g. [[1, 1]].');
   const m = typeof mode === 'string' ? mode.toUpperCase() : mode;
   if (m === 'CONSTANT') {
@@ -264,7 +274,7 @@ function runTimeFill(dims: unknown, value: number | boolean | string | Tensor, d
   const dt = dtype ?? (value instanceof Tensor ? value.dtype : typeof value === 'number' ? 'float32' : null);
   if (rank === null || (dt !== 'float32' && dt !== 'int32')) return null;
   const empty = bind(CRE.fill, [], { shape: new Array<number>(rank).fill(0), value: 0, dtype: dt })[0];
-  const zeros = padDynOf(empty, stack([ints(new Array<number>(rank).fill(0)), vec], 1));
+  const zeros = padWith(empty, stack([ints(new Array<number>(rank).fill(0)), vec], 1));
   const v = value instanceof Tensor ? (value.dtype === dt ? value : cast(value, dt)) : convert('fill', value, dt).t;
   return add(zeros, v);
 }
@@ -399,5 +409,5 @@ provideRuleOps({
   add, sub, mul, div, pow, maximum, minimum, equal, less, greater, greaterEqual, lessEqual,
   neg, sign, log, square, sin, cos, sinh, cosh, zerosLike, onesLike, fill, where, reduceSum, reduceMean, matmul, cast,
   reshape, transpose, expandDims, concat, stack, slice, pad, gather, unsortedSegmentSum, broadcastLike, reshapeLike,
-  shapeOf, ints, sliceDynOf, padDynOf, reshapeDynOf, segmentSumDynOf,
+  shapeOf, ints, sliceWith, padWith, reshapeWith, segmentSumWith,
 });

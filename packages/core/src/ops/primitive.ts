@@ -55,8 +55,11 @@ export interface Primitive<P extends object = Params> {
   impl(k: Kernels, inputs: Info[], params: P): Info[];
   /** The gradient rule, or null when the primitive is not differentiable (documented per record). */
   readonly vjp: VjpRule<P> | null;
-  /** Which values the vjp reads (the tape keeps only these alive). */
-  readonly saves: 'none' | 'inputs' | 'outputs' | 'both';
+  /**
+   * Which values the vjp reads (the tape keeps only these alive). 'sizes': the inputs after the first (the int32
+   * size operands of a record that takes its sizes as params or as tensors: slice's begin, pad's paddings).
+   */
+  readonly saves: 'none' | 'inputs' | 'outputs' | 'both' | 'sizes';
   /**
    * For float32 elementwise primitives: the per-element function (and the same as a JS expression
    * over operand names), with the exact arithmetic of the tfjs cpu kernel. The executor may fuse

@@ -1,5 +1,5 @@
 // The ops the gradient rules of the records that ops.ts wraps call (binary, unary, compare, reduce, matmul, reshape,
-// pad, mirror_pad, slice_concat_gather, segment_sum, dynamic_sizes) and symbolic_dims.ts calls, late-bound: those record files import this
+// pad, mirror_pad, slice_concat_gather, segment_sum) and symbolic_dims.ts calls, late-bound: those record files import this
 // table, not ops.ts, and ops.ts fills it when it loads (its wrappers are built from those records, so a direct
 // import would be a circle). Gradient rules only run once an op has been called, and every op is reached through
 // ops.ts (the core entry loads it), so the table is always full by then. The signatures are the ops' own: ops.ts
@@ -56,13 +56,14 @@ export interface RuleOps {
   /** Broadcasts `x` to `like`'s shape (static when known, else at run time). */
   broadcastLike(x: Tensor, like: Tensor): Tensor;
   reshapeLike(x: Tensor, like: Tensor): Tensor;
-  // Run-time-shaped helpers (sizes as int32 tensors) for gradients traced with unknown dims.
+  // The tensor forms of slice, pad, reshape and unsortedSegmentSum (sizes as int32 tensors), and shape(x), for
+  // gradients traced with unknown dims.
   shapeOf(x: Tensor): Tensor;
   ints(v: readonly number[]): Tensor;
-  sliceDynOf(x: Tensor, begin: Tensor, size: Tensor): Tensor;
-  padDynOf(x: Tensor, paddings: Tensor): Tensor;
-  reshapeDynOf(x: Tensor, dims: Tensor): Tensor;
-  segmentSumDynOf(x: Tensor, ids: Tensor, numSegments: Tensor): Tensor;
+  sliceWith(x: Tensor, begin: Tensor, size: Tensor): Tensor;
+  padWith(x: Tensor, paddings: Tensor, constantValue?: number): Tensor;
+  reshapeWith(x: Tensor, dims: Tensor): Tensor;
+  segmentSumWith(x: Tensor, ids: Tensor, numSegments: Tensor): Tensor;
 }
 
 /** The table the record files read as `o` (`import { ruleOps as o } from '../rule_ops'`); ops.ts fills it. */
@@ -90,4 +91,21 @@ export const shapeRecords = {} as ShapeRecords;
 /** Fills the Dim records (table.ts, once, when it loads). */
 export function provideShapeRecords(r: ShapeRecords): void {
   Object.assign(shapeRecords, r);
+}
+
+/**
+ * The complex64 records (signal/fft.ts) the gradient rules of complex multiply and exp bind for TF's conjugate
+ * (dx = g * conj(y)), late-bound the same way: fft.ts imports ops.ts. table.ts fills it when it loads.
+ */
+export interface ComplexRecords {
+  real: Primitive;
+  imag: Primitive;
+  complex: Primitive;
+}
+
+export const complexRecords = {} as ComplexRecords;
+
+/** Fills the complex records (table.ts, once, when it loads). */
+export function provideComplexRecords(r: ComplexRecords): void {
+  Object.assign(complexRecords, r);
 }

@@ -29,7 +29,7 @@ import * as V from './state/variable_ops';
 import * as BM from './math/unary_functions';
 import * as AR from './math/binary_functions';
 import * as RD from './math/reduce_scan';
-import { provideShapeRecords } from './rule_ops';
+import { provideComplexRecords, provideShapeRecords } from './rule_ops';
 import * as TR from './array/manipulation';
 import * as SJ2 from './array/strided_slice';
 import * as SG from './math/segment_search';
@@ -88,6 +88,7 @@ function collect(): PrimitiveTable {
  */
 export const PRIMITIVES: PrimitiveTable = collect();
 provideShapeRecords({ floordiv: AR.floordiv as Primitive, floormod: AR.floormod as Primitive, prod: RD.prod as Primitive, cumsum: RD.cumsum as Primitive });
+provideComplexRecords({ real: FFT.real as Primitive, imag: FFT.imag as Primitive, complex: FFT.complex as Primitive });
 
 /**
  * Core's record of a name known in the source (a literal: a misspelt name does not compile).

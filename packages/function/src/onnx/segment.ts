@@ -64,8 +64,12 @@ function sameBaked(b: Baked, ins: readonly Info[]): boolean {
   return true;
 }
 
-/** The node session of segment `p` for inputs `ins`: built (baking what it may) on the first call, rebuilt when a baked variable changed. */
-function nodeSession(p: SegmentParams, ins: readonly Info[]): { session: Session; fed: readonly number[] | null; fresh: boolean } {
+/**
+ * Makes sure segment `p` has its node session for inputs `ins`: built (baking what it may) on the first call, rebuilt
+ * when a baked variable changed. Returns whether the session is new (its first run gets the warm-up). The session and
+ * the positions it is fed are in `p.state` (no object per call: this runs on every compiled call).
+ */
+function ensureSession(p: SegmentParams, ins: readonly Info[]): boolean {
   const st = p.state;
   if (st.session !== null && st.baked !== null && !sameBaked(st.baked, ins)) {
     st.session.dispose();
@@ -73,25 +77,31 @@ function nodeSession(p: SegmentParams, ins: readonly Info[]): { session: Session
     st.baked = null;
     st.rebuilds++;
   }
-  if (st.session === null) {
-    const at = st.rebuilds < MAX_REBUILDS ? bakeable(p) : [];
-    const model = at.length > 0 ? bakedModel(p, ins, at) : buildModel(p.src.graph, p.part);
-    const session = new Session(model, outNames(p.part.outputs.length), `jitCompile '${p.src.graph.name}'`, heavy(p.src.graph, p.part));
-    const skip = new Set(at);
-    st.baked = at.length > 0 ? { at, ids: at.map((j) => ins[j].dataId as object), fed: ins.map((_, j) => j).filter((j) => !skip.has(j)) } : null;
-    st.session = session;
-    return { session, fed: st.baked?.fed ?? null, fresh: true };
-  }
-  return { session: st.session, fed: st.baked?.fed ?? null, fresh: false };
+  if (st.session !== null) return false;
+  const at = st.rebuilds < MAX_REBUILDS ? bakeable(p) : [];
+  const model = at.length > 0 ? bakedModel(p, ins, at) : buildModel(p.src.graph, p.part);
+  const session = new Session(model, outNames(p.part.outputs.length), `jitCompile '${p.src.graph.name}'`, heavy(p.src.graph, p.part));
+  const skip = new Set(at);
+  st.baked = at.length > 0 ? { at, ids: at.map((j) => ins[j].dataId as object), fed: ins.map((_, j) => j).filter((j) => !skip.has(j)) } : null;
+  st.session = session;
+  return true;
 }
 
-/** Feeds for the node session: the inputs at `fed` (all when null) as `in0`, `in1`, ... */
+/** Feed and fetch names `in0`, `in1`, ... and `out0`, ... made once (not a template string per tensor per call). */
+const IN_NAMES: string[] = [];
+const OUT_NAMES: string[] = [];
+const inName = (k: number): string => (IN_NAMES[k] ??= `in${k}`);
+const outName = (k: number): string => (OUT_NAMES[k] ??= `out${k}`);
+
+/** Feeds for the node session: the inputs at `fed` (all when null) as `in0`, `in1`, ... over their host data (no copy). */
 function nodeFeeds(ins: readonly Info[], p: SegmentParams, fed: readonly number[] | null): Record<string, OrtTensor> {
-  if (fed === null) return feedsOf(ins, p, ortTensor);
   const feeds: Record<string, OrtTensor> = {};
-  for (let k = 0; k < fed.length; k++) {
-    const x = ins[fed[k]];
-    feeds[`in${k}`] = ortTensor(p.src.graph.values[p.part.inputs[fed[k]]].dtype, backend.readInfoSync(x) as Float32Array, x.shape);
+  const values = p.src.graph.values;
+  const n = fed === null ? ins.length : fed.length;
+  for (let k = 0; k < n; k++) {
+    const j = fed === null ? k : fed[k];
+    const x = ins[j];
+    feeds[inName(k)] = ortTensor(values[p.part.inputs[j]].dtype, backend.readInfoSync(x) as Float32Array, x.shape);
   }
   return feeds;
 }
@@ -112,22 +122,22 @@ function feedsOf(ins: readonly Info[], p: SegmentParams, make: (dtype: DType, da
   const feeds: Record<string, OrtTensor> = {};
   for (let j = 0; j < ins.length; j++) {
     const x = ins[j];
-    feeds[`in${j}`] = make(p.src.graph.values[p.part.inputs[j]].dtype, backend.readInfoSync(x) as Float32Array, x.shape);
+    feeds[inName(j)] = make(p.src.graph.values[p.part.inputs[j]].dtype, backend.readInfoSync(x) as Float32Array, x.shape);
   }
   return feeds;
 }
 
 /** The session's outputs `out0`, `out1`, ... as backend values (their data as it is). */
 function adoptOutputs(k: Kernels, res: Record<string, OrtTensor>, p: SegmentParams): Info[] {
-  const out: Info[] = [];
-  for (let j = 0; j < p.outAvals.length; j++) {
-    const r = res[`out${j}`];
-    out.push(k.upload(r.data as Float32Array, r.dims.slice(), p.outAvals[j].dtype));
+  const out = new Array<Info>(p.outAvals.length);
+  for (let j = 0; j < out.length; j++) {
+    const r = res[outName(j)];
+    out[j] = k.upload(r.data as Float32Array, r.dims.slice(), p.outAvals[j].dtype);
   }
   return out;
 }
 
-const outNames = (n: number): string[] => Array.from({ length: n }, (_, k) => `out${k}`);
+const outNames = (n: number): string[] => Array.from({ length: n }, (_, k) => outName(k));
 
 /** One compiled segment: feeds its inputs to the session, adopts its outputs (host memory both ways). */
 const onnxSegment: Primitive<SegmentParams> = {
@@ -138,8 +148,10 @@ const onnxSegment: Primitive<SegmentParams> = {
   impl(k, ins, p) {
     // onnxruntime-web runs asynchronously: a Promise the executor awaits (callAsync; synchronous calls run uncompiled there).
     if (ortIsAsync()) return runWeb(k, ins, p) as unknown as Info[];
-    const { session, fed, fresh } = nodeSession(p, ins);
-    const feeds = nodeFeeds(ins, p, fed);
+    const fresh = ensureSession(p, ins);
+    const st = p.state;
+    const session = st.session as Session;
+    const feeds = nodeFeeds(ins, p, st.baked === null ? null : st.baked.fed);
     const t0 = fresh ? performance.now() : 0;
     const res = session.run(feeds);
     if (fresh) warmUp(session, feeds, performance.now() - t0);

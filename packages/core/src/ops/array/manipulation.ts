@@ -1,7 +1,7 @@
 // Manipulation records (tfjs-converter's transformation/slice_join): tile, reverse, unstack, split, oneHot, gatherNd, scatterNd, linspace.
-import { onnxSpec } from '../onnx_spec';
+import { ONNX_DTYPES } from '../onnx_spec';
 import { defineOp } from '../define_op';
-import { lower } from '../onnx_lowerings';
+import { codec, int64Operand, lower } from '../onnx_lowerings';
 import { DType, describe } from '../../values/dtype';
 import type { Info } from '../../backend/backend';
 import { AVal, Primitive } from '../primitive';
@@ -13,39 +13,60 @@ import { bind } from '../bind';
 import { Dims, dimsToString } from '../../values/shape';
 import * as o from '../ops';
 import { shapeRecords } from '../rule_ops';
-import { NUMERIC, argError, checkArity, checkDTypes, normalizeAxes } from '../check';
+import { intValues } from '../kernel_util';
+import { NUMERIC, argError, checkArity, checkDTypes, checkSize, checkSizeTensor, normalizeAxes, unknownDimsOfRank } from '../check';
 import { g0, I32 } from '../rule_helpers';
-import { dimsOf, reshapeTo, shapeOf, splitFirst } from './symbolic_dims';
+import { DimRun, dimsOf, reshapeTo, shapeOf, shapeTensor, splitFirst } from './symbolic_dims';
 
 export interface TileParams {
   readonly multiples: readonly number[];
 }
 
-/** tile(input, multiples): repeats the whole tensor along each axis; the gradient sums the copies. */
+/**
+ * tile(input, multiples): repeats the whole tensor along each axis; the gradient sums the copies. multiples is a param
+ * when static, or an int32 vector tensor input (TF's own operand) when only the graph knows it: `tile(x, multiples)`
+ * binds no params.
+ */
 export const tile = defineOp({
   name: 'tile',
-  onnx: onnxSpec<TileParams>({ op: 'Tile', inputs: ['x', { param: 'multiples' }], dtypes: ['float32', 'int32', 'bool'] }),
+  onnx: codec<TileParams>((s, n, [x, m]) => s.add('Tile', [x, m === undefined ? s.int64s(n.params.multiples) : int64Operand(s, m)]), (s, n) => ONNX_DTYPES.includes(s.aval(n.inputs[0]).dtype)),
   infer(ins: AVal[], p: TileParams) {
-    checkArity('tile', ins, 1);
     const s = ins[0].shape;
+    if (ins.length === 2) {
+      checkSizeTensor('tile', ins[0], ins[1], 'multiples');
+      return [{ dtype: ins[0].dtype, shape: unknownDimsOfRank(ins[0], ins[1]) }];
+    }
+    checkArity('tile', ins, 1);
     if (p.multiples.some((m) => !Number.isInteger(m) || m < 0)) throw argError('tile', 'multiples must be non-negative integers', `[${p.multiples}]`, 'integers >= 0', 'Pass e.g. [1, 2].');
     if (s === null) return [{ dtype: ins[0].dtype, shape: p.multiples.map(() => null) }];
     if (s.length !== p.multiples.length) throw argError('tile', 'multiples must have one entry per dim', `${p.multiples.length} entries for shape ${dimsToString(s)}`, `${s.length} entries`, 'Pass one multiple per dim.');
     return [{ dtype: ins[0].dtype, shape: s.map((d, i) => (d === null ? null : d * p.multiples[i])) }];
   },
-  impl: (k, [x], p: TileParams) => [k.run('Tile', { x }, { reps: [...p.multiples] }) as Info],
-  // TF's _TileGrad, one path for static and run-time sizes (Dims): reshape to interleaved [m0, d0, m1, d1, ...], sum
-  // the multiples' axes, reshape to x's dims.
-  vjp(c, [x], _o, p: TileParams) {
-    const n = p.multiples.length;
+  impl(k, [x, m], p: TileParams) {
+    let multiples = p.multiples;
+    if (m !== undefined) {
+      // Multiples read when the op runs, checked by the rule (the result's size too) before the kernel.
+      checkSizeTensor('tile', { dtype: x.dtype as DType, shape: x.shape }, { dtype: 'int32', shape: m.shape }, 'multiples');
+      multiples = Array.from(intValues(m));
+      const [y] = tile.infer([{ dtype: x.dtype as DType, shape: x.shape }], { multiples });
+      checkSize('tile', y.shape);
+    }
+    return [k.run('Tile', { x }, { reps: [...multiples] }) as Info];
+  },
+  // TF's _TileGrad, one path for static and run-time sizes (Dims; a multiples tensor is a run of dims interleaved
+  // with shape(x)): reshape to [m0, d0, m1, d1, ...], sum the multiples' axes, reshape to x's dims.
+  vjp(c, [x, m], _o, p: TileParams) {
+    const n = m === undefined ? p.multiples.length : x.rank ?? m.shape.asList()[0];
+    if (n === null || n === undefined) throw argError('tile gradient', 'unknown rank', 'an input and multiples of unknown length', 'a known rank', 'Give the input a known rank (ensureShape).');
     const dims = x.dims === null ? splitFirst('tile gradient', shapeOf(x), n).first : dimsOf(x);
-    const split = dims.flatMap((d, i) => [p.multiples[i], d]);
     const axes = dims.map((_, i) => 2 * i);
-    return [reshapeTo(o.reduceSum(reshapeTo(g0(c), split), axes, false), dims)];
+    const split = m === undefined ? dims.flatMap((d, i) => [p.multiples[i], d]) : [new DimRun(o.reshape(o.stack([m, shapeTensor(dims)], 1), [-1]))];
+    const summed = o.reduceSum(reshapeTo(g0(c), split), axes, false);
+    return m === undefined ? [reshapeTo(summed, dims)] : [reshapeTo(summed, dims), null];
   },
   saves: 'inputs',
   api: api(['tile'], [arg.tensor('input'), arg.ints('multiples')]),
-  tf: tfSpec<TileParams>({ op: 'Tile', inputs: ['x', { param: 'multiples', shape: 'vector' }], attrs: { T: { dtypeOf: 0 }, Tmultiples: I32 } }),
+  tf: tfSpec<TileParams>({ op: 'Tile', inputs: ['x', { param: 'multiples', shape: 'vector' }], attrs: { T: { dtypeOf: 0 }, Tmultiples: I32 }, paramsAsInputs: true }),
 });
 
 export interface AxesParams {
@@ -184,7 +205,7 @@ function splitByRunTimeSizes(x: Tensor, sizes: Tensor, axis: number, numSplit: n
   return Array.from({ length: numSplit }, (_, i) => {
     const begin = o.concat([before, o.slice(begins, [i], [1]), after], 0);
     const size = o.concat([o.ints(new Array<number>(a).fill(-1)), o.slice(fixed, [i], [1]), o.ints(new Array<number>(rank - a - 1).fill(-1))], 0);
-    return o.sliceDynOf(x, begin, size);
+    return o.sliceWith(x, begin, size);
   });
 }
 

@@ -1,5 +1,6 @@
 // transformation: constant padding (Pad / PadV2); mirror padding is in mirror_pad.ts.
 import { showValue } from '../../values/dtype';
+import type { DType } from '../../values/dtype';
 import { defineOp } from '../define_op';
 import type { Info } from '../../backend/backend';
 import { bind } from '../bind';
@@ -8,9 +9,11 @@ import { AVal, Primitive } from '../primitive';
 import { ReadScope, attr, typeAttrOf } from '../graphdef_spec';
 import { dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
-import { argError, checkSize } from '../check';
+import { argError, checkArity, checkSize, checkSizeTensor, unknownDimsOfRank } from '../check';
+import { intValues } from '../kernel_util';
+import { ruleOps as o } from '../rule_ops';
 import { g0 } from '../rule_helpers';
-import { shapeOf, sliceTo } from './symbolic_dims';
+import { DimRun, shapeOf, sliceTo } from './symbolic_dims';
 
 
 export interface PadParams {
@@ -19,12 +22,21 @@ export interface PadParams {
   readonly constantValue?: number;
 }
 
+/**
+ * pad(x): TF's Pad / PadV2. The [rank, 2] paddings are a param when static, or an int32 tensor input (TF's own
+ * operand) when only the graph knows them: `pad(x, paddings)` binds `{ constantValue }` alone.
+ */
 export const pad = defineOp({
   name: 'pad',
   infer(ins: AVal[], p: PadParams) {
     const s = ins[0].shape;
-    if (s !== null && (s.length === 0 || s.length !== p.paddings.length)) throw argError('pad', 'paddings must have one pair per dim of a tensor of rank >= 1', `${p.paddings.length} pairs for shape ${dimsToString(s)}`, `${Math.max(s.length, 1)}`, 'Pass [before, after] for each dim (TensorFlow cannot pad a scalar).');
     if (ins[0].dtype === 'int32' && !Number.isInteger(p.constantValue ?? 0)) throw argError('pad', 'constantValues does not fit int32', String(p.constantValue), 'an integer', 'Pass an integer fill value.');
+    if (ins.length === 2) {
+      checkSizeTensor('pad', ins[0], ins[1], 'paddings', true);
+      return [{ dtype: ins[0].dtype, shape: unknownDimsOfRank(ins[0], ins[1]) }];
+    }
+    checkArity('pad', ins, 1);
+    if (s !== null && (s.length === 0 || s.length !== p.paddings.length)) throw argError('pad', 'paddings must have one pair per dim of a tensor of rank >= 1', `${p.paddings.length} pairs for shape ${dimsToString(s)}`, `${Math.max(s.length, 1)}`, 'Pass [before, after] for each dim (TensorFlow cannot pad a scalar).');
     if (p.paddings.some((q) => !Array.isArray(q) || q.length !== 2 || q.some((v) => !Number.isInteger(v) || v < 0))) {
       const shown = p.paddings.every((q) => Array.isArray(q)) ? `[${p.paddings.map((q) => `[${q.join(', ')}]`).join(', ')}]` : showValue(p.paddings);
       throw argError('pad', 'invalid paddings', shown, 'non-negative integer paddings', 'Pass [before, after] pairs of counts >= 0 (use ef.slice to crop).');
@@ -34,21 +46,33 @@ export const pad = defineOp({
     return [{ dtype: ins[0].dtype, shape }];
   },
   // A bool tensor is padded with the value as a bool (TF casts constant_values: 5 pads true, stored as 1).
-  impl: (k, [x], p: PadParams) => [k.run('PadV2', { x }, { paddings: p.paddings.map((q) => [...q]), constantValue: x.dtype === 'bool' ? Number(Boolean(p.constantValue ?? 0)) : p.constantValue ?? 0 }) as Info],
-  vjp: (c, [x], _o, p: PadParams) => {
-    const befores = p.paddings.map((q) => q[0]);
-    // The cotangent sliced at the befores to x's dims (Dims: read from shape(x) when not static; a -1 size would
-    // keep the after-padding).
-    return [sliceTo(g0(c), befores, shapeOf(x))];
+  impl(k, [x, q], p: PadParams) {
+    let paddings = p.paddings;
+    if (q !== undefined) {
+      // Paddings read when the op runs: the rule's checks on the values (the padded size before the kernel
+      // allocates it: a traced sequenceMask of a length 2^31 - 1 padded a row that far and hung).
+      checkSizeTensor('pad', { dtype: x.dtype as DType, shape: x.shape }, { dtype: 'int32', shape: q.shape }, 'paddings', true);
+      const v = intValues(q);
+      paddings = x.shape.map((_, i) => [v[2 * i], v[2 * i + 1]] as const);
+      pad.infer([{ dtype: x.dtype as DType, shape: x.shape }], { paddings, constantValue: p.constantValue });
+    }
+    return [k.run('PadV2', { x }, { paddings: paddings.map((r) => [...r]), constantValue: x.dtype === 'bool' ? Number(Boolean(p.constantValue ?? 0)) : p.constantValue ?? 0 }) as Info];
   },
-  saves: 'none',
+  // TF's _PadGrad: the cotangent sliced at the befores (a paddings tensor's first column: a run of dims) to x's
+  // dims (Dims: read from shape(x) when not static; a -1 size would keep the after-padding).
+  vjp: (c, [x, q], _o, p: PadParams) => {
+    if (q !== undefined) return [sliceTo(g0(c), [new DimRun(o.reshape(o.slice(q, [0, 0], [-1, 1]), [-1]))], shapeOf(x)), null];
+    return [sliceTo(g0(c), p.paddings.map((r) => r[0]), shapeOf(x))];
+  },
+  // Only a paddings tensor (x's dims are static metadata).
+  saves: 'sizes',
   onnx: lower.pad,
   // ef.pad (composites.ts) picks this record for 'CONSTANT' and mirror_pad for the other modes.
   tf: {
     ops: ['Pad', 'PadV2'],
-    write: (s, n, [x]) => {
+    write: (s, n, [x, q]) => {
       const p = n.params as PadParams;
-      const paddings = s.ints('paddings', p.paddings.flat(), [p.paddings.length, 2]);
+      const paddings = q ?? s.ints('paddings', p.paddings.flat(), [p.paddings.length, 2]);
       const attrs = { T: typeAttrOf(s, n.inputs[0]), Tpaddings: attr.type('int32') };
       if (!p.constantValue) return [s.add('Pad', 'Pad', [x, paddings], attrs)];
       const dtype = s.dtype(n.inputs[0]);
@@ -62,9 +86,14 @@ export const pad = defineOp({
 /** Pad, or PadV2 with its constant value. */
 const bindP = (p: Primitive, ins: Tensor[], params: Record<string, unknown>): Tensor[] => bind(p, ins, params);
 
+/** Binds pad with int32 [rank, 2] `paddings` as a tensor (paddings only the graph knows), filled with `constantValue`. */
+export const padWith = (x: Tensor, paddings: Tensor, constantValue = 0): Tensor => bindP(pad, [x, paddings], constantValue === 0 ? {} : { constantValue })[0];
+
 function readPad(r: ReadScope): Tensor[] {
   r.arity(2, 3);
   const constantValue = r.count === 3 ? r.number(2, 'the pad value') : 0;
+  // Paddings the graph computes: the tensor form.
+  if (r.producer(1)?.op !== 'Const') return [padWith(r.input(0), r.input(1), constantValue)];
   return bindP(pad, [r.input(0)], { paddings: paddingsOf(r), constantValue });
 }
 

@@ -1,7 +1,7 @@
 // transformation: reshape, broadcastTo, transpose, expandDims, squeeze, shape, and the run-time-shaped gradient helpers.
-import { lower } from '../onnx_lowerings';
+import { codec, int64Operand, lower } from '../onnx_lowerings';
 import { defineOp } from '../define_op';
-import { onnxSpec } from '../onnx_spec';
+import { ONNX_DTYPES, onnxSpec } from '../onnx_spec';
 import type { Info, Kernels } from '../../backend/backend';
 import { DType, describe } from '../../values/dtype';
 import { AVal, Params, Primitive } from '../primitive';
@@ -16,8 +16,8 @@ import { DimLike, hasSymbolicDims } from '../../values/shape_arg';
 import { TensorLike, convert, release } from '../../values/convert';
 import { ruleOps as o, shapeRecords } from '../rule_ops';
 import { InvalidArgumentError } from '../../errors/errors';
-import { argError, broadcastOrThrow, checkDimsValid, checkSize, normalizeAxes } from '../check';
-import { broadcastInfo, sameShape, transposeKernel } from '../kernel_util';
+import { argError, broadcastOrThrow, checkArity, checkDTypes, checkDimsValid, checkSize, normalizeAxes } from '../check';
+import { broadcastInfo, intValues, sameShape, transposeKernel } from '../kernel_util';
 import { g0, I32 } from '../rule_helpers';
 
 const identityInfo = (k: Kernels, x: Info): Info => k.run('Identity', { x }) as Info;
@@ -55,7 +55,7 @@ function reshapeToRunTimeShape(op: string, args: readonly unknown[]): Tensor | u
   const shapeVec = parts === null ? (dims as Tensor) : o.concat(parts, 0);
   const c = convert(op, args[0] as TensorLike);
   try {
-    return o.reshapeDynOf(c.t, shapeVec);
+    return reshapeWith(c.t, shapeVec);
   } finally {
     release(c);
   }
@@ -65,16 +65,39 @@ export interface ShapeParams {
   readonly shape: readonly number[];
 }
 
+/**
+ * reshape(x): TF's Reshape. The target shape (one -1 allowed) is a param when static, or an int32 vector tensor
+ * input (TF's own operand) when only the graph knows it: `reshape(x, shape)` binds no params.
+ */
 export const reshape = defineOp({
   name: 'reshape',
-  onnx: onnxSpec<ShapeParams>({ op: 'Reshape', inputs: ['x', { param: 'shape' }], attrs: { allowzero: { fixed: { i: 1 } } }, dtypes: ['float32', 'int32', 'bool'] }),
-  infer: (ins: AVal[], p: ShapeParams) => [{ dtype: ins[0].dtype, shape: resolveReshape('reshape', ins[0].shape, p.shape) }],
-  impl: (k, [x], p: ShapeParams) => [k.run('Reshape', { x }, { shape: resolveReshape('reshape', x.shape, p.shape) }) as Info],
-  vjp: (c, [x]) => [o.reshapeLike(g0(c), x)],
+  // ONNX Reshape takes the shape as a tensor either way (allowzero: a 0 is a size, as in TF). Keras 3's
+  // squeeze-excite blocks reshape to [tf.shape(x)[0], 1, 1, C]: as JS steps each one split EfficientNetB0 into
+  // 17 ONNX Runtime sessions (16 such blocks).
+  onnx: codec<ShapeParams>((s, n, [x, v]) => s.add('Reshape', [x, v === undefined ? s.int64s(n.params.shape) : int64Operand(s, v)], { allowzero: { i: 1 } }), (s, n) => ONNX_DTYPES.includes(s.aval(n.inputs[0]).dtype)),
+  infer(ins: AVal[], p: ShapeParams) {
+    if (ins.length === 2) {
+      checkDTypes('reshape', ins[1], ['int32'], 'shape');
+      const v = ins[1].shape;
+      if (v !== null && v.length !== 1) throw argError('reshape', 'shape must be a vector', dimsToString(v), 'a rank-1 int32 tensor', 'Pass the target dims as a vector.');
+      return [{ dtype: ins[0].dtype, shape: v === null || v[0] === null ? null : new Array<number | null>(v[0]).fill(null) }];
+    }
+    checkArity('reshape', ins, 1);
+    return [{ dtype: ins[0].dtype, shape: resolveReshape('reshape', ins[0].shape, p.shape) }];
+  },
+  impl: (k, [x, v], p: ShapeParams) => [k.run('Reshape', { x }, { shape: resolveReshape('reshape', x.shape, v === undefined ? p.shape : Array.from(intValues(v))) }) as Info],
+  vjp: (c, [x, v]) => (v === undefined ? [o.reshapeLike(g0(c), x)] : [o.reshapeLike(g0(c), x), null]),
   saves: 'none',
   api: api(['reshape'], [arg.tensor('x'), arg.ints('shape')], [], { dynamic: reshapeToRunTimeShape }),
-  tf: tfSpec<ShapeParams>({ op: 'Reshape', inputs: ['x', { param: 'shape', shape: 'vector', check: 'dims' }], attrs: { T: { dtypeOf: 0 }, Tshape: I32 } }),
+  tf: tfSpec<ShapeParams>({ op: 'Reshape', inputs: ['x', { param: 'shape', shape: 'vector', check: 'dims' }], attrs: { T: { dtypeOf: 0 }, Tshape: I32 }, paramsAsInputs: true }),
 });
+
+/** Binds reshape with the target shape as an int32 vector tensor (a shape only the graph knows; one -1 allowed). */
+export const reshapeWith = (x: Tensor, dims: Tensor): Tensor => bind(reshape as Primitive, [x, dims], {})[0];
+/** shape(x) as an int32 vector tensor (read when the graph runs). */
+export const shapeOf = (x: Tensor): Tensor => bind(shape as Primitive, [x], {})[0];
+/** An int32 constant vector. */
+export const ints = (v: readonly number[]): Tensor => convert('ints', Int32Array.from(v), 'int32').t;
 
 const bindP = (p: Primitive, ins: Tensor[], params: Params = {}): Tensor[] => bind(p, ins, params);
 /** Whether a node is the `shape` record's TF op with its one input (patterns such as Reshape(x, Shape(like))). */
@@ -256,30 +279,50 @@ function broadcastToRunTimeShape(op: string, args: readonly unknown[]): Tensor |
     // Zeros of the target shape: prod(shape) zeros (Pad of an empty vector), reshaped to it.
     const count = bind(shapeRecords.prod, [shapeVec], { axes: null, keepDims: false })[0];
     const numeric = x.dtype === 'bool' ? 'int32' : x.dtype;
-    const flat = o.padDynOf(o.fill([0], 0, numeric), o.stack([o.ints([0]), o.reshape(count, [1])], 1));
-    const zeros = o.reshapeDynOf(flat, shapeVec);
+    const flat = o.padWith(o.fill([0], 0, numeric), o.stack([o.ints([0]), o.reshape(count, [1])], 1));
+    const zeros = reshapeWith(flat, shapeVec);
     const sum = x.dtype === 'bool' ? o.cast(o.add(o.cast(x, 'int32'), zeros), 'bool') : o.add(x, zeros);
-    return o.reshapeDynOf(sum, shapeVec);
+    return reshapeWith(sum, shapeVec);
   } finally {
     release(c);
   }
 }
 
+/**
+ * broadcastTo: TF's BroadcastTo. The target shape is a param when static, or an int32 vector tensor input (TF's own
+ * operand) when only the graph knows it: `broadcast_to(x, shape)` binds no params.
+ */
 export const broadcastTo = defineOp({
   name: 'broadcast_to',
-  onnx: onnxSpec<ShapeParams>({ op: 'Expand', inputs: ['x', { param: 'shape' }], dtypes: ['float32', 'int32', 'bool'] }),
+  onnx: codec<ShapeParams>((s, n, [x, v]) => s.add('Expand', [x, v === undefined ? s.int64s(n.params.shape) : int64Operand(s, v)]), (s, n) => ONNX_DTYPES.includes(s.aval(n.inputs[0]).dtype)),
   infer(ins: AVal[], p: ShapeParams) {
+    if (ins.length === 2) {
+      checkDTypes('broadcastTo', ins[1], ['int32'], 'shape');
+      const v = ins[1].shape;
+      if (v !== null && v.length !== 1) throw argError('broadcastTo', 'shape must be a vector', dimsToString(v), 'a rank-1 int32 tensor', 'Pass the target dims as a vector.');
+      const x = ins[0].shape;
+      const rank = v === null ? null : v[0];
+      if (x !== null && rank !== null && x.length > rank) throw argError('broadcastTo', 'input has higher rank than the target', dimsToString(x), `rank <= ${rank}`, 'Reshape first.');
+      return [{ dtype: ins[0].dtype, shape: rank === null ? null : new Array<number | null>(rank).fill(null) }];
+    }
+    checkArity('broadcastTo', ins, 1);
     checkDimsValid('broadcastTo', p.shape);
     checkSize('broadcastTo', p.shape);
     checkBroadcastsTo(ins[0].shape, p.shape);
     return [{ dtype: ins[0].dtype, shape: [...p.shape] }];
   },
-  impl: (k, [x], p: ShapeParams) => [broadcastInfo(k, x, p.shape)],
+  impl(k, [x, v], p: ShapeParams) {
+    if (v === undefined) return [broadcastInfo(k, x, p.shape)];
+    // The shape read when the op runs, checked by the rule before the kernel.
+    const shape = Array.from(intValues(v));
+    broadcastTo.infer([{ dtype: x.dtype as DType, shape: x.shape }], { shape });
+    return [broadcastInfo(k, x, shape)];
+  },
   // Backprop's unbroadcast sums the cotangent down to x's shape (without reading x: it may be freed).
-  vjp: (c) => [g0(c)],
+  vjp: (c, ins) => (ins.length === 2 ? [g0(c), null] : [g0(c)]),
   saves: 'none',
   api: api(['broadcastTo'], [arg.tensor('x'), arg.ints('shape')], [], { dynamic: broadcastToRunTimeShape }),
-  tf: tfSpec<ShapeParams>({ op: 'BroadcastTo', inputs: ['x', { param: 'shape', shape: 'vector', check: 'dims' }], attrs: { T: { dtypeOf: 0 }, Tidx: I32 } }),
+  tf: tfSpec<ShapeParams>({ op: 'BroadcastTo', inputs: ['x', { param: 'shape', shape: 'vector', check: 'dims' }], attrs: { T: { dtypeOf: 0 }, Tidx: I32 }, paramsAsInputs: true }),
 });
 
 export interface PermParams {

@@ -2,18 +2,20 @@
 import { lower } from '../onnx_lowerings';
 import { defineOp } from '../define_op';
 import { onnxSpec } from '../onnx_spec';
-import type { Info } from '../../backend/backend';
+import type { Info, Kernels } from '../../backend/backend';
 import { describe } from '../../values/dtype';
-import { AVal } from '../primitive';
+import type { DType } from '../../values/dtype';
+import { AVal, Primitive } from '../primitive';
 import { api, arg } from '../api_spec';
 import { attr, tfSpec } from '../graphdef_spec';
 import { dimsToString } from '../../values/shape';
-import type { Tensor } from '../../values/tensor';
+import { Tensor } from '../../values/tensor';
+import { bind } from '../bind';
 import { ruleOps as o } from '../rule_ops';
-import { argError, checkArity, checkDTypes, normalizeAxes } from '../check';
-import { complexByParts } from '../kernel_util';
+import { argError, checkArity, checkDTypes, checkSizeTensor, normalizeAxes, unknownDimsOfRank } from '../check';
+import { complexByParts, intValues, withScratch } from '../kernel_util';
 import { g0, I32 } from '../rule_helpers';
-import { Dim, dim, dimsOf, isKnown, padBy, reshapeTo, shapeOf, sliceTo, splitFirst } from './symbolic_dims';
+import { Dim, DimRun, dim, dimsOf, isKnown, padBy, reshapeTo, shapeOf, shapeTensor, sliceTo, splitFirst } from './symbolic_dims';
 
 
 export interface AxisParams {
@@ -70,11 +72,21 @@ export interface SliceParams {
   readonly size: readonly number[];
 }
 
+/**
+ * slice(x, begin, size): TF's Slice. begin and size (-1: to the end) are params when static, or int32 vector tensor
+ * inputs (TF's own operands) when only the graph knows them: `slice(x, begin, size)` binds no params.
+ */
 export const slice = defineOp({
   name: 'slice',
   onnx: lower.slice,
   infer(ins: AVal[], p: SliceParams) {
     const s = ins[0].shape;
+    if (ins.length === 3) {
+      checkSizeTensor('slice', ins[0], ins[1], 'begin');
+      checkSizeTensor('slice', ins[0], ins[2], 'size');
+      return [{ dtype: ins[0].dtype, shape: unknownDimsOfRank(ins[0], ins[1]) }];
+    }
+    checkArity('slice', ins, 1);
     if (![...p.begin, ...p.size].every(Number.isInteger)) {
       throw argError('slice', 'begin and size must be integers', `begin [${p.begin}], size [${p.size}]`, 'integers', 'Pass whole numbers (TensorFlow refuses fractional indices).');
     }
@@ -92,19 +104,67 @@ export const slice = defineOp({
     });
     return [{ dtype: ins[0].dtype, shape: out }];
   },
-  impl: (k, [x], p: SliceParams) => [k.run('Slice', { x }, { begin: [...p.begin], size: p.size.map((n, i) => (n === -1 ? x.shape[i] - p.begin[i] : n)) }) as Info],
-  // TF's _SliceGrad, one path for static and run-time sizes (Dims): pad the cotangent by begin before and
-  // dim(x) - dim(y) - begin after.
-  vjp: (c, [x], _o, p: SliceParams) => {
+  impl(k, [x, b, z], p: SliceParams) {
+    if (b === undefined) return [k.run('Slice', { x }, { begin: [...p.begin], size: p.size.map((n, i) => (n === -1 ? x.shape[i] - p.begin[i] : n)) }) as Info];
+    // Sizes read when the op runs: the rule's checks on the values, then the kernel.
+    const xv: AVal = { dtype: x.dtype as DType, shape: x.shape };
+    checkSizeTensor('slice', xv, { dtype: 'int32', shape: b.shape }, 'begin');
+    checkSizeTensor('slice', xv, { dtype: 'int32', shape: z.shape }, 'size');
+    const begin = Array.from(intValues(b));
+    const size = Array.from(intValues(z));
+    slice.infer([xv], { begin, size });
+    const n = size.map((v, i) => (v === -1 ? x.shape[i] - begin[i] : v));
+    // A rank-0 slice is the scalar itself (tfjs's Slice reads a scalar's empty begin as garbage: NaN); an empty input
+    // or result is a fill (tfjs's Slice fails on an empty input's data).
+    if (x.shape.length === 0) return [k.run('Identity', { x }) as Info];
+    if (x.shape.includes(0) || n.includes(0)) return [emptyOf(k, x.dtype as DType, n)];
+    return [k.run('Slice', { x }, { begin, size: n }) as Info];
+  },
+  // TF's _SliceGrad, one path for static and run-time sizes (Dims; a begin tensor is a run of dims): pad the
+  // cotangent by begin before and dim(x) - dim(y) - begin after.
+  vjp: (c, [x, b], _o, p: SliceParams) => {
     const g = g0(c);
+    if (b !== undefined) {
+      const after = o.sub(o.sub(shapeTensor(shapeOf(x)), shapeTensor(shapeOf(g))), b);
+      return [padBy(g, [new DimRun(b)], [new DimRun(after)]), null, null];
+    }
     const n = p.begin.length;
     const [dx, dy] = [x, g].map((t) => (t.dims === null ? splitFirst('slice gradient', shapeOf(t), n).first : dimsOf(t)));
     return [padBy(g, p.begin, dx.map((d, i) => dim.sub(dim.sub(d, p.begin[i]), dy[i])))];
   },
-  saves: 'none',
-  api: api(['slice'], [arg.tensor('x'), arg.custom('begin', intOrInts('begin')), arg.custom('size', intOrInts('size'), null)], [], { prepare: sliceDefaults }),
-  tf: tfSpec<SliceParams>({ op: 'Slice', inputs: ['x', { param: 'begin', shape: 'vector' }, { param: 'size', shape: 'vector' }], attrs: { T: { dtypeOf: 0 }, Index: I32 } }),
+  // Only the size tensors (the begin a run-time gradient pads by); x's dims are static metadata.
+  saves: 'sizes',
+  api: api(['slice'], [arg.tensor('x'), arg.custom('begin', intOrInts('begin')), arg.custom('size', intOrInts('size'), null)], [], { prepare: sliceDefaults, dynamic: sliceByTensors }),
+  tf: tfSpec<SliceParams>({ op: 'Slice', inputs: ['x', { param: 'begin', shape: 'vector' }, { param: 'size', shape: 'vector' }], attrs: { T: { dtypeOf: 0 }, Index: I32 }, paramsAsInputs: true }),
 });
+
+/** An empty result of `dims` (zeros; complex64 as a complex of empty parts: tfjs's Fill has no complex64). */
+export function emptyOf(k: Kernels, dtype: DType, dims: number[]): Info {
+  const fill = (t: DType): Info => k.run('Fill', {}, { shape: dims, value: t === 'string' ? '' : 0, dtype: t }) as Info;
+  if (dtype !== 'complex64') return fill(dtype);
+  return withScratch(k, (s) => s.run('Complex', { real: s.run('Fill', {}, { shape: dims, value: 0, dtype: 'float32' }), imag: s.run('Fill', {}, { shape: dims, value: 0, dtype: 'float32' }) }));
+}
+
+/** Binds slice with begin and size as int32 vector tensors (sizes only the graph knows; size -1: to the end). */
+export const sliceWith = (x: Tensor, begin: Tensor, size: Tensor): Tensor => bind(slice as Primitive, [x, begin, size], {})[0];
+
+/** ef.slice(x, begin, size) with begin or size a tensor: the tensor form (a number array joins it as a constant). */
+function sliceByTensors(op: string, args: readonly unknown[]): Tensor | undefined {
+  const [x, begin, size] = args;
+  if (!(begin instanceof Tensor) && !(size instanceof Tensor)) return undefined;
+  if (!(x instanceof Tensor) || args.length > 3) return undefined;
+  const vec = (v: unknown, fill: number): Tensor => {
+    if (v instanceof Tensor) return v;
+    if (v === null || v === undefined) {
+      const r = x.rank ?? (begin instanceof Tensor ? begin.shape.asList()[0] : null);
+      if (r === null) throw argError(op, 'size must be given for a tensor of unknown rank', 'no size', 'an int32 size vector', 'Pass size.');
+      return o.ints(new Array<number>(r).fill(fill));
+    }
+    const n = intOrInts(fill === 0 ? 'begin' : 'size')(op, v) as number | number[];
+    return o.ints(typeof n === 'number' ? [n] : n);
+  };
+  return sliceWith(x, vec(begin, 0), vec(size, -1));
+}
 
 export const gather = defineOp({
   name: 'gather',
@@ -154,7 +214,7 @@ function gatherGrad(g: Tensor, x: Tensor, idx: Tensor, axisIn: number): Tensor {
   const dx = dimsOf(x);
   const n = dx[axis];
   const flat = reshapeTo(moved, [-1, ...dx.slice(0, axis), ...dx.slice(axis + 1)]);
-  const summed = isKnown(n) ? o.unsortedSegmentSum(flat, flatIdx, n) : o.segmentSumDynOf(flat, flatIdx, dim.tensor(n));
+  const summed = isKnown(n) ? o.unsortedSegmentSum(flat, flatIdx, n) : o.segmentSumWith(flat, flatIdx, dim.tensor(n));
   const back = [...range(1, axis + 1), 0, ...range(axis + 1, xd.length)];
   return o.transpose(summed, back);
 }
@@ -163,8 +223,11 @@ function range(a: number, b: number): number[] {
   return Array.from({ length: Math.max(0, b - a) }, (_, i) => a + i);
 }
 
-/** slice's begin/size: an integer (the first axis) or one integer per axis; size null = to the end. */
-function intOrInts(what: string): (op: string, v: unknown) => number | number[] | null {
+/**
+ * slice's begin/size: an integer (the first axis) or one integer per axis; size null = to the end. (An int32 tensor
+ * is taken before, by sliceByTensors: the tensor form.)
+ */
+function intOrInts(what: string): (op: string, v: unknown) => number | number[] | Tensor | null {
   return (op, v) => {
     if (v === null || v === undefined) return null;
     const ok = typeof v === 'number' ? Number.isInteger(v) : Array.isArray(v) && v.every((d) => Number.isInteger(d));

@@ -14,7 +14,7 @@ import * as RD from '../math/reduce_scan';
 import * as TR from './manipulation';
 import * as SG from '../math/segment_search';
 import { tidy } from '../../backend/memory';
-import { Dim, DimRun, SymShape, aroundAxis, dim, dimsOf, positionsAlong, fillLike, indexVector, isKnown, reshapeTo, shapeOf, shapeTensor, sliceTo, splitAt, splitFirst, withDim } from './symbolic_dims';
+import { Dim, DimRun, SymShape, dim, dimsOf, positionsAlong, fillLike, indexVector, isKnown, reshapeTo, shapeOf, shapeTensor, sliceTo, splitAt, splitFirst, withDim } from './symbolic_dims';
 
 const NONE = {};
 
@@ -31,57 +31,32 @@ function using<T>(op: string, x: TensorLike, body: (t: Tensor, tmp: (t: Tensor) 
   });
 }
 
-function staticAxis(op: string, t: Tensor, axis: number): [number, number, number] {
-  const d = t.dims;
-  if (d === null) throw argError(op, 'unknown input rank', 'a tensor of unknown rank', 'a known rank', 'Give the input a shape (setShape).');
-  const [a] = normalizeAxes(op, [axis], d.length);
-  const n = d[a];
-  if (n === null) throw argError(op, 'unknown size along the axis', `shape ${t.shape.toString()} on axis ${axis}`, 'a static size', 'Give the input a static shape (setShape).');
-  return [a, n, d.length];
-}
-
-/** Sorted values and their indices along `axis` via topK over a last axis (negated for ascending, like TF). */
+/**
+ * Sorted values and their indices along `axis` via topK over a last axis (negated for ascending, like TF). One path for
+ * every rank, known or not (Dims, symbolic_dims.ts): the tensor viewed as [before, n, after] around the axis, n moved
+ * last when something follows it (TF swaps it to the end by a perm), sorted by TopKV2 (k = n, read when the graph runs
+ * when n is not static), and the shape restored.
+ */
 function sorted(op: string, x: TensorLike, axis: number, direction: unknown, want: 'values' | 'indices'): Tensor {
   const dir = typeof direction === 'string' ? direction.toUpperCase() : direction;
   if (dir !== 'ASCENDING' && dir !== 'DESCENDING') throw argError(op, 'unsupported direction', describe(direction), "'ASCENDING' or 'DESCENDING'", "Pass direction: 'ASCENDING' or 'DESCENDING'.");
-  return using(op, x, (t, tmp) => {
-    // The sorted axis may be known only at run time (k read then: TopKV2's k input).
-    const d = t.dims;
-    const asc = dir === 'ASCENDING';
-    // Ascending = descending of an order-reversing map: -x for floats, -1 - x for int32 (-x overflows at INT_MIN).
-    const flip = (v: Tensor): Tensor => (t.dtype === 'int32' ? o.sub(-1, v) : o.neg(v));
-    if (d === null && axis !== -1) return tidy(() => sortedAround(t, axis, asc ? flip : null, want));
-    const last = d === null && axis === -1;
-    const a = last ? -1 : d === null ? staticAxis(op, t, axis)[0] : normalizeAxes(op, [axis], d.length)[0];
-    const rank = d === null ? 0 : d.length;
-    const n = d === null ? null : d[a];
-    const perm = Array.from({ length: rank }, (_, i) => i);
-    if (!last) [perm[a], perm[rank - 1]] = [perm[rank - 1], perm[a]];
-    const moved = last || a === rank - 1 ? t : tmp(o.transpose(t, perm));
-    const src = asc ? tmp(flip(moved)) : moved;
-    // k: the sorted axis's length, a TopKV2 input read when the graph runs when it is not static.
-    const k: Dim = n ?? splitAt(op, shapeOf(src), -1).at;
-    const kIn = isKnown(k) ? [] : [dim.tensor(k)];
-    const [values, indices] = bind(RD.topK as Primitive, [src, ...kIn], { k: isKnown(k) ? k : 0, sorted: true });
-    const picked = want === 'values' ? (asc ? flip(values) : values) : indices;
-    for (const r of [values, indices]) if (r !== picked) tmp(r);
-    if (last || a === rank - 1) return picked;
-    tmp(picked);
-    return o.transpose(picked, perm);
-  });
-}
-
-/**
- * An unknown rank, an axis other than -1 (TF swaps it to the end by a run-time perm): the tensor viewed as
- * [before, n, after] (Dims from its run-time shape), sorted along n moved last, and the shape restored.
- */
-function sortedAround(t: Tensor, axis: number, flip: ((v: Tensor) => Tensor) | null, want: 'values' | 'indices'): Tensor {
-  const { x3, head, at, tail } = aroundAxis('sort', t, axis);
-  const moved = o.transpose(x3, [0, 2, 1]);
-  const src = flip === null ? moved : flip(moved);
-  const [values, indices] = bind(RD.topK as Primitive, [src, dim.tensor(at)], { k: 0, sorted: true });
-  const picked = want === 'indices' ? indices : flip === null ? values : flip(values);
-  return reshapeTo(o.transpose(picked, [0, 2, 1]), [...head, at, ...tail]);
+  return using(op, x, (t) =>
+    tidy(() => {
+      const asc = dir === 'ASCENDING';
+      // Ascending = descending of an order-reversing map: -x for floats, -1 - x for int32 (-x overflows at INT_MIN).
+      const flip = (v: Tensor): Tensor => (t.dtype === 'int32' ? o.sub(-1, v) : o.neg(v));
+      // A known rank checks the axis now (an unknown one when the graph runs, by the run-time slices of the shape).
+      if (t.rank !== null) normalizeAxes(op, [axis], t.rank);
+      const { head, at, tail } = splitAt(op, shapeOf(t), axis);
+      // Nothing after the axis (the last one, whatever the rank): sorted in place.
+      const inPlace = axis === -1 || tail.length === 0;
+      const moved = inPlace ? t : o.transpose(reshapeTo(t, [dim.prod(head), at, dim.prod(tail)]), [0, 2, 1]);
+      const src = asc ? flip(moved) : moved;
+      const [values, indices] = bind(RD.topK as Primitive, [src, ...(isKnown(at) ? [] : [dim.tensor(at)])], { k: isKnown(at) ? at : 0, sorted: true });
+      const picked = want === 'indices' ? indices : asc ? flip(values) : values;
+      return inPlace ? picked : reshapeTo(o.transpose(picked, [0, 2, 1]), [...head, at, ...tail]);
+    }),
+  );
 }
 
 /**
@@ -207,10 +182,10 @@ function sequenceMask(lengths: TensorLike, maxlen?: number | null, dtype: DType 
       const shp = tmp(o.shapeOf(t));
       const zeros = tmp(o.mul(shp, 0));
       const column = tmp(o.expandDims(t, -1));
-      const empty = tmp(o.sliceDynOf(column, tmp(o.concat([zeros, tmp(o.ints([0]))], 0)), tmp(o.concat([shp, tmp(o.ints([0]))], 0))));
+      const empty = tmp(o.sliceWith(column, tmp(o.concat([zeros, tmp(o.ints([0]))], 0)), tmp(o.concat([shp, tmp(o.ints([0]))], 0))));
       const pads = tmp(o.concat([tmp(o.stack([zeros, zeros], 1)), tmp(o.reshape(tmp(o.concat([tmp(o.ints([0])), width], 0)), [1, 2]))], 0));
       // The last axis by its index when the rank is known (tfjs-converter's Cumsum misreads a negative axis).
-      const mask = o.less(tmp(positionsAlong(tmp(o.padDynOf(empty, pads)), t.rank ?? -1)), column);
+      const mask = o.less(tmp(positionsAlong(tmp(o.padWith(empty, pads)), t.rank ?? -1)), column);
       if (dt === 'bool') return mask;
       tmp(mask);
       return o.cast(mask, dt);
@@ -344,7 +319,7 @@ function maskedRows(t: Tensor, m: Tensor, axis: number, tmp: (t: Tensor) => Tens
   const known = !afterLead.some((d) => d instanceof DimRun) && !ms.some((d) => d instanceof DimRun);
   const k = ms.length;
   const masked = known ? (afterLead.slice(0, k) as Dim[]) : null;
-  const rest: SymShape = known ? afterLead.slice(k) : [new DimRun(o.sliceDynOf(shapeTensor(shapeOf(t)), o.add(o.reshape(o.shapeOf(o.shapeOf(m)), [1]), a), o.ints([-1])))];
+  const rest: SymShape = known ? afterLead.slice(k) : [new DimRun(o.sliceWith(shapeTensor(shapeOf(t)), o.add(o.reshape(o.shapeOf(o.shapeOf(m)), [1]), a), o.ints([-1])))];
   const decided = masked !== null && masked.every((d, i) => dim.equal(d, ms[i] as Dim) !== null);
   if (masked !== null && masked.some((d, i) => dim.equal(d, ms[i] as Dim) === false)) {
     throw argError('booleanMask', 'the mask shape does not match the tensor', `mask ${m.shape.toString()} for tensor ${t.shape.toString()} at axis ${a}`, `[${masked.map(String).join(',')}]`, 'Pass a mask shaped like the masked dims.');
@@ -352,7 +327,7 @@ function maskedRows(t: Tensor, m: Tensor, axis: number, tmp: (t: Tensor) => Tens
   // Undecided sizes: the tensor sliced to the mask's sizes and the mask to the tensor's (each raises past a dim), so
   // the checked copies feed the result and the checks are never pruned.
   const tc = decided ? t : tmp(sliceTo(t, fillLike([...lead, ...ms, ...rest], 0), [...lead, ...ms, ...rest]));
-  const mc = decided ? m : tmp(sliceTo(m, fillLike(ms, 0), masked ?? [new DimRun(o.sliceDynOf(shapeTensor(shapeOf(t)), o.ints([a]), o.shapeOf(o.shapeOf(m))))]));
+  const mc = decided ? m : tmp(sliceTo(m, fillLike(ms, 0), masked ?? [new DimRun(o.sliceWith(shapeTensor(shapeOf(t)), o.ints([a]), o.shapeOf(o.shapeOf(m))))]));
   const flat = tmp(reshapeTo(tc, [...lead, -1, ...rest]));
   const coords = tmp(bind(SG.whereCoords as Primitive, [tmp(o.reshape(mc, [-1]))], NONE)[0]);
   return o.gather(flat, tmp(o.reshape(coords, [-1])), a);

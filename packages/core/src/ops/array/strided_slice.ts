@@ -282,6 +282,3 @@ export const stridedSliceGrad = defineOp({
   },
 });
 
-
-// The run-time-shaped records (dynamic.ts) join the table through this module.
-export { sliceDyn, padDyn, reshapeDyn, segmentSumDyn } from './dynamic_sizes';

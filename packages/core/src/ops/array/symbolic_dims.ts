@@ -90,7 +90,7 @@ export function shapeOf(x: Tensor): SymShape {
 /** x's dims when its rank is known (throws otherwise: the caller reshapes to a known rank first). */
 export function dimsOf(x: Tensor): Dim[] {
   const s = shapeOf(x);
-  if (s.some((d) => d instanceof DimRun)) throw internalError('dimsOf', 'a tensor of unknown rank (the caller must bring it to a known rank first: withRank, aroundAxis)');
+  if (s.some((d) => d instanceof DimRun)) throw internalError('dimsOf', 'a tensor of unknown rank (the caller must bring it to a known rank first: withRank, or the [before, n, after] view of splitAt)');
   return s as Dim[];
 }
 
@@ -136,9 +136,9 @@ export function splitAt(op: string, s: SymShape, axis: Dim): { head: SymShape; a
   // A position known only at run time (an unknown rank, or a position computed from one): counted from the start.
   const p = !isKnown(axis) ? o.reshape(axis.t, [1]) : axis < 0 ? o.reshape(scalarOf(dim.add(rankOf(s), axis)), [1]) : o.ints([axis]);
   return {
-    head: [new DimRun(o.sliceDynOf(v, o.ints([0]), p))],
-    at: sym(o.reshape(o.sliceDynOf(v, p, o.ints([1])), [])),
-    tail: [new DimRun(o.sliceDynOf(v, o.add(p, 1), o.ints([-1])))],
+    head: [new DimRun(o.sliceWith(v, o.ints([0]), p))],
+    at: sym(o.reshape(o.sliceWith(v, p, o.ints([1])), [])),
+    tail: [new DimRun(o.sliceWith(v, o.add(p, 1), o.ints([-1])))],
   };
 }
 
@@ -150,9 +150,9 @@ export function splitLast(op: string, s: SymShape, n: number): { head: SymShape;
   }
   const v = shapeTensor(s);
   const cut = o.sub(o.reshape(o.shapeOf(v), [1]), n);
-  const lastV = o.sliceDynOf(v, cut, o.ints([n]));
+  const lastV = o.sliceWith(v, cut, o.ints([n]));
   const last = Array.from({ length: n }, (_, i) => sym(o.reshape(o.slice(lastV, [i], [1]), [])));
-  return { head: [new DimRun(o.sliceDynOf(v, o.ints([0]), cut))], last };
+  return { head: [new DimRun(o.sliceWith(v, o.ints([0]), cut))], last };
 }
 
 /** The first `n` dims and the ones after them (the rank checked to be >= n: now when known, else when the graph runs). */
@@ -162,26 +162,19 @@ export function splitFirst(op: string, s: SymShape, n: number): { first: Dim[]; 
     return { first: s.slice(0, n) as Dim[], tail: s.slice(n) };
   }
   const v = shapeTensor(s);
-  const firstV = o.sliceDynOf(v, o.ints([0]), o.ints([n]));
+  const firstV = o.sliceWith(v, o.ints([0]), o.ints([n]));
   const first = Array.from({ length: n }, (_, i) => sym(o.reshape(o.slice(firstV, [i], [1]), [])));
-  return { first, tail: [new DimRun(o.sliceDynOf(v, o.ints([n]), o.ints([-1])))] };
+  return { first, tail: [new DimRun(o.sliceWith(v, o.ints([n]), o.ints([-1])))] };
 }
 
 /**
  * x with `axes` moved to the end in the given order (the other axes keep theirs: TF's tensordot perm free + axes),
- * the free dims and the moved ones. A known rank is one transpose; an unknown rank moves each axis in turn around
- * the [before, n, after] view (its run-time position shifted down by the axes already moved from below it).
+ * the free dims and the moved ones. One path for every rank, known or not: each axis in turn moves around the
+ * [before, n, after] view (its position shifted down by the axes already moved from below it); an axis with nothing
+ * after it is a reshape only (static shapes fold it away).
  */
 export function moveAxesToEnd(op: string, x: Tensor, axes: readonly number[]): { moved: Tensor; free: SymShape; axesDims: Dim[] } {
-  const s = shapeOf(x);
-  if (!s.some((d) => d instanceof DimRun)) {
-    const r = s.length;
-    const pos = axes.map((a) => (a < 0 ? a + r : a));
-    const free = s.map((_, i) => i).filter((i) => !pos.includes(i));
-    const perm = [...free, ...pos];
-    return { moved: perm.every((p, i) => p === i) ? x : o.transpose(x, perm), free: free.map((i) => s[i]), axesDims: pos.map((i) => s[i] as Dim) };
-  }
-  const rank = rankOf(s);
+  const rank = rankOf(shapeOf(x));
   const pos = axes.map((a): Dim => (a < 0 ? dim.add(rank, a) : a));
   let cur = x;
   const movedDims: Dim[] = [];
@@ -189,7 +182,9 @@ export function moveAxesToEnd(op: string, x: Tensor, axes: readonly number[]): {
     const shift = pos.slice(0, i).reduce<Dim>((acc, q) => dim.add(acc, dim.lt(q, p)), 0);
     const { head, at, tail } = splitAt(op, shapeOf(cur), dim.sub(p, shift));
     movedDims.push(at);
-    cur = reshapeTo(o.transpose(reshapeTo(cur, [dim.prod(head), at, dim.prod(tail)]), [0, 2, 1]), [...head, ...tail, at]);
+    const after = dim.prod(tail);
+    const last = after === 1 ? cur : o.transpose(reshapeTo(cur, [dim.prod(head), at, after]), [0, 2, 1]);
+    cur = last === cur && tail.length === 0 ? cur : reshapeTo(last, [...head, ...tail, at]);
   });
   return { moved: cur, free: splitLast(op, shapeOf(cur), axes.length).head, axesDims: movedDims };
 }
@@ -197,7 +192,7 @@ export function moveAxesToEnd(op: string, x: Tensor, axes: readonly number[]): {
 /** x reshaped to a shape of Dims (TF's Reshape with a Const shape when static, else a computed one). */
 export function reshapeTo(x: Tensor, s: SymShape): Tensor {
   if (isStatic(s)) return o.reshape(x, s as number[]);
-  return o.reshapeDynOf(x, shapeTensor(s));
+  return o.reshapeWith(x, shapeTensor(s));
 }
 
 /** The shape with every dim replaced by `value` (a DimRun by a run of it): zero begins, -1 sizes, zero paddings. */
@@ -208,16 +203,16 @@ export function fillLike(s: SymShape, value: number): SymShape {
 /** x sliced at `begin` with `size` (-1: to the end), one Dim per axis (TF's Slice; run-time sized when not static). */
 export function sliceTo(x: Tensor, begin: SymShape, size: SymShape): Tensor {
   if (isStatic(begin) && isStatic(size)) return o.slice(x, begin as number[], size as number[]);
-  return o.sliceDynOf(x, shapeTensor(begin), shapeTensor(size));
+  return o.sliceWith(x, shapeTensor(begin), shapeTensor(size));
 }
 
 /** x padded by `before` and `after` Dims per axis with `value` (TF's Pad / PadV2; run-time paddings when not static). */
 export function padBy(x: Tensor, before: SymShape, after: SymShape, value = 0): Tensor {
   if (isStatic(before) && isStatic(after)) return o.pad(x, before.map((b, i) => [b, after[i] as number]), 'CONSTANT', value);
   const paddings = o.stack([shapeTensor(before), shapeTensor(after)], 1);
-  const padded = o.padDynOf(x, paddings);
+  const padded = o.padWith(x, paddings);
   if (value === 0) return padded;
-  const inside = o.cast(o.padDynOf(o.onesLike(o.cast(x, 'int32')), paddings), 'bool');
+  const inside = o.cast(o.padWith(o.onesLike(o.cast(x, 'int32')), paddings), 'bool');
   return o.where(inside, padded, o.cast(o.fill([], value, 'float32'), x.dtype as DType));
 }
 
@@ -226,7 +221,7 @@ export function padBy(x: Tensor, before: SymShape, after: SymShape, value = 0): 
  * forced to length n, which raises when the graph runs with another rank (TF's run-time rank assert).
  */
 export function withRank(x: Tensor, n: number): Tensor {
-  return x.rank !== null ? x : o.reshapeDynOf(x, o.reshape(o.shapeOf(x), [n]));
+  return x.rank !== null ? x : o.reshapeWith(x, o.reshape(o.shapeOf(x), [n]));
 }
 
 /**
@@ -237,9 +232,9 @@ export function withRankBetween(x: Tensor, lo: number, hi: number | null): Tenso
   if (x.rank !== null) return x;
   const shp = o.shapeOf(x);
   const r = o.reshape(o.shapeOf(shp), [1]);
-  const low = o.sliceDynOf(shp, o.sub(r, lo), o.ints([lo]));
-  const checked = o.concat([o.sliceDynOf(shp, o.ints([0]), o.sub(r, lo)), low], 0);
-  return o.reshapeDynOf(x, hi === null ? checked : o.add(checked, o.sliceDynOf(o.ints(new Array<number>(hi).fill(0)), o.ints([0]), r)));
+  const low = o.sliceWith(shp, o.sub(r, lo), o.ints([lo]));
+  const checked = o.concat([o.sliceWith(shp, o.ints([0]), o.sub(r, lo)), low], 0);
+  return o.reshapeWith(x, hi === null ? checked : o.add(checked, o.sliceWith(o.ints(new Array<number>(hi).fill(0)), o.ints([0]), r)));
 }
 
 /**
@@ -257,15 +252,6 @@ export function withDim(x: Tensor, axis: number, n: Dim): Tensor {
 /** x checked to have last dim `n` when the graph runs (see withDim). */
 export const withLastDim = (x: Tensor, n: number): Tensor => withDim(x, -1, n);
 
-/**
- * x viewed as [before, n, after] around `axis` (the dims before and after it merged): a rank-3 tensor a composite
- * works on along axis 1 whatever x's rank (known or not), and the shape to restore with reshapeTo afterwards.
- */
-export function aroundAxis(op: string, x: Tensor, axis: number): { x3: Tensor; head: SymShape; at: Dim; tail: SymShape } {
-  const { head, at, tail } = splitAt(op, shapeOf(x), axis);
-  return { x3: reshapeTo(x, [dim.prod(head), at, dim.prod(tail)]), head, at, tail };
-}
-
 /** The int32 vector [f(0), ..., f(n - 1)]: a constant when n is known, else g of 0..n-1 (built when the graph runs). */
 export function indexVector(n: Dim, f: (i: number) => number, g: (positions: Tensor) => Tensor): Tensor {
   return isKnown(n) ? o.ints(Array.from({ length: n }, (_, i) => f(i))) : g(rangeOf(n));
@@ -274,7 +260,7 @@ export function indexVector(n: Dim, f: (i: number) => number, g: (positions: Ten
 /** 0, 1, ..., n - 1 (int32) for a Dim n. */
 export function rangeOf(n: Dim): Tensor {
   if (isKnown(n)) return o.ints(Array.from({ length: n }, (_, i) => i));
-  const zeros = o.padDynOf(o.fill([0], 0, 'int32'), o.stack([o.ints([0]), o.reshape(n.t, [1])], 1));
+  const zeros = o.padWith(o.fill([0], 0, 'int32'), o.stack([o.ints([0]), o.reshape(n.t, [1])], 1));
   return bind(R.cumsum, [o.onesLike(zeros)], { axis: 0, exclusive: true, reverse: false })[0];
 }
 

@@ -70,7 +70,7 @@ function imageDims(op: string, x: TensorLike): { t: Tensor; h: Extent; w: Extent
     return { t, h, w, hw: h * w, c };
   }
   // A reshape of the shape vector to [4] raises when the graph runs for another rank, and gives the image rank 4.
-  const t = d === null ? o.reshapeDynOf(t0, o.reshape(o.shapeOf(t0), [4])) : t0;
+  const t = d === null ? o.reshapeWith(t0, o.reshape(o.shapeOf(t0), [4])) : t0;
   const at = (i: number): Tensor => o.reshape(o.slice(o.shapeOf(t), [i], [1]), []);
   const [hi, wi] = [at(1), at(2)];
   return { t, h: o.cast(hi, 'float32'), w: o.cast(wi, 'float32'), hw: o.mul(hi, wi), c: at(3) };
@@ -105,7 +105,7 @@ function cropAndResize(image: TensorLike, boxes: TensorLike, boxIndices: TensorL
     const xs = coords(col(1), col(3), cw, w);
     const inside = (v: Tensor, extent: Extent): Tensor => o.logicalAnd(o.greaterEqual(v, 0), o.lessEqual(v, last(extent)));
     const valid = o.logicalAnd(o.reshape(inside(ys, h), [-1, ch, 1, 1]), o.reshape(inside(xs, w), [-1, 1, cw, 1]));
-    const flat = typeof c === 'number' ? o.reshape(t, [-1, c]) : o.reshapeDynOf(t, o.concat([o.ints([-1]), o.reshape(c, [1])], 0));
+    const flat = typeof c === 'number' ? o.reshape(t, [-1, c]) : o.reshapeWith(t, o.concat([o.ints([-1]), o.reshape(c, [1])], 0));
     const base = o.reshape(o.mul(bi, hw), [-1, 1, 1]);
     const wInt = typeof w === 'number' ? w : o.cast(w, 'int32');
     const take = (yi: Tensor, xi: Tensor): Tensor => o.gather(flat, o.add(o.add(base, o.expandDims(o.mul(yi, wInt), 2)), o.expandDims(xi, 1)), 0);
@@ -130,11 +130,11 @@ function cropAndResize(image: TensorLike, boxes: TensorLike, boxIndices: TensorL
  * there): a rank forced by reshaping the shape vector, 4 columns, and as many indices as boxes (sliced both ways).
  */
 function checkedBoxes(bx: Tensor, bi: Tensor): [Tensor, Tensor] {
-  const b2 = bx.dims === null ? o.reshapeDynOf(bx, o.reshape(o.shapeOf(bx), [2])) : bx;
+  const b2 = bx.dims === null ? o.reshapeWith(bx, o.reshape(o.shapeOf(bx), [2])) : bx;
   const b4 = b2.dims !== null && b2.dims[1] === 4 ? b2 : o.reshape(withLastDim(b2, 4), [-1, 4]);
-  const i1 = bi.dims === null ? o.reshapeDynOf(bi, o.reshape(o.shapeOf(bi), [1])) : bi;
+  const i1 = bi.dims === null ? o.reshapeWith(bi, o.reshape(o.shapeOf(bi), [1])) : bi;
   const n = o.slice(o.shapeOf(b4), [0], [1]);
-  return [b4, o.sliceDynOf(o.sliceDynOf(i1, o.ints([0]), n), o.ints([0]), o.shapeOf(i1))];
+  return [b4, o.sliceWith(o.sliceWith(i1, o.ints([0]), n), o.ints([0]), o.shapeOf(i1))];
 }
 
 /** TF's 4-element [1, a, b, 1] window arguments of extractPatches. */

@@ -10,7 +10,8 @@ import { TensorLike, convert, release } from '../../values/convert';
 import { typeError, unimplemented } from '../../errors/error_toolkit';
 import * as o from '../ops';
 import { tidy } from '../../backend/memory';
-import { argError, checkArity, checkDTypes } from '../check';
+import { argError, checkArity, checkDTypes, checkSize as checkElements } from '../check';
+import { intValues } from '../kernel_util';
 import { ReadScope, WriteScope, attr, tfOpOf, typeAttrOf } from '../graphdef_spec';
 import { tensorOfShapeNode, writeShapeOf } from '../array/reshape';
 import { slice as sliceRecord } from '../array/slice_concat_gather';
@@ -47,30 +48,54 @@ function resizedShape(op: string, x: Dims, size: readonly (number | null)[]): Di
   return x === null ? [null, size[0], size[1], null] : [x[0], size[0], size[1], x[3]];
 }
 
+/**
+ * A resize record. The output [height, width] is a param when static, or an int32 [2] tensor input (TF's own operand)
+ * when only the graph knows it: `resize(images, size)` binds the mode with `size: [null, null]`.
+ */
 function resizeRecord<const N extends string>(method: ResizeMethod, name: N): OpRecord<N, ResizeParams> {
-  return defineOp({
+  const rec = defineOp({
     name,
     infer(ins: AVal[], p: ResizeParams) {
-      checkArity(name, ins, 1);
+      if (ins.length === 2) {
+        checkDTypes(name, ins[1], ['int32'], 'size');
+        const z = ins[1].shape;
+        if (z !== null && (z.length !== 1 || (z[0] !== null && z[0] !== 2))) throw argError(name, 'size must be an int32 vector of 2 values', `shape ${dimsToString(z)}`, 'shape [2]', 'Pass [height, width].');
+      } else checkArity(name, ins, 1);
       checkDTypes(name, ins[0], method === 'bilinear' ? ['float32'] : ['float32', 'int32']);
-      return [{ dtype: ins[0].dtype, shape: resizedShape(name, ins[0].shape, p.size) }];
+      return [{ dtype: ins[0].dtype, shape: resizedShape(name, ins[0].shape, ins.length === 2 ? [null, null] : p.size) }];
     },
-    impl: (k, [images], p) => [k.run(KERNEL[method], { images }, { size: [...p.size], ...modeOf(p) }) as Info],
-    // The adjoint of a linear resampling, as its own primitive (so it is recorded, traced and saved).
-    vjp: (c, [x], _o, p) => [c[0] === null ? null : bind(method === 'bilinear' ? resizeBilinearGrad : resizeNearestGrad, [c[0], x], withMode(p.size, modeOf(p)))[0]],
+    impl(k, [images, z], p) {
+      let size = p.size as readonly number[];
+      if (z !== undefined) {
+        // The size read when the op runs, checked before the kernel.
+        size = Array.from(intValues(z));
+        if (size.length !== 2 || size.some((d) => !Number.isInteger(d) || d <= 0)) throw argError(name, 'size must be 2 positive integers', showValue(size), '[height, width] > 0', 'Fix the size.');
+        checkElements(name, [images.shape[0], size[0], size[1], images.shape[3]]);
+      }
+      return [k.run(KERNEL[method], { images }, { size: [...size], ...modeOf(p) }) as Info];
+    },
+    // The adjoint of a linear resampling, as its own primitive (so it is recorded, traced and saved); a size tensor's
+    // output size is the cotangent's (the gradient reads it from dy, as TF's ResizeBilinearGrad does).
+    vjp: (c, [x, z], _o, p) => {
+      const dx = c[0] === null ? null : bind(method === 'bilinear' ? resizeBilinearGrad : resizeNearestGrad, [c[0], x], withMode(z === undefined ? p.size : [null, null], modeOf(p)))[0];
+      return z === undefined ? [dx] : [dx, null];
+    },
     saves: 'inputs',
     onnx: lower.resize(method === 'bilinear' ? 'linear' : 'nearest'),
     tf: {
       ops: [KERNEL[method]],
-      write: (s, n, [x]) => [s.add(KERNEL[method], KERNEL[method], [x, s.ints('size', (n.params as ResizeParams).size as readonly number[])], resizeAttrs(s, n.inputs[0], n.params as ResizeParams))],
+      write: (s, n, [x, z]) => [s.add(KERNEL[method], KERNEL[method], [x, z ?? s.ints('size', (n.params as ResizeParams).size as readonly number[])], resizeAttrs(s, n.inputs[0], n.params as ResizeParams))],
       read(r): Tensor[] {
         r.arity(2);
         const mode = readMode(r);
+        // A size the graph computes: the tensor form.
+        if (r.producer(1)?.op !== 'Const') return bind(rec as Primitive, [r.input(0), r.input(1)], withMode([null, null], mode));
         const [h, w] = r.numbers(1, 'the size');
-        return bind(method === 'bilinear' ? resizeBilinear : resizeNearest, [r.input(0)], withMode([h, w], mode));
+        return bind(rec as Primitive, [r.input(0)], withMode([h, w], mode));
       },
     },
   });
+  return rec;
 }
 
 /** The resize attrs of the params' mode (TF2's tf.image.resize: align_corners=false, half_pixel_centers=true). */

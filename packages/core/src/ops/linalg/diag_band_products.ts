@@ -7,7 +7,7 @@ import type { Tensor } from '../../values/tensor';
 import type { DType } from '../../values/dtype';
 import { describe, showValue } from '../../values/dtype';
 import * as o from '../ops';
-import { Dim, SymShape, diagonalMask, dim, fillLike, isKnown, moveAxesToEnd, negZerosLike, padBy, rangeOf, reshapeTo, shapeOf, sliceTo, splitLast, withDim } from '../array/symbolic_dims';
+import { Dim, SymShape, diagonalMask, dim, fillLike, isKnown, moveAxesToEnd, negZerosLike, padBy, rangeOf, reshapeTo, shapeOf, sliceTo, splitFirst, splitLast, withDim } from '../array/symbolic_dims';
 
 import * as UNA from '../math/unary';
 import { argError } from '../check';
@@ -195,11 +195,11 @@ function tensordot(a: TensorLike, b: TensorLike, axes: number | [number[], numbe
       const inRange = (v: number, r: number | null): boolean => Number.isInteger(v) && (r === null || (v >= 0 && v < r));
       if (ax.length !== by.length || ax.some((v, i) => !inRange(v, rx) || !inRange(by[i], ry))) throw mismatch(ax, by);
     }
+    if (new Set(ax).size !== ax.length || new Set(by).size !== by.length) throw mismatch(ax, by);
     const mx = moveAxesToEnd(op, x, ax);
-    // b's contracted axes already leading in order (tensordot(a, b, n) of a known rank): no transpose of b.
-    const front = ry !== null && by.every((v, i) => v === i);
-    const sy = shapeOf(y);
-    const my = front ? { moved: y, free: sy.slice(by.length), axesDims: sy.slice(0, by.length) as Dim[] } : moveAxesToEnd(op, y, by);
+    // b's contracted axes already leading in order (tensordot(a, b, n), of any rank): no transpose of b.
+    const front = by.every((v, i) => v === i);
+    const my = front ? (({ first, tail }) => ({ moved: y, free: tail, axesDims: first }))(splitFirst(op, shapeOf(y), by.length)) : moveAxesToEnd(op, y, by);
     let xm = mx.moved;
     mx.axesDims.forEach((d, i) => {
       const same = dim.equal(d, my.axesDims[i]);

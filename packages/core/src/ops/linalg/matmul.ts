@@ -10,6 +10,13 @@ import { ruleOps as o } from '../rule_ops';
 import { bind } from '../bind';
 import { argError, broadcastOrThrow, checkArity, checkDTypes, checkSameDType } from '../check';
 import { broadcastInfo, broadcastShape, sameShape } from '../kernel_util';
+import { hostMatMul } from './host_matmul';
+
+const count = (s: readonly number[]): number => {
+  let n = 1;
+  for (let i = 0; i < s.length; i++) n *= s[i];
+  return n;
+};
 
 export interface MatMulParams {
   readonly transposeA: boolean;
@@ -47,14 +54,17 @@ export const matmul = defineOp({
     const batch = broadcastOrThrow('matmul', a.slice(0, -2), b.slice(0, -2)) as (number | null)[];
     return [{ dtype: ins[0].dtype, shape: [...batch, m, n] }];
   },
-  impl(k, [a, b], p: MatMulParams) {
+  impl(k, ins, p: MatMulParams) {
+    // Every call of a traced matmul runs this: plain indexing, no destructuring or closures (array destructuring
+    // walks the iterator protocol, which costs the most while V8 still interprets it: a process's first calls).
+    const a = ins[0];
+    const b = ins[1];
     // tfjs's BatchMatMul pairs batches by flat index modulo the batch size: right only when the
     // batch shapes are equal or one batch has a single matrix. Otherwise broadcast both first.
-    const [sa, sb] = [a.shape.slice(0, -2), b.shape.slice(0, -2)];
+    const sa = a.shape.slice(0, -2);
+    const sb = b.shape.slice(0, -2);
     const batch = broadcastShape(sa, sb);
-    const n = (s: number[]): number => s.reduce((x, y) => x * y, 1);
-    const direct = n(sa) === 1 || n(sb) === 1 || sameShape(sa, sb);
-    const full = (x: Info): Info => (direct ? x : broadcastInfo(k, x, [...batch, ...x.shape.slice(-2)]));
+    const direct = count(sa) === 1 || count(sb) === 1 || sameShape(sa, sb);
     if (a.shape.includes(0) || b.shape.includes(0)) {
       // An empty operand: zeros (an empty inner dim sums nothing) or an empty result, without the kernel (tfjs-webgl's
       // BatchMatMul fails on empty inputs).
@@ -62,7 +72,13 @@ export const matmul = defineOp({
       const nn = b.shape[b.shape.length - (p.transposeB ? 2 : 1)];
       return [k.run('Fill', {}, { shape: [...batch, m, nn], value: 0, dtype: a.dtype }) as Info];
     }
-    const [fa, fb] = [full(a), full(b)];
+    // Small float32 products on the cpu backend: the same sums in one host loop, without the kernel's fixed cost.
+    if (direct) {
+      const host = hostMatMul(k, a, b, p.transposeA, p.transposeB, batch);
+      if (host !== null) return [host];
+    }
+    const fa = direct ? a : broadcastInfo(k, a, [...batch, ...a.shape.slice(-2)]);
+    const fb = direct ? b : broadcastInfo(k, b, [...batch, ...b.shape.slice(-2)]);
     const out = k.run('BatchMatMul', { a: fa, b: fb }, { transposeA: p.transposeA, transposeB: p.transposeB }) as Info;
     if (fa !== a) k.free(fa);
     if (fb !== b) k.free(fb);

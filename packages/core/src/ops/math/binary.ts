@@ -6,10 +6,23 @@ import { ruleOps as o } from '../rule_ops';
 import { NUMERIC, argError } from '../check';
 import { intMultiply, intValues, withScratch } from '../kernel_util';
 import { Impl, defineOp } from '../define_op';
-import { g0 } from '../rule_helpers';
+import { conjOf, g0 } from '../rule_helpers';
 import { stringAdd } from './string_concat';
 
-const mulImpl: Impl = (k, [a, b]) => [a.dtype === 'int32' ? intMultiply(k, a, b) : (k.run('Multiply', { a, b }) as Info)];
+/**
+ * complex64 by parts, (ar·br - ai·bi) + i(ar·bi + ai·br): tfjs's complex Multiply gives NaN where it broadcasts.
+ */
+const mulImpl: Impl = (k, [a, b]) => [
+  a.dtype === 'int32'
+    ? intMultiply(k, a, b)
+    : a.dtype !== 'complex64'
+      ? (k.run('Multiply', { a, b }) as Info)
+      : withScratch(k, (s) => {
+          const [ar, ai, br, bi] = [s.run('Real', { input: a }), s.run('Imag', { input: a }), s.run('Real', { input: b }), s.run('Imag', { input: b })];
+          const mul = (x: Info, y: Info): Info => s.run('Multiply', { a: x, b: y });
+          return s.run('Complex', { real: s.run('Sub', { a: mul(ar, br), b: mul(ai, bi) }), imag: s.run('Add', { a: mul(ar, bi), b: mul(ai, br) }) });
+        }),
+];
 
 /**
  * C's pow, as TensorFlow computes it: pow(1, y) = 1 and pow(-1, ±inf) = 1 even for NaN/inf y (JS's
@@ -45,7 +58,8 @@ const addImpl: Impl = (k, [a, b]) => [a.dtype === 'string' ? stringAdd(k, a, b) 
 // complex64 too: the tape sums complex cotangents (fft, complex) with it.
 export const add = defineOp({ family: 'binary', name: 'add', api: ['math.add', 'add'], dtypes: [...NUMERIC, 'complex64', 'string'], saves: 'none', vjp: (c) => [g0(c), g0(c)], scalar: { fn: (a, b) => a + b, expr: (a, b) => `(${a} + ${b})`, gpu: (a, b) => `(${a} + ${b})` }, impl: addImpl, tf: { op: 'AddV2', readAlso: ['Add'] }, onnx: { op: 'Add', dtypes: ['float32', 'int32'] } });
 export const sub = defineOp({ family: 'binary', name: 'sub', api: ['math.subtract', 'subtract'], saves: 'none', vjp: (c, _x, _y, _p, need) => [g0(c), need[1] ? o.neg(g0(c)) : null], scalar: { fn: (a, b) => a - b, expr: (a, b) => `(${a} - ${b})`, gpu: (a, b) => `(${a} - ${b})` }, onnx: { dtypes: ['float32', 'int32'] } });
-export const mul = defineOp({ family: 'binary', name: 'mul', kernel: 'Multiply', api: ['math.multiply', 'multiply'], saves: 'inputs', vjp: (c, [a, b], _y, _p, need) => [need[0] ? o.mul(g0(c), b) : null, need[1] ? o.mul(g0(c), a) : null], scalar: { fn: (a, b) => a * b, expr: (a, b) => `(${a} * ${b})`, gpu: (a, b) => `(${a} * ${b})` }, impl: mulImpl, tf: { op: 'Mul' }, onnx: { dtypes: ['float32', 'int32'] } });
+/** complex64 too (TF's Mul): dx = g * conj(y), dy = conj(x) * g. */
+export const mul = defineOp({ family: 'binary', name: 'mul', kernel: 'Multiply', api: ['math.multiply', 'multiply'], dtypes: [...NUMERIC, 'complex64'], saves: 'inputs', vjp: (c, [a, b], _y, _p, need) => [need[0] ? o.mul(g0(c), conjOf(b)) : null, need[1] ? o.mul(conjOf(a), g0(c)) : null], scalar: { fn: (a, b) => a * b, expr: (a, b) => `(${a} * ${b})`, gpu: (a, b) => `(${a} * ${b})` }, impl: mulImpl, tf: { op: 'Mul' }, onnx: { dtypes: ['float32', 'int32'] } });
 /** TensorFlow's RealDiv gradient: dx = g / y, dy = g * ((-x / y) / y) (no y^2: it overflows for tiny y). */
 export const div = defineOp({ family: 'binary', name: 'div', kernel: 'RealDiv', api: [], saves: 'inputs', vjp: (c, [a, b], _y, _p, need) => [
   need[0] ? o.div(g0(c), b) : null,

@@ -33,13 +33,20 @@ export const sum = defineOp({
   onnx: lower.reduce('ReduceSum'),
   infer(ins: AVal[], p: ReduceParams) {
     checkArity('reduceSum', ins, 1);
-    checkDTypes('reduceSum', ins[0], NUMERIC);
+    checkDTypes('reduceSum', ins[0], [...NUMERIC, 'complex64']);
     return [{ dtype: ins[0].dtype, shape: reducedShape('reduceSum', ins[0], p) }];
   },
   impl(k, [x], p: ReduceParams) {
     const axes = runtimeAxes(x, p);
     // An empty input sums to zeros (or to an empty result) without the kernel: tfjs-webgl's Sum divides the size by
     // the batch (0 / 0) and raises on a NaN shape.
+    if (x.dtype === 'complex64') {
+      // By parts (tfjs's Sum takes no complex64; TF sums them): the real and imaginary parts summed alone.
+      return [withScratch(k, (s) => {
+        const part = (kernel: 'Real' | 'Imag'): Info => (x.shape.includes(0) ? s.run('Fill', {}, { shape: reducedDims(x, axes, p.keepDims), value: 0, dtype: 'float32' }) : s.run('Sum', { x: s.run(kernel, { input: x }) }, { axis: axes, keepDims: p.keepDims }));
+        return s.run('Complex', { real: part('Real'), imag: part('Imag') });
+      })];
+    }
     if (x.shape.includes(0)) return [k.run('Fill', {}, { shape: reducedDims(x, axes, p.keepDims), value: 0, dtype: x.dtype }) as Info];
     return [k.run('Sum', { x }, { axis: axes, keepDims: p.keepDims }) as Info];
   },

@@ -17,6 +17,7 @@ import * as o from '../ops';
 import { NUMERIC, argError, checkArity, checkDTypes, normalizeAxes } from '../check';
 import { AxisParams, argInfer, keepDimsLike } from './reduce';
 import { g0, I32 } from '../rule_helpers';
+import { dim, dimsOf, isKnown, rangeOf, reshapeTo } from '../array/symbolic_dims';
 import { describe } from '../../values/dtype';
 import { TensorLike, convert } from '../../values/convert';
 import { releasing } from '../op_builder';
@@ -86,7 +87,7 @@ function othersProduct(x: Tensor, axes: number[], rank: number): Tensor {
   const flat =
     d.every((v) => v !== null)
       ? o.reshape(permuted, [(d as number[]).slice(0, axes.length).reduce((a, b) => a * b, 1), (d as number[]).slice(axes.length).reduce((a, b) => a * b, 1)])
-      : o.reshapeDynOf(permuted, o.stack([prodOfVector(o.slice(o.shapeOf(permuted), [0], [axes.length])), prodOfVector(o.slice(o.shapeOf(permuted), [axes.length], [-1]))]));
+      : o.reshapeWith(permuted, o.stack([prodOfVector(o.slice(o.shapeOf(permuted), [0], [axes.length])), prodOfVector(o.slice(o.shapeOf(permuted), [axes.length], [-1]))]));
   const left = bind(cumprod as Primitive, [flat], { axis: 0, exclusive: true, reverse: false })[0];
   const right = bind(cumprod as Primitive, [flat], { axis: 0, exclusive: true, reverse: true })[0];
   const y = o.reshapeLike(o.mul(left, right), permuted);
@@ -224,22 +225,23 @@ export const topK = defineOp({
     if (kk < 0 || kk > n) throw argError('topK', 'k is larger than the last dimension', `k = ${kk} for shape [${x.shape}]`, `0 <= k <= ${n}`, 'Pass a smaller k.');
     return k.run('TopK', { x }, { k: kk, sorted: p.sorted }) as Info[];
   },
-  // Scatter the values' cotangent back to the chosen positions (TF's _TopKGrad), with a segment sum.
+  // Scatter the values' cotangent back to the chosen positions (TF's _TopKGrad), with a segment sum; one path for static
+  // and run-time sizes (Dims: rows, n and k read from the shapes when the graph runs, as TF's gradient does).
   vjp(c, [x, kIn], [, indices]) {
     const g = c[0];
     const extra = kIn === undefined ? [] : [null];
-    const dims = x.dims;
     if (g === null) return [o.zerosLike(x), ...extra];
-    const kk = (indices.dims ?? [])[(indices.rank ?? 1) - 1] ?? null;
-    if (dims === null || dims.some((d) => d === null)) throw argError('topK gradient', 'unknown input shape', dimsToString(dims), 'a static shape', 'Give the input a static shape (setShape).');
-    const shape = dims as number[];
+    if (x.rank === null) throw argError('topK gradient', 'unknown input rank', dimsToString(x.dims), 'a known rank', 'Give the input a known rank (ensureShape).');
+    const shape = dimsOf(x);
     const n = shape[shape.length - 1];
-    const rows = shape.slice(0, -1).reduce((a, b) => a * b, 1);
-    if (kk === null) throw argError('topK gradient', 'unknown k', dimsToString(indices.dims), 'a static k', 'Give the input a static shape (setShape).');
-    const offsets = o.reshape(o.multiply(o.range(0, rows, 1, 'int32'), n), [rows, 1]);
-    const flat = o.reshape(o.add(o.reshape(indices, [rows, kk]), offsets), [rows * kk]);
-    const summed = o.unsortedSegmentSum(o.reshape(g, [rows * kk]), flat, rows * n);
-    return [o.reshape(summed, shape), ...extra];
+    const kk = dimsOf(indices)[shape.length - 1];
+    const rows = dim.prod(shape.slice(0, -1));
+    const offsets = o.reshape(o.multiply(rangeOf(rows), dim.tensor(n)), [-1, 1]);
+    const flat = reshapeTo(o.add(reshapeTo(indices, [rows, kk]), offsets), [dim.mul(rows, kk)]);
+    const count = dim.mul(rows, n);
+    const values = reshapeTo(g, [dim.mul(rows, kk)]);
+    const summed = isKnown(count) ? o.unsortedSegmentSum(values, flat, count) : o.segmentSumWith(values, flat, dim.tensor(count));
+    return [reshapeTo(summed, shape), ...extra];
   },
   onnx: lower.topK,
   tf: {

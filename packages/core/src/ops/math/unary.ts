@@ -5,7 +5,7 @@ import { ruleOps as o } from '../rule_ops';
 import { NUMERIC } from '../check';
 import { intMultiply, withScratch } from '../kernel_util';
 import { Impl, defineOp } from '../define_op';
-import { g0 } from '../rule_helpers';
+import { conjOf, g0 } from '../rule_helpers';
 
 /** TensorFlow's Sign keeps NaN (tfjs's gives 0) and maps -0 to +0. */
 const signImpl: Impl = (k, [x]) => [
@@ -13,13 +13,23 @@ const signImpl: Impl = (k, [x]) => [
 ];
 /** int32 abs without the float32 round trip (abs(2147483647) stays exact; abs(INT_MIN) wraps like TF). */
 const absImpl: Impl = (k, [x]) => [x.dtype !== 'int32' ? (k.run('Abs', { x }) as Info) : withScratch(k, (s) => s.run('Maximum', { a: x, b: s.run('Neg', { x }) }))];
+const expImpl: Impl = (k, [x]) => [
+  x.dtype !== 'complex64'
+    ? (k.run('Exp', { x }) as Info)
+    : withScratch(k, (s) => {
+        const e = s.run('Exp', { x: s.run('Real', { input: x }) });
+        const b = s.run('Imag', { input: x });
+        return s.run('Complex', { real: s.run('Multiply', { a: e, b: s.run('Cos', { x: b }) }), imag: s.run('Multiply', { a: e, b: s.run('Sin', { x: b }) }) });
+      }),
+];
 const squareImpl: Impl = (k, [x]) => [x.dtype !== 'int32' ? (k.run('Square', { x }) as Info) : intMultiply(k, x, x)];
 
 export const neg = defineOp({ family: 'unary', name: 'neg', api: ['math.negative', 'negative'], dtypes: NUMERIC, saves: 'none', vjp: (c) => [o.neg(g0(c))], scalar: { fn: (a) => -a, expr: (a) => `(-${a})`, gpu: (a) => `(-${a})`, exact: true }, onnx: { dtypes: ['float32', 'int32'] } });
 export const abs = defineOp({ family: 'unary', name: 'abs', api: ['math.abs', 'abs'], dtypes: NUMERIC, saves: 'inputs', vjp: (c, [x]) => [o.mul(g0(c), o.sign(x))], scalar: { fn: Math.abs, expr: (a) => `Math.abs(${a})`, gpu: (a) => `abs(${a})`, exact: true }, impl: absImpl, onnx: { dtypes: ['float32', 'int32'] } });
 /** TensorFlow's Sign gradient is zeros (not None), so abs'' is 0 rather than unconnected. */
 export const sign = defineOp({ family: 'unary', name: 'sign', api: ['math.sign', 'sign'], dtypes: NUMERIC, saves: 'none', vjp: (c) => [o.zerosLike(g0(c))], scalar: { fn: (a) => (a > 0 ? 1 : a < 0 ? -1 : a === 0 ? 0 : a), expr: (a) => `(${a} > 0 ? 1 : ${a} < 0 ? -1 : ${a} === 0 ? 0 : ${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, sign(${a}))`, exact: true }, impl: signImpl, onnx: { dtypes: ['float32', 'int32'] } });
-export const exp = defineOp({ family: 'unary', name: 'exp', api: ['math.exp', 'exp'], saves: 'outputs', vjp: (c, _x, [y]) => [o.mul(g0(c), y)], scalar: { fn: Math.exp, expr: (a) => `Math.exp(${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, exp(${a}))` }, onnx: true });
+/** complex64 too (TF's Exp): exp(a + ib) = e^a (cos b + i sin b); TF's gradient g * conj(y). */
+export const exp = defineOp({ family: 'unary', name: 'exp', api: ['math.exp', 'exp'], dtypes: ['float32', 'complex64'], saves: 'outputs', vjp: (c, _x, [y]) => [o.mul(g0(c), conjOf(y))], impl: expImpl, scalar: { fn: Math.exp, expr: (a) => `Math.exp(${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, exp(${a}))` }, onnx: true });
 export const log = defineOp({ family: 'unary', name: 'log', api: ['math.log', 'log'], saves: 'inputs', vjp: (c, [x]) => [o.div(g0(c), x)], scalar: { fn: Math.log, expr: (a) => `Math.log(${a})`, gpu: (a) => `ef_sel(isnan(${a}), ${a}, ef_sel(${a} < 0.0, ef_nan(), log(${a})))` }, onnx: true });
 export const sqrt = defineOp({ family: 'unary', name: 'sqrt', api: ['math.sqrt', 'sqrt'], saves: 'outputs', vjp: (c, _x, [y]) => [o.div(g0(c), o.mul(y, 2))], scalar: { fn: Math.sqrt, expr: (a) => `Math.sqrt(${a})`, gpu: (a) => `sqrt(${a})` }, onnx: true });
 export const square = defineOp({ family: 'unary', name: 'square', api: ['math.square', 'square'], dtypes: NUMERIC, saves: 'inputs', vjp: (c, [x]) => [o.mul(g0(c), o.mul(x, 2))], scalar: { fn: (a) => a * a, expr: (a) => `(${a} * ${a})`, gpu: (a) => `(${a} * ${a})` }, impl: squareImpl, onnx: lower.square });

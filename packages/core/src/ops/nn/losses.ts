@@ -77,8 +77,8 @@ function classMask(op: string, labels: Tensor, logits: Tensor): Tensor {
  */
 function leadingShapeAtRunTime(labels: Tensor, logits: Tensor): Tensor {
   const lead = o.shapeOf(o.reduceMax(logits, -1));
-  const cut = o.sliceDynOf(labels, o.mul(lead, 0), lead);
-  return o.reshapeDynOf(cut, o.shapeOf(labels));
+  const cut = o.sliceWith(labels, o.mul(lead, 0), lead);
+  return o.reshapeWith(cut, o.shapeOf(labels));
 }
 
 /**
