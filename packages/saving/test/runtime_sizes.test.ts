@@ -157,6 +157,10 @@ describe('sizes fed as graph inputs', () => {
       expect(() => f(x, sizes)).toThrow(ef.errors.InvalidArgumentError);
       sizes.dispose();
     }
+    const bad = ef.constant([1, 7, 6, 2], 'int32');
+    // The run-time error names the TF node it was read from.
+    expect(() => f(x, bad)).toThrow(/dy does not match the conv's output shape[\s\S]*read from the graph: node 'y' \(Conv2DBackpropInput\)/);
+    bad.dispose();
     expect(ef.memory().numTensors).toBe(before);
     [x, w].forEach((t) => t.dispose());
     f.dispose();
@@ -188,6 +192,9 @@ describe('sizes fed as graph inputs', () => {
       expect(() => f(x, pt, ct)).toThrow(ef.errors.InvalidArgumentError);
       [pt, ct].forEach((t) => t.dispose());
     }
+    const [pt, ct] = [ef.constant([0, 0, 0, 0], 'int32', [2, 2]), ef.constant([0, 0, 0, 0], 'int32', [2, 2])];
+    expect(() => f(x, pt, ct)).toThrow(/padded spatial size must be divisible by the block[\s\S]*read from the graph: node 's2b' \(SpaceToBatchND\)/);
+    [pt, ct].forEach((t) => t.dispose());
     expect(ef.memory().numTensors).toBe(before);
     f.dispose();
   });
