@@ -53,6 +53,47 @@ describe('graph parameters read when the graph runs', () => {
     g.dispose();
   });
 
+  test('PadV2 whose constant_values the graph computes (TF: the max of x), with static and computed paddings; no gradient into the value', () => {
+    const F = { type: 'DT_FLOAT' };
+    const I = { type: 'DT_INT32' };
+    const pairs = (name: string, v: number[]) => ({ name, op: 'Const', attr: { dtype: I, value: { tensor: { dtype: 'DT_INT32', tensor_shape: { dim: [{ size: '1' }, { size: '2' }] }, int_val: v } } } });
+    const graph = ef.internal.readTfGraph({ node: [
+      { name: 'x', op: 'Placeholder', attr: { dtype: F, shape: { shape: { dim: [{ size: '-1' }] } } } },
+      { name: 'axis', op: 'Const', attr: { dtype: I, value: { tensor: { dtype: 'DT_INT32', tensor_shape: {}, int_val: [0] } } } },
+      { name: 'c', op: 'Max', input: ['x', 'axis'], attr: { T: F, Tidx: I } },
+      pairs('p', [1, 2]),
+      { name: 'padded', op: 'PadV2', input: ['x', 'p', 'c'], attr: { T: F, Tpaddings: I } },
+      // Paddings computed too: p2 = [[n, n]] - [[2, -1]] = [[n - 2, n + 1]] from shape(x): [[2, 5]] at n = 4.
+      { name: 'shape', op: 'Shape', input: ['x'], attr: { T: F, out_type: I } },
+      pairs('minus', [2, -1]),
+      { name: 'sh2', op: 'Pack', input: ['shape', 'shape'], attr: { T: I, N: { i: 2 }, axis: { i: 1 } } },
+      { name: 'p2', op: 'Sub', input: ['sh2', 'minus'], attr: { T: I } },
+      { name: 'padded2', op: 'PadV2', input: ['x', 'p2', 'c'], attr: { T: F, Tpaddings: I } },
+    ] } as never);
+    const f = ef.internal.signatureFunction(graph, { inputs: { x: { name: 'x:0' } }, outputs: { a: { name: 'padded:0' }, b: { name: 'padded2:0' } } }, { outputs: 'dict' });
+    const x = ef.constant([1, -2, 7, 3]);
+    const before = ef.memory().numTensors;
+    const out = f({ x }) as Record<string, T>;
+    expect(out.a.arraySync()).toEqual([7, 1, -2, 7, 3, 7, 7]);
+    expect(out.b.arraySync()).toEqual([7, 7, 1, -2, 7, 3, 7, 7, 7, 7, 7]);
+    Object.values(out).forEach((t) => t.dispose());
+    // TF's PadV2 gradient: dy sliced back for x, none for constant_values (so max(x) gets no gradient through it).
+    const tape = new ef.GradientTape();
+    let outs: T[] = [];
+    const loss = tape.record(() => {
+      tape.watch(x);
+      const o = f({ x }) as Record<string, T>;
+      outs = Object.values(o);
+      return ef.reduceSum(o.a);
+    });
+    const g = tape.gradient(loss, x) as T;
+    expect(g.arraySync()).toEqual([1, 1, 1, 1]);
+    ef.dispose([g, loss, ...outs]);
+    expect(ef.memory().numTensors).toBe(before);
+    x.dispose();
+    f.dispose();
+  });
+
   test('an imported Assert whose condition fails when the graph runs raises InvalidArgumentError naming the node', () => {
     const g = ef.internal.readTfGraph({
       node: [

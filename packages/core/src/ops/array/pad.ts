@@ -14,6 +14,7 @@ import { intValues } from '../kernel_util';
 import { ruleOps as o } from '../rule_ops';
 import { g0 } from '../rule_helpers';
 import { DimRun, shapeOf, sliceTo } from './symbolic_dims';
+import { stopGradient } from './identity';
 
 
 export interface PadParams {
@@ -89,12 +90,21 @@ const bindP = (p: Primitive, ins: Tensor[], params: Record<string, unknown>): Te
 /** Binds pad with int32 [rank, 2] `paddings` as a tensor (paddings only the graph knows), filled with `constantValue`. */
 export const padWith = (x: Tensor, paddings: Tensor, constantValue = 0): Tensor => bindP(pad, [x, paddings], constantValue === 0 ? {} : { constantValue })[0];
 
+/** Pads `x` with `constantValue`: the paddings are a Const (a param) or computed (the tensor form). */
+const padRead = (r: ReadScope, x: Tensor, constantValue: number): Tensor =>
+  r.producer(1)?.op !== 'Const' ? padWith(x, r.input(1), constantValue) : bindP(pad, [x], { paddings: paddingsOf(r), constantValue })[0];
+
 function readPad(r: ReadScope): Tensor[] {
   r.arity(2, 3);
-  const constantValue = r.count === 3 ? r.number(2, 'the pad value') : 0;
-  // Paddings the graph computes: the tensor form.
-  if (r.producer(1)?.op !== 'Const') return [padWith(r.input(0), r.input(1), constantValue)];
-  return bindP(pad, [r.input(0)], { paddings: paddingsOf(r), constantValue });
+  // PadV2 whose constant_values the graph computes: pad with 0, then put the value where a padded mask is false.
+  // Exact for every value (no x - c + c rounding); like TF's PadV2 gradient, none flows into constant_values.
+  if (r.count === 3 && r.producer(2)?.op !== 'Const') {
+    const x = r.input(0);
+    const inside = padRead(r, o.cast(o.onesLike(x), 'bool'), 0);
+    const value = bind(stopGradient, [o.cast(r.input(2), x.dtype)], {})[0];
+    return [o.where(inside, padRead(r, x, 0), value)];
+  }
+  return [padRead(r, r.input(0), r.count === 3 ? r.number(2, 'the pad value') : 0)];
 }
 
 /** A paddings Const input as [before, after] pairs (checked: non-negative, not huge). */
