@@ -370,3 +370,27 @@ describe('the 100k op run at the file-fuzzer commit: a tensor where a number bel
     expect(everyMode((s) => ef.fill(s as never, 1, 'nope' as never), [ef.constant([2], 'int32')])).toBe('TypeError');
   });
 });
+
+describe('the op run after round 3 merges (seed 32, 5k cases): refused calls leak nothing', () => {
+  test('slice with a begin tensor of the wrong dtype frees the size vector it made (cases 2816, 3048)', () => {
+    const x = ef.ones([1, 3, 2]);
+    const begin = ef.ones([3], 'bool');
+    const before = ef.memory().numTensors;
+    expect(() => ef.slice(x, begin as never)).toThrow(/slice: unsupported dtype for begin \(got bool, expected int32\)/);
+    expect(ef.memory().numTensors).toBe(before);
+    ef.dispose([x, begin]);
+  });
+  test('reduceMean of complex64 is the mean of each part, as TF; reduceStd of complex64 refuses without a leak (case 258)', () => {
+    const z = ef.complex(ef.constant([[1, 2, 3], [4, 5, 9]]), ef.constant([[0, -3, 6], [1, 1, 1]]));
+    const before = ef.memory().numTensors;
+    const m = ef.reduceMean(z, -1, true);
+    expect(m.dtype).toBe('complex64');
+    // complex64 values read interleaved (re, im) per element.
+    expect(Array.from(m.dataSync() as Float32Array)).toEqual([2, 1, 6, 1]);
+    m.dispose();
+    expect(ef.memory().numTensors).toBe(before);
+    expect(() => ef.math.reduceStd(z, -1, true)).toThrow(ef.errors.InvalidArgumentError);
+    expect(ef.memory().numTensors).toBe(before);
+    z.dispose();
+  });
+});

@@ -23,7 +23,7 @@ import { ShapeLike, dimsOf, isTensorShapeArg } from '../values/shape_arg';
 import type { ApiSpec, FnOf } from './api_spec';
 import { convertAll, hintOf, makeOp, releasing } from './op_builder';
 import { promoteWeak } from './weak_types';
-import { provideRuleOps } from './rule_ops';
+import { complexRecords, provideRuleOps } from './rule_ops';
 import { sliceWith } from './array/slice_concat_gather';
 import { padWith } from './array/pad';
 import { ints, reshapeWith, shapeOf } from './array/reshape';
@@ -124,6 +124,20 @@ export function reduceMean(x: TensorLike, axis?: number | number[] | null, keepD
   const a = convert('reduceMean', x);
   return releasing([a], () => {
     if (a.t.dtype === 'int32') return bind(RED.intMean, [a.t], { axes, keepDims })[0];
+    // complex64 (TF's Mean takes it): the means of the real and imaginary parts (divide has no complex64).
+    if (a.t.dtype === 'complex64') {
+      const parts: Tensor[] = [];
+      try {
+        for (const p of [complexRecords.real, complexRecords.imag]) {
+          const part = bind(p, [a.t], {})[0];
+          parts.push(part);
+          parts.push(reduceMean(part, axes, keepDims));
+        }
+        return bind(complexRecords.complex, [parts[1], parts[3]], {})[0];
+      } finally {
+        drop(...parts);
+      }
+    }
     const s = reduceSum(a.t, axes, keepDims);
     const dims = a.t.dims;
     const reduced = dims === null ? null : axes === null ? dims : axes.map((i) => dims[i < 0 ? i + dims.length : i]);

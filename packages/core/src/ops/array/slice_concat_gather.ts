@@ -153,17 +153,25 @@ function sliceByTensors(op: string, args: readonly unknown[]): Tensor | undefine
   const [x, begin, size] = args;
   if (!(begin instanceof Tensor) && !(size instanceof Tensor)) return undefined;
   if (!(x instanceof Tensor) || args.length > 3) return undefined;
+  // The vectors made here from numbers are freed however the slice ends (a bad begin dtype must not leak them).
+  const made: Tensor[] = [];
   const vec = (v: unknown, fill: number): Tensor => {
     if (v instanceof Tensor) return v;
+    let n: number | number[];
     if (v === null || v === undefined) {
       const r = x.rank ?? (begin instanceof Tensor ? begin.shape.asList()[0] : null);
       if (r === null) throw argError(op, 'size must be given for a tensor of unknown rank', 'no size', 'an int32 size vector', 'Pass size.');
-      return o.ints(new Array<number>(r).fill(fill));
-    }
-    const n = intOrInts(fill === 0 ? 'begin' : 'size')(op, v) as number | number[];
-    return o.ints(typeof n === 'number' ? [n] : n);
+      n = new Array<number>(r).fill(fill);
+    } else n = intOrInts(fill === 0 ? 'begin' : 'size')(op, v) as number | number[];
+    const t = o.ints(typeof n === 'number' ? [n] : n);
+    made.push(t);
+    return t;
   };
-  return sliceWith(x, vec(begin, 0), vec(size, -1));
+  try {
+    return sliceWith(x, vec(begin, 0), vec(size, -1));
+  } finally {
+    for (const t of made) t.dispose();
+  }
 }
 
 export const gather = defineOp({
