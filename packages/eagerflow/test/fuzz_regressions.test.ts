@@ -380,6 +380,12 @@ describe('the op run after round 3 merges (seed 32, 5k cases): refused calls lea
     expect(ef.memory().numTensors).toBe(before);
     ef.dispose([x, begin]);
   });
+  test('signal.frame with padEnd refuses a string signal in every mode, as TF (case 23355: traced with unknown dims failed in a cast)', () => {
+    const strings = ef.constant([['a', 'b'], ['c', 'd']]);
+    expect(everyMode((x) => ef.signal.frame(x, 3, 2, { padEnd: true, padValue: 5 }), [strings])).toBe('InvalidArgumentError');
+    expect(everyMode((x) => ef.signal.frame(x, 3, 2, { padEnd: true, padValue: 5 }), [ef.slice(strings, [0, 0], [2, 0])])).toBe('InvalidArgumentError');
+    expect(ef.signal.frame(strings, 1, 1).shape.dims).toEqual([2, 2, 1]);
+  });
   test('reduceMean of complex64 is the mean of each part, as TF; reduceStd of complex64 refuses without a leak (case 258)', () => {
     const z = ef.complex(ef.constant([[1, 2, 3], [4, 5, 9]]), ef.constant([[0, -3, 6], [1, 1, 1]]));
     const before = ef.memory().numTensors;

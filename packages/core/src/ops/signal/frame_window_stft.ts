@@ -112,6 +112,9 @@ function frame(signal: TensorLike, frameLength: number, frameStep: number, optio
   if (typeof padValue !== 'number') throw argError(op, 'padValue must be a number', describe(padValue), 'a number', 'Pass e.g. 0.');
   return tidy(() => {
     const x = convert(op, signal, 'float32').t;
+    // TF converts pad_value to the signal's dtype when pad_end is set: a number cannot pad strings (refused whether or
+    // not any padding turns out to be needed, so eager and traced with unknown dims agree).
+    if (padEnd && x.dtype === 'string') throw argError(op, 'a string signal cannot be padded with a number', `padEnd with padValue ${padValue} for a string signal`, 'a numeric or bool signal, or padEnd: false', 'Frame strings without padEnd.');
     if (!Number.isInteger(axis)) throw argError(op, 'axis must be an integer', describe(axis), 'an integer axis', 'Pass e.g. -1.');
     // One path for static and run-time shapes (symbolic_dims.ts): the counts are Dim arithmetic, folded to numbers
     // when the framed length is known. An unknown rank is framed as [before, length, after] and reshaped back.
