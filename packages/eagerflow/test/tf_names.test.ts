@@ -99,7 +99,9 @@ const GENERATED = ['packages/saving/src/proto/tf_protos_schema.ts', 'packages/sa
  */
 const SAVING_PENDING: Readonly<Record<string, readonly string[]>> = {
   Identity: ['packages/saving/src/graphdef.ts', 'packages/saving/src/reader.ts', 'packages/saving/src/writer.ts'],
-  Shape: ['packages/saving/src/reader.ts'],
+  // constant_fold.ts reads Shape/ShapeN/Rank/Size of inputs whose shape is known at load (grappler's shape
+  // materialization): the value is the input's static shape, not a record run on constant inputs.
+  Shape: ['packages/saving/src/reader.ts', 'packages/saving/src/constant_fold.ts'],
   Range: ['packages/saving/src/reader.ts', 'packages/saving/src/spec_io.ts'],
   ReadVariableOp: ['packages/saving/src/writer.ts'],
 };

@@ -8,6 +8,7 @@ import { withBuilder } from '@eagerflow/function';
 import { GraphScope, NodeReader } from './reader';
 import { ConstValue } from './weights';
 import { isHostCallbackNode } from './host_codec';
+import { unfoldableOps } from './spec_io';
 import { InputRef, ParsedNode, loadError } from './validate';
 
 /** The most elements a folded value (and each value a fold reads) may have; larger ones stay graph computations. */
@@ -15,20 +16,22 @@ const FOLD_MAX_ELEMENTS = 1 << 16;
 /** How deep folds may nest (a chain of computed constants); deeper chains are not folded. */
 const FOLD_MAX_DEPTH = 256;
 
-/** Ops never folded: they have effects, draw random numbers, read resources or variants, or call functions. */
+/**
+ * Ops never folded that are not records (graph inputs, TF1 variables and control-flow frames, calls, callbacks); the
+ * records' own effects decide the rest (`unfoldableOps`: variable reads and assignments, prints, stateful ops).
+ */
 const NEVER = new Set([
-  'Placeholder', 'PlaceholderWithDefault', 'VarHandleOp', 'VariableV2', 'Variable', 'ReadVariableOp', 'ResourceGather',
-  'AssignVariableOp', 'AssignAddVariableOp', 'AssignSubVariableOp', 'Assign', 'AssignAdd', 'AssignSub', 'VarIsInitializedOp',
-  'If', 'StatelessIf', 'While', 'StatelessWhile', 'PartitionedCall', 'StatefulPartitionedCall', 'Case', 'StatelessCase',
-  'Enter', 'Exit', 'Switch', 'Merge', 'NextIteration', 'LoopCond', 'ControlTrigger', 'NoOp', 'Assert', 'Print', 'PrintV2',
-  'PyFunc', 'EagerPyFunc', 'PyFuncStateless', 'EnsureShape',
+  'Placeholder', 'PlaceholderWithDefault', 'VarHandleOp', 'VariableV2', 'Variable', 'ResourceGather',
+  'Assign', 'AssignAdd', 'AssignSub', 'VarIsInitializedOp', 'PartitionedCall', 'StatefulPartitionedCall', 'Case', 'StatelessCase',
+  'Enter', 'Exit', 'Switch', 'Merge', 'NextIteration', 'LoopCond', 'ControlTrigger', 'NoOp', 'Assert', 'PrintV2',
+  'PyFunc', 'EagerPyFunc', 'PyFuncStateless',
 ]);
 const NEVER_PATTERN = /Random|Multinomial|Candidate|Shuffle|TensorList|TensorArray|HashTable|LookupTable|Iterator|Dataset|Stateful/;
 
 /** Whether `n` may be folded at all (its inputs decide the rest). */
 function foldable(n: ParsedNode): boolean {
   // Host callbacks (EagerFlow's py_function nodes) may have effects of their own.
-  if (NEVER.has(n.op) || NEVER_PATTERN.test(n.op) || isHostCallbackNode(n)) return false;
+  if (NEVER.has(n.op) || NEVER_PATTERN.test(n.op) || unfoldableOps().has(n.op) || isHostCallbackNode(n)) return false;
   for (const a of n.attrs.values()) {
     const v = a as { func?: { name?: string } | null; list?: { func?: unknown[] } | null };
     if (v.func?.name !== undefined || (v.list?.func ?? []).length > 0) return false;

@@ -177,6 +177,28 @@ function candidatesOf(prim: Primitive, spec: TfSpec, t: ReaderTable): void {
   for (const op of spec.ops) addCandidate(t, op, c);
 }
 
+/** The TF ops a record reads (its declarative op and aliases, or a codec's ops). */
+const tfOpsOf = (spec: TfSpec): readonly string[] => (isCodec(spec) ? spec.ops : [spec.op, ...(spec.readAlso ?? [])]);
+
+/** unfoldableOps' set for the records registered now (rebuilt when a package registers more). */
+let unfoldable: { count: number; ops: Set<string> } | null = null;
+
+/**
+ * The TF ops of records constant folding must not evaluate at load: effects (stateful, or stateful for some params)
+ * and records marked not foldable (variables, prints, checks). Derived from the records, so a new stateful record
+ * is never folded without a list to update.
+ */
+export function unfoldableOps(): ReadonlySet<string> {
+  const prims = allPrimitives();
+  if (unfoldable?.count === prims.length) return unfoldable.ops;
+  const ops = new Set<string>();
+  for (const prim of prims) {
+    if (prim.tf && (prim.effect !== 'pure' || prim.statefulWhen !== undefined || prim.foldable === false)) for (const op of tfOpsOf(prim.tf)) ops.add(op);
+  }
+  unfoldable = { count: prims.length, ops };
+  return ops;
+}
+
 /** Builds the reader table from every registered record and the import-only rows. */
 export function readerTable(imports: readonly TfImport[]): ReaderTable {
   const t: ReaderTable = { byOp: new Map(), wildcards: [] };

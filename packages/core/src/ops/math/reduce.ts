@@ -10,7 +10,7 @@ import type { Tensor } from '../../values/tensor';
 import { ruleOps as o } from '../rule_ops';
 import { bind } from '../bind';
 import { NUMERIC, argError, checkArity, checkDTypes, normalizeAxes } from '../check';
-import { Scratch, withScratch } from '../kernel_util';
+import { Scratch, complexByParts, withScratch } from '../kernel_util';
 import { isHostBackend, readInfoSync } from '../../backend/backend';
 import { I32 } from '../rule_helpers';
 
@@ -42,10 +42,7 @@ export const sum = defineOp({
     // the batch (0 / 0) and raises on a NaN shape.
     if (x.dtype === 'complex64') {
       // By parts (tfjs's Sum takes no complex64; TF sums them): the real and imaginary parts summed alone.
-      return [withScratch(k, (s) => {
-        const part = (kernel: 'Real' | 'Imag'): Info => (x.shape.includes(0) ? s.run('Fill', {}, { shape: reducedDims(x, axes, p.keepDims), value: 0, dtype: 'float32' }) : s.run('Sum', { x: s.run(kernel, { input: x }) }, { axis: axes, keepDims: p.keepDims }));
-        return s.run('Complex', { real: part('Real'), imag: part('Imag') });
-      })];
+      return [complexByParts(k, [x], ([part]) => (x.shape.includes(0) ? k.run('Fill', {}, { shape: reducedDims(x, axes, p.keepDims), value: 0, dtype: 'float32' }) : k.run('Sum', { x: part }, { axis: axes, keepDims: p.keepDims })) as Info)];
     }
     if (x.shape.includes(0)) return [k.run('Fill', {}, { shape: reducedDims(x, axes, p.keepDims), value: 0, dtype: x.dtype }) as Info];
     return [k.run('Sum', { x }, { axis: axes, keepDims: p.keepDims }) as Info];
