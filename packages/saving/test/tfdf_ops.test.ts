@@ -198,7 +198,7 @@ describe('TF-DF serving graphs through ef.registerOp (as @tensorflow/tfjs-tfdf r
   });
 
   test('an async op function (tfjs-tfdf style, returning a Promise) is refused at load with the way to run it', async () => {
-    const unregister = ef.registerOp('SimpleMLLoadModelFromPathWithHandle', async () => ef.constant(0) as never);
+    const unregister = ef.registerOp('SimpleMLLoadModelFromPathWithHandle', (async () => ef.constant(0)) as unknown as ef.CustomOp);
     let unhandled = 0;
     const count = (): void => void unhandled++;
     process.on('unhandledRejection', count);
