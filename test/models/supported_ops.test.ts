@@ -1,5 +1,5 @@
 // docs/models.md's list of the TensorFlow ops the graph importer runs, generated from the records and import rows
-// (a new reader shows up there), and the converter ops it still lacks: an explicit, reviewed list.
+// (a new reader shows up there), and the converter ops that need ef.registerOp (TF-DF's): an explicit, reviewed list.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ef from 'eagerflow';
@@ -23,11 +23,10 @@ function converterOps(): Set<string> {
 const STRUCTURAL = ['Const', 'Placeholder', 'VarHandleOp', 'VariableV2', 'Variable', 'NoOp', 'Switch', 'Merge', 'Enter', 'Exit', 'NextIteration', 'LoopCond'];
 
 /**
- * tfjs-converter ops the importer does not run yet, each with why: TF-DF's ops (tfjs-tfdf's separate runtime).
+ * tfjs-converter ops the importer has no reader for, each with how a model that uses them runs: TF-DF's ops, which
+ * tfjs-converter itself only runs after @tensorflow/tfjs-tfdf supplies them with registerOp.
  */
-const NOT_YET: Record<string, string> = {
-  SimpleMLCreateModelResource: 'TF-DF models: the separate tfjs-tfdf runtime', SimpleMLInferenceOpWithHandle: 'TF-DF models: the separate tfjs-tfdf runtime', SimpleMLLoadModelFromPathWithHandle: 'TF-DF models: the separate tfjs-tfdf runtime',
-};
+const BY_REGISTER_OP: readonly string[] = ['SimpleMLCreateModelResource', 'SimpleMLInferenceOpWithHandle', 'SimpleMLLoadModelFromPathWithHandle'];
 
 function supported(): string[] {
   const table = ef.internal.readerTable(ef.internal.IMPORT_ROWS);
@@ -36,7 +35,7 @@ function supported(): string[] {
 
 function render(): string {
   const ops = supported();
-  const missing = Object.entries(NOT_YET).sort(([a], [b]) => (a < b ? -1 : 1));
+  const missing = [...BY_REGISTER_OP].sort();
   return [
     START,
     '',
@@ -44,7 +43,8 @@ function render(): string {
     '',
     ops.map((o) => `\`${o}\``).join(', '),
     '',
-    `tfjs-converter runs ${missing.length} ops EagerFlow does not yet: ${missing.map(([op, why]) => `\`${op}\` (${why})`).join(', ')}.`,
+    `tfjs-converter has no executor for ${missing.length} more ops either: ${missing.map((op) => `\`${op}\``).join(', ')} (TensorFlow Decision Forests models). ` +
+      'It runs them only after `@tensorflow/tfjs-tfdf` supplies them with `registerOp`; EagerFlow takes the same registration through `ef.registerOp` (see TF-DF models above).',
     '',
     END,
   ].join('\n');
@@ -59,9 +59,9 @@ test('docs/models.md lists the supported ops, generated from the records and imp
   expect(doc).toBe(want);
 });
 
-test('every op tfjs-converter runs imports, except the reviewed NOT_YET list', () => {
+test('every op tfjs-converter runs imports, except the TF-DF ops that need ef.registerOp as they need tfjs-tfdf', () => {
   const have = new Set(supported());
   const lacking = [...converterOps()].filter((o) => !have.has(o)).sort();
-  expect(lacking).toEqual(Object.keys(NOT_YET).sort());
+  expect(lacking).toEqual([...BY_REGISTER_OP].sort());
   for (const op of ['Size', 'SparseToDense', 'ComplexAbs', 'Erfc', 'CropAndResize', 'Einsum', 'PartitionedCall', 'StatefulPartitionedCall', 'ReadVariableOp', 'AssignVariableOp', 'VarIsInitializedOp', 'PlaceholderWithDefault']) expect(have.has(op)).toBe(true);
 });

@@ -2,13 +2,14 @@
 // model): a node whose data inputs are all constants, or a Shape/Rank/Size of a tensor whose static shape is known, is
 // evaluated once when a consumer reads it as a static parameter (an axis, a perm, a size...). Folding is on demand
 // (GraphScope.constOf asks), bounded (FOLD_MAX_ELEMENTS per input and output), never runs stateful, random, resource,
-// control-flow or function-calling ops; a node that fails to evaluate stays a graph computation.
+// control-flow, function-calling or ef.registerOp ops; a node that fails to evaluate stays a graph computation.
 import { Tensor, backend, tidy } from '@eagerflow/core';
 import { withBuilder } from '@eagerflow/function';
 import { GraphScope, NodeReader } from './reader';
 import { ConstValue } from './weights';
 import { isHostCallbackNode } from './host_codec';
 import { unfoldableOps } from './spec_io';
+import { isRegisteredOp } from './graph_model';
 import { InputRef, ParsedNode, loadError } from './validate';
 
 /** The most elements a folded value (and each value a fold reads) may have; larger ones stay graph computations. */
@@ -31,7 +32,8 @@ const NEVER_PATTERN = /Random|Multinomial|Candidate|Shuffle|TensorList|TensorArr
 /** Whether `n` may be folded at all (its inputs decide the rest). */
 function foldable(n: ParsedNode): boolean {
   // Host callbacks (EagerFlow's py_function nodes) may have effects of their own.
-  if (NEVER.has(n.op) || NEVER_PATTERN.test(n.op) || unfoldableOps().has(n.op) || isHostCallbackNode(n)) return false;
+  // Ops supplied by ef.registerOp may have effects too (TF-DF's model loading).
+  if (NEVER.has(n.op) || NEVER_PATTERN.test(n.op) || unfoldableOps().has(n.op) || isHostCallbackNode(n) || isRegisteredOp(n.op)) return false;
   for (const a of n.attrs.values()) {
     const v = a as { func?: { name?: string } | null; list?: { func?: unknown[] } | null };
     if (v.func?.name !== undefined || (v.list?.func ?? []).length > 0) return false;

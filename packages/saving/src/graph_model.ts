@@ -1,5 +1,5 @@
 // tfjs-converter graph models: signatures inferred like the converter's, and model sources (files, URLs, IOHandlers).
-import { Tensor, typeError } from '@eagerflow/core';
+import { Tensor, tidy, typeError } from '@eagerflow/core';
 import type { AttrValue, DType, Dims } from '@eagerflow/core';
 import { fromBase64 } from './format';
 import { nodeFs } from '@eagerflow/function';
@@ -122,7 +122,9 @@ const customOps = new Map<string, CustomOp>();
 /**
  * Supplies a TensorFlow op the loader does not know (or replaces how one is read), like
  * tfjs-converter's `registerOp`. `fn` runs while the graph is traced, so it must use EagerFlow ops;
- * the op is then differentiable through them. Returns a function that unregisters it.
+ * the op is then differentiable through them. Work that needs tensor values or is async (as
+ * @tensorflow/tfjs-tfdf's ops are) goes in `ef.pyFunction` inside `fn`: it runs on every call, in graph
+ * order, awaited by `g.callAsync`. A registered op is never folded at load. Returns a function that unregisters it.
  * @example
  * const unregister = ef.registerOp('MyScale', (inputs, attrs) => ef.multiply(inputs[0], attrs.factor as number));
  * unregister();
@@ -165,12 +167,38 @@ export function customReader(op: string): ((r: NodeReader) => Tensor[]) | undefi
   return (r) => {
     const attrs: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     for (const key of r.node.attrs.keys()) if (!key.startsWith('_')) attrs[key] = attrValue(r.node, key);
-    const out = fn(r.inputs(), attrs);
+    const ins = r.inputs();
+    // Tensors the function makes and does not return (an ef.constant it wraps into a graph constant) are released.
+    let out: unknown;
+    tidy(() => {
+      out = fn(ins, attrs);
+      return (Array.isArray(out) ? out : [out]).filter((t): t is Tensor => t instanceof Tensor);
+    });
+    if (isThenable(out)) {
+      // Its outcome is never read: release the tensors it resolves to, keep a rejection from going unhandled.
+      out.then((v) => (Array.isArray(v) ? v : [v]).forEach((t) => t instanceof Tensor && t.dispose()), () => undefined);
+      throw r.error(
+        `the registered op '${op}' returned a Promise`,
+        'a Promise (an async op function)',
+        'a Tensor or an array of Tensors, returned while the graph is traced',
+        "Run host or async work (reading tensor values, loading files) inside ef.pyFunction(async (...xs) => ..., inputs, Tout) in the op function; call the loaded function with await g.callAsync(...) (docs/models.md, TF-DF models)",
+      );
+    }
     const outs = Array.isArray(out) ? out : [out];
     if (outs.some((t) => !(t instanceof Tensor))) throw r.error(`the registered op '${op}' returned something other than tensors`, show(out), 'a Tensor or an array of Tensors', 'Return ef tensors from the op function');
-    return outs;
+    // An eager result (an ef.constant handle) is captured, and pinned, by the trace: the loader releases its own copy.
+    for (const t of outs as Tensor[]) if (!t.isSymbolic) r.scope.ctx.created.push(t);
+    return outs as Tensor[];
   };
 }
+
+const isThenable = (x: unknown): x is PromiseLike<unknown> => typeof x === 'object' && x !== null && typeof (x as PromiseLike<unknown>).then === 'function';
+
+/** Whether `op` is supplied by ef.registerOp now (such nodes are never folded at load: they may have effects). */
+export const isRegisteredOp = (op: string): boolean => customOps.has(op);
+
+/** TensorFlow Decision Forests' ops: tfjs-converter runs them only after @tensorflow/tfjs-tfdf registers them. */
+const TFDF_OPS = ['SimpleMLCreateModelResource', 'SimpleMLInferenceOpWithHandle', 'SimpleMLLoadModelFromPathWithHandle'];
 
 /** Ops the loader interprets itself (constants, placeholders, resources, lazily read shape helpers). */
 const BUILT_IN = new Set(['Const', 'Placeholder', 'VarHandleOp', 'VariableV2', 'Variable', 'NoOp']);
@@ -184,10 +212,12 @@ export function checkSupported(nodes: Iterable<ParsedNode>, known: (op: string) 
   for (const n of nodes) if (!BUILT_IN.has(n.op) && !customOps.has(n.op) && !known(n.op) && !isHost(n)) missing.add(n.op);
   if (missing.size === 0) return;
   const list = [...missing].sort();
+  const tfdf = list.filter((op) => TFDF_OPS.includes(op));
+  const tfdfHint = tfdf.length === 0 ? '' : ` (${tfdf.join(', ')}: a TensorFlow Decision Forests model, which tfjs-converter runs only after @tensorflow/tfjs-tfdf registers these ops with its registerOp; register them the same way with ef.registerOp, see docs/models.md, TF-DF models)`;
   throw loadError(
     `the model uses ${list.length} op${list.length === 1 ? '' : 's'} EagerFlow cannot run: ${list.join(', ')}`,
     list.join(', '),
     'ops listed in docs/ops.md',
-    `Supply them with ef.registerOp('${list[0]}', (inputs, attrs) => ...) before loading`,
+    `Supply them with ef.registerOp('${list[0]}', (inputs, attrs) => ...) before loading${tfdfHint}`,
   );
 }
