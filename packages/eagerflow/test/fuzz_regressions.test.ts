@@ -386,6 +386,11 @@ describe('the op run after round 3 merges (seed 32, 5k cases): refused calls lea
     expect(everyMode((x) => ef.signal.frame(x, 3, 2, { padEnd: true, padValue: 5 }), [ef.slice(strings, [0, 0], [2, 0])])).toBe('InvalidArgumentError');
     expect(ef.signal.frame(strings, 1, 1).shape.dims).toEqual([2, 2, 1]);
   });
+  test('broadcast_like of [3, 1] against a [3] like is [3, 3] eagerly too, as its infer and traced runs say (case 52971 at 100k)', () => {
+    const P = ef.internal.PRIMITIVES as Record<string, ef.internal.Primitive>;
+    const y = everyMode((x, l) => ef.internal.bind(P.broadcast_like, [x, l], {})[0], [ef.constant([[1], [2], [3]]), ef.ones([3])]);
+    expect(JSON.parse(y)).toEqual([['(3, 3)', 'float32', [1, 1, 1, 2, 2, 2, 3, 3, 3]]]);
+  });
   test('reduceMean of complex64 is the mean of each part, as TF; reduceStd of complex64 refuses without a leak (case 258)', () => {
     const z = ef.complex(ef.constant([[1, 2, 3], [4, 5, 9]]), ef.constant([[0, -3, 6], [1, 1, 1]]));
     const before = ef.memory().numTensors;

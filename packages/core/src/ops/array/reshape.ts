@@ -146,7 +146,8 @@ export const reshapeLike = likeOp(
 );
 export const broadcastLike = likeOp(
   'broadcast_like',
-  (k, x, like) => broadcastInfo(k, x, like.shape),
+  // To the broadcast of both shapes, as infer says (like's shape alone kept a [3, 1] x at [3, 1] against a [3] like).
+  (k, x, like) => broadcastInfo(k, x, broadcastOrThrow('broadcast_like', x.shape, like.shape) as number[]),
   (x, l) => broadcastOrThrow('broadcast_like', x.shape, l.shape),
   // Backprop's unbroadcast sums the cotangent down to x's shape (without reading x: it may be freed).
   (c) => [g0(c), null],
