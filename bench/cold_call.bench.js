@@ -35,10 +35,15 @@ function smallChild(jitCompile, warmProcess) {
     for (let i = 0; i < 3000; i++) other(x).dispose();
   }
   const f = ef.trace((x) => ef.tanh(ef.add(ef.matmul(x, x), 1)), { jitCompile });
+  return coldAndSteady(() => f(x).dispose());
+}
+
+/** `call`'s first call, calls 2-101 and steady state (after 20,000 more), CPU and wall microseconds per call. */
+function coldAndSteady(call) {
   const time = (n) => {
     const c = cpuUs();
     const t = performance.now();
-    for (let i = 0; i < n; i++) f(x).dispose();
+    for (let i = 0; i < n; i++) call();
     return { cpu: (cpuUs() - c) / n, wall: ((performance.now() - t) * 1000) / n };
   };
   const first = time(1);
@@ -67,17 +72,7 @@ function rawTfjsChild() {
       const a = engine.runKernel('Add', { a: m, b: one }, {});
       return engine.runKernel('Tanh', { x: a }, {});
     });
-  const time = (n) => {
-    const c = cpuUs();
-    const t = performance.now();
-    for (let i = 0; i < n; i++) f().dispose();
-    return { cpu: (cpuUs() - c) / n, wall: ((performance.now() - t) * 1000) / n };
-  };
-  const first = time(1);
-  const cold = time(100);
-  time(20000);
-  const steady = time(5000);
-  return { first, cold, steady };
+  return coldAndSteady(() => f().dispose());
 }
 
 /** Child: a compiled workload and a raw session, both fresh, over their first 100 calls after the first (wall us per call). */
