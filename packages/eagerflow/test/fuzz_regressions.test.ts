@@ -391,6 +391,15 @@ describe('the op run after round 3 merges (seed 32, 5k cases): refused calls lea
     const y = everyMode((x, l) => ef.internal.bind(P.broadcast_like, [x, l], {})[0], [ef.constant([[1], [2], [3]]), ef.ones([3])]);
     expect(JSON.parse(y)).toEqual([['(3, 3)', 'float32', [1, 1, 1, 2, 2, 2, 3, 3, 3]]]);
   });
+  test('seed 33: range with a tensor bound frees what it converted when a later bound is refused; zeros of an empty dims vector (cases 5565, 6483, 39650)', () => {
+    const x = ef.ones([2, 3]);
+    const before = ef.memory().numTensors;
+    expect(() => ef.range(x, 3, { axis: -1 } as never)).toThrow(TypeError);
+    expect(() => ef.range(ef.scalar(1), 1, 'float32' as never)).toThrow(TypeError);
+    expect(ef.memory().numTensors).toBe(before);
+    x.dispose();
+    expect(everyMode((d) => ef.zeros(d as never), [ef.constant([], 'int32')])).toBe(JSON.stringify([['()', 'float32', [0]]]));
+  });
   test('reduceMean of complex64 is the mean of each part, as TF; reduceStd of complex64 refuses without a leak (case 258)', () => {
     const z = ef.complex(ef.constant([[1, 2, 3], [4, 5, 9]]), ef.constant([[0, -3, 6], [1, 1, 1]]));
     const before = ef.memory().numTensors;

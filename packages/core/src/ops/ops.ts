@@ -267,30 +267,26 @@ export function fill(dims: number[] | ShapeLike, value: number | boolean | strin
 
 /**
  * fill with dims only the graph knows (symbolic int32 tensors inside a trace, as TF's Fill takes its dims as a
- * tensor input): a zero tensor of the run-time shape (Pad of an all-empty one by the dims) plus the value, so the
- * value's gradient flows. Null when every dim is known now (the static path), or for string and bool fills.
+ * tensor input): fill's tensor form (the value's gradient sums the cotangent, as TF's). Null when every dim is known
+ * now (the static path), or for string and bool fills.
  */
 function runTimeFill(dims: unknown, value: number | boolean | string | Tensor, dtype?: DType): Tensor | null {
   const symbolic = (d: unknown): d is Tensor => d instanceof Tensor && d.isSymbolic;
   if (value instanceof Tensor && value.rank !== 0) return null;
   let vec: Tensor;
-  let rank: number | null;
   // Symbolic dims of another dtype than int32 take the static path, which refuses them as eager calls do.
   if (symbolic(dims)) {
     if (dims.rank !== 1 || dims.dtype !== 'int32') return null;
-    rank = dims.shape.asList()[0];
     vec = dims;
   } else if (Array.isArray(dims) && dims.some(symbolic)) {
     if (dims.some((d: unknown) => symbolic(d) && (d.dtype !== 'int32' || d.rank !== 0))) return null;
-    rank = dims.length;
     vec = stack(dims as TensorLike[]);
   } else return null;
   const dt = dtype ?? (value instanceof Tensor ? value.dtype : typeof value === 'number' ? 'float32' : null);
-  if (rank === null || (dt !== 'float32' && dt !== 'int32')) return null;
-  const empty = bind(CRE.fill, [], { shape: new Array<number>(rank).fill(0), value: 0, dtype: dt })[0];
-  const zeros = padWith(empty, stack([ints(new Array<number>(rank).fill(0)), vec], 1));
+  // A dims vector of unknown length is fill's tensor form too: the rank comes when the graph runs.
+  if (dt !== 'float32' && dt !== 'int32') return null;
   const v = value instanceof Tensor ? (value.dtype === dt ? value : cast(value, dt)) : convert('fill', value, dt).t;
-  return add(zeros, v);
+  return CRE.fillWith(vec, v);
 }
 
 /** An integer alone is a 1-D shape, as in TF (`ef.zeros(2)`). */
@@ -305,12 +301,15 @@ export function range(start: number | Tensor, limit?: number | Tensor | null, de
   // the tensors' dtype when none is given (TF's).
   if ([a, b, delta].some((v) => v instanceof Tensor)) {
     const dt = asDType(dtype ?? ([a, b, delta].find((v) => v instanceof Tensor) as Tensor).dtype, 'range');
-    const converted = [a, b, delta].flatMap((v) => (v instanceof Tensor ? [] : [convert('range', v, dt)]));
+    // Converted inside the try: a bad later bound must not leak an earlier one's tensor.
+    const converted: ReturnType<typeof convert>[] = [];
     const casts: Tensor[] = [];
     try {
-      let k = 0;
       const ts = [a, b, delta].map((v) => {
-        if (!(v instanceof Tensor)) return converted[k++].t;
+        if (!(v instanceof Tensor)) {
+          converted.push(convert('range', v, dt));
+          return converted[converted.length - 1].t;
+        }
         if (v.dtype === dt) return v;
         casts.push(cast(v, dt));
         return casts[casts.length - 1];
