@@ -400,6 +400,11 @@ describe('the op run after round 3 merges (seed 32, 5k cases): refused calls lea
     x.dispose();
     expect(everyMode((d) => ef.zeros(d as never), [ef.constant([], 'int32')])).toBe(JSON.stringify([['()', 'float32', [0]]]));
   });
+  test('seed 34: broadcastTo to a run-time shape past 2^31 elements is ResourceExhaustedError in every mode; inTopK of int32 scores with unknown dims (cases 26740, 58779)', () => {
+    expect(everyMode((x, s) => ef.broadcastTo(x, s as never), [ef.ones([4]), ef.constant([2147483647, 2, 3, 4], 'int32')])).toBe('ResourceExhaustedError');
+    expect(everyMode((t, p) => ef.nn.inTopK(t, p, 2), [ef.constant([0, 1, 2, 0], 'int32'), ef.ones([5, 3], 'int32')])).toBe('InvalidArgumentError');
+    expect(everyMode((t, p) => ef.nn.inTopK(t, p, 1), [ef.constant([0, 2], 'int32'), ef.constant([[3, 1, 2], [0, 1, 5]], 'int32')])).toBe(JSON.stringify([['(2,)', 'bool', [1, 1]]]));
+  });
   test('reduceMean of complex64 is the mean of each part, as TF; reduceStd of complex64 refuses without a leak (case 258)', () => {
     const z = ef.complex(ef.constant([[1, 2, 3], [4, 5, 9]]), ef.constant([[0, -3, 6], [1, 1, 1]]));
     const before = ef.memory().numTensors;

@@ -14,7 +14,7 @@ import { Dims, broadcastDims, dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import { DimLike, hasSymbolicDims } from '../../values/shape_arg';
 import { TensorLike, convert, release } from '../../values/convert';
-import { ruleOps as o, shapeRecords } from '../rule_ops';
+import { ruleOps as o } from '../rule_ops';
 import { InvalidArgumentError } from '../../errors/errors';
 import { argError, broadcastOrThrow, checkArity, checkDTypes, checkDimsValid, checkSize, normalizeAxes } from '../check';
 import { broadcastInfo, intValues, sameShape, transposeKernel } from '../kernel_util';
@@ -277,13 +277,8 @@ function broadcastToRunTimeShape(op: string, args: readonly unknown[]): Tensor |
       });
     }
     const shapeVec = vector ?? o.concat((dims as DimLike[]).map((d) => (typeof d === 'number' ? o.ints([d]) : o.reshape(d, [1]))), 0);
-    // Zeros of the target shape: prod(shape) zeros (Pad of an empty vector), reshaped to it.
-    const count = bind(shapeRecords.prod, [shapeVec], { axes: null, keepDims: false })[0];
-    const numeric = x.dtype === 'bool' ? 'int32' : x.dtype;
-    const flat = o.padWith(o.fill([0], 0, numeric), o.stack([o.ints([0]), o.reshape(count, [1])], 1));
-    const zeros = reshapeWith(flat, shapeVec);
-    const sum = x.dtype === 'bool' ? o.cast(o.add(o.cast(x, 'int32'), zeros), 'bool') : o.add(x, zeros);
-    return reshapeWith(sum, shapeVec);
+    // broadcast_to's tensor form: the shape is read and checked (size included) when the graph runs.
+    return bind(broadcastTo as Primitive, [x, shapeVec], {})[0];
   } finally {
     release(c);
   }

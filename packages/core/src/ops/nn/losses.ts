@@ -127,7 +127,8 @@ function inTopK(targets: TensorLike, predictions: TensorLike, k: number): Tensor
     const above = o.reduceSum(o.cast(o.greater(p, target), 'int32'), -1);
     // TF: out-of-range targets and non-finite target scores are never in the top k.
     const valid = o.greater(o.reduceMax(o.cast(mask, 'int32'), -1), 0);
-    const finite = o.less(abs(o.reduceSum(target, -1)), Infinity);
+    // int32 scores are always finite (and Infinity is no int32 constant).
+    const finite = p.dtype === 'int32' ? valid : o.less(abs(o.reduceSum(target, -1)), Infinity);
     return o.logicalAnd(o.logicalAnd(valid, finite), o.less(above, k));
   });
 }
