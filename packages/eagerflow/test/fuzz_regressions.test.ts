@@ -395,7 +395,7 @@ describe('the op run after round 3 merges (seed 32, 5k cases): refused calls lea
     const x = ef.ones([2, 3]);
     const before = ef.memory().numTensors;
     expect(() => ef.range(x, 3, { axis: -1 } as never)).toThrow(TypeError);
-    expect(() => ef.range(ef.scalar(1), 1, 'float32' as never)).toThrow(TypeError);
+    expect(() => ef.range(ef.constant(1), 1, 'float32' as never)).toThrow(TypeError);
     expect(ef.memory().numTensors).toBe(before);
     x.dispose();
     expect(everyMode((d) => ef.zeros(d as never), [ef.constant([], 'int32')])).toBe(JSON.stringify([['()', 'float32', [0]]]));
