@@ -74,7 +74,10 @@ export const fill = defineOp({
       const shape = Array.from(intValues(ins[0]));
       checkDimsValid('fill', shape);
       checkSize('fill', shape);
-      return [broadcastInfo(k, ins[1], shape)];
+      // One Fill kernel for the common dtypes (a Tile of the scalar wrote a 2^31 - 1 element fill far slower).
+      const value = ins[1];
+      if (value.dtype === 'float32' || value.dtype === 'int32') return [k.run('Fill', {}, { shape, value: Number(readInfoSync(value)[0]), dtype: value.dtype }) as Info];
+      return [broadcastInfo(k, value, shape)];
     }
     return [p.dtype === 'complex64'
       ? withScratch(k, (s) => s.run('Complex', { real: s.run('Fill', {}, { shape: [...p.shape], value: p.value, dtype: 'float32' }), imag: s.run('Fill', {}, { shape: [...p.shape], value: 0, dtype: 'float32' }) }))
