@@ -90,7 +90,7 @@ function kernelChild(kind) {
   require('onnxruntime-node/dist/binding').initOrt();
   const session = new binding.InferenceSession();
   // The options EagerFlow's sessions use (packages/function/src/onnx/runtime.ts).
-  session.loadModel(model.buffer, model.byteOffset, model.byteLength, { intraOpNumThreads: os.availableParallelism(), interOpNumThreads: 1, graphOptimizationLevel: 'all', extra: { session: { intra_op: { allow_spinning: '0' } } } });
+  session.loadModel(model.buffer, model.byteOffset, model.byteLength, { intraOpNumThreads: os.availableParallelism(), interOpNumThreads: 1, graphOptimizationLevel: 'all', extra: { session: { intra_op: { allow_spinning: '1' } } } });
   const feeds = Object.fromEntries(args.map((a, k) => [`in${k}`, new ort.Tensor('float32', a.dataSync(), a.shape.asList())]));
   const fetches = { out0: null };
   const compiled = ef.trace(fn, { inputSignature: spec, jitCompile: true });

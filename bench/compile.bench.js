@@ -11,7 +11,7 @@ const { MODELS_DIR, converterArtifacts, measure, ratioLine, record, tensorFlowPy
 function rawSession(model) {
   require('onnxruntime-node/dist/binding').initOrt();
   const s = new binding.InferenceSession();
-  s.loadModel(model.buffer, model.byteOffset, model.byteLength, { intraOpNumThreads: os.availableParallelism(), interOpNumThreads: 1, graphOptimizationLevel: 'all', extra: { session: { intra_op: { allow_spinning: '0' } } } });
+  s.loadModel(model.buffer, model.byteOffset, model.byteLength, { intraOpNumThreads: os.availableParallelism(), interOpNumThreads: 1, graphOptimizationLevel: 'all', extra: { session: { intra_op: { allow_spinning: '1' } } } });
   return s;
 }
 

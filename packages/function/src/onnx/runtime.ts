@@ -77,12 +77,14 @@ function cores(): number {
 
 /**
  * Session options: intra-op threads = cores for heavy models (one thread for light ones: a 48-op
- * elementwise chain on [256] ran 43 us on one thread, 50 us on two), no spinning. Idle spinning threads of many live sessions
- * starved the machine (81 tiny sessions: 9.5 s with spinning, 2.0 s without) and spinning bought
- * nothing measurable on conv2d/matmul (bench/compile.bench.js).
+ * elementwise chain on [256] ran 43 us on one thread, 50 us on two). Light sessions have no pool threads, so nothing
+ * spins: idle spinning threads of many live tiny sessions once starved the machine (81 tiny sessions: 9.5 s with
+ * spinning, 2.0 s without). Heavy ones let their pool thread spin between the many short parallel ops of a train step,
+ * as TF's Eigen pool does: woken from sleep each time, the MLP step took 1,937 us, spinning 1,388 us (attention 876 ->
+ * 612 us, conv 898 -> 851 us; bench/train_steps.bench.js, quiet machine).
  */
 function sessionOptions(threads: number): object {
-  return { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all', extra: { session: { intra_op: { allow_spinning: '0' } } } };
+  return { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all', extra: { session: { intra_op: { allow_spinning: threads > 1 ? '1' : '0' } } } };
 }
 
 /** A built session: runs synchronously on ORT tensors. */
