@@ -13,7 +13,7 @@ import { argError, checkArity, checkSize, checkSizeTensor, unknownDimsOfRank } f
 import { intValues } from '../kernel_util';
 import { ruleOps as o } from '../rule_ops';
 import { g0 } from '../rule_helpers';
-import { DimRun, shapeOf, sliceTo } from './symbolic_dims';
+import { DimRun, padWithValue, shapeOf, sliceTo } from './symbolic_dims';
 import { stopGradient } from './identity';
 
 
@@ -96,13 +96,10 @@ const padRead = (r: ReadScope, x: Tensor, constantValue: number): Tensor =>
 
 function readPad(r: ReadScope): Tensor[] {
   r.arity(2, 3);
-  // PadV2 whose constant_values the graph computes: pad with 0, then put the value where a padded mask is false.
-  // Exact for every value (no x - c + c rounding); like TF's PadV2 gradient, none flows into constant_values.
+  // PadV2 whose constant_values the graph computes (padWithValue); like TF's PadV2 gradient, none flows into them.
   if (r.count === 3 && r.producer(2)?.op !== 'Const') {
     const x = r.input(0);
-    const inside = padRead(r, o.cast(o.onesLike(x), 'bool'), 0);
-    const value = bind(stopGradient, [o.cast(r.input(2), x.dtype)], {})[0];
-    return [o.where(inside, padRead(r, x, 0), value)];
+    return [padWithValue(x, (t) => padRead(r, t, 0), bind(stopGradient, [o.cast(r.input(2), x.dtype)], {})[0])];
   }
   return [padRead(r, r.input(0), r.count === 3 ? r.number(2, 'the pad value') : 0)];
 }

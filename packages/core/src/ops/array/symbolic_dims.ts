@@ -210,10 +210,16 @@ export function sliceTo(x: Tensor, begin: SymShape, size: SymShape): Tensor {
 export function padBy(x: Tensor, before: SymShape, after: SymShape, value = 0): Tensor {
   if (isStatic(before) && isStatic(after)) return o.pad(x, before.map((b, i) => [b, after[i] as number]), 'CONSTANT', value);
   const paddings = o.stack([shapeTensor(before), shapeTensor(after)], 1);
-  const padded = o.padWith(x, paddings);
-  if (value === 0) return padded;
-  const inside = o.cast(o.padWith(o.onesLike(o.cast(x, 'int32')), paddings), 'bool');
-  return o.where(inside, padded, o.cast(o.fill([], value, 'float32'), x.dtype as DType));
+  if (value === 0) return o.padWith(x, paddings);
+  return padWithValue(x, (t) => o.padWith(t, paddings), o.cast(o.fill([], value, 'float32'), x.dtype as DType));
+}
+
+/**
+ * x padded by `pad` (a zero padding) with `value` (a scalar tensor of x's dtype) where the padding is: a padded mask
+ * picks x or the value, exact for every value (no x - v + v rounding).
+ */
+export function padWithValue(x: Tensor, pad: (t: Tensor) => Tensor, value: Tensor): Tensor {
+  return o.where(pad(o.cast(o.onesLike(x), 'bool')), pad(x), value);
 }
 
 /**
