@@ -9,6 +9,7 @@ import { flattenArgs } from './args';
 import { JitMode, disposeSessions, segmentGraph } from './onnx/segment';
 import { disposeBackward, tapedCompiledCall } from './onnx/tape';
 import { ortIsAsync } from './onnx/runtime_web';
+import { TensorClass, adoptInfo, callCtx } from './core_bindings';
 
 const isTensorLeaf = (x: unknown): boolean => x instanceof Tensor;
 
@@ -27,6 +28,65 @@ export interface OutputTemplate {
   readonly dtypes: DType[];
   /** Which outputs are weakly typed (made from JS numbers alone): calls give weak tensors there too. */
   readonly weak?: boolean[];
+}
+
+/**
+ * What an eager call of a concrete function reads, in one plain object made once. The callable ConcreteFunction is a
+ * function object whose own `name` and `length` were deleted, which puts its properties in dictionary mode: every
+ * `this.x` on it is a lookup by name, and the call path would make a dozen per call.
+ */
+export interface CallState {
+  readonly cf: ConcreteFunction;
+  readonly plan: Plan;
+  /** The API name in input errors (a disposed or symbolic tensor). */
+  readonly api: string;
+  readonly dtypes: readonly DType[];
+  /** Which outputs are weak; null when none is. */
+  readonly weak: readonly boolean[] | null;
+  /** The structured result with symbolic tensor leaves (template.structured). */
+  readonly structured: unknown;
+  /** 0: no tensor outputs (the structure is returned as is), 1: one tensor that is the whole result, 2: a structure to pack. */
+  readonly outputKind: 0 | 1 | 2;
+  /** No variable slots and not compiled: an eager call without tapes runs the plan on the inputs directly. */
+  readonly direct: boolean;
+}
+
+const NO_VARIABLES: readonly Variable[] = Object.freeze([]);
+
+/**
+ * `cf.callFlat(tensors, [])` for flat tensor arguments (a traced function's repeat call). Outside traces and tapes,
+ * a function without variable slots or compilation runs its plan here directly, with the same checks as callFlat
+ * (a disposed or symbolic input is an error naming it).
+ */
+export function callTensors(st: CallState, tensors: readonly Tensor[]): unknown {
+  if (!st.direct || callCtx.builder !== null || callCtx.tapes.length !== 0) return st.cf.callFlat(tensors, NO_VARIABLES);
+  const n = tensors.length;
+  const infos = new Array<backend.Info>(n);
+  for (let i = 0; i < n; i++) {
+    const tf = tensors[i]._tf;
+    infos[i] = tf !== null && !tf.isDisposed ? tf : tensors[i].concrete(st.api);
+  }
+  const res = run(st.plan, infos);
+  const dtypes = st.dtypes;
+  const weak = st.weak;
+  if (st.outputKind === 1) {
+    const t = new TensorClass(adoptInfo(res[0]), dtypes[0]);
+    if (weak !== null && weak[0]) t.weak = true;
+    return t;
+  }
+  const outs = new Array<Tensor>(res.length);
+  for (let i = 0; i < res.length; i++) {
+    outs[i] = new TensorClass(adoptInfo(res[i]), dtypes[i]);
+    if (weak !== null && weak[i]) outs[i].weak = true;
+  }
+  return packOutputs(st.structured, outs, st.outputKind);
+}
+
+/** The structured result from the output tensors. */
+function packOutputs(structured: unknown, outs: Tensor[], kind: 0 | 1 | 2): unknown {
+  if (kind === 0) return structured;
+  if (kind === 1) return outs[0];
+  return packStructure(structured, substitute(structured, outs), isTensorLeaf);
 }
 
 const registry = typeof FinalizationRegistry !== 'undefined' ? new FinalizationRegistry<Value[]>(releaseConstants) : null;
@@ -55,6 +115,8 @@ export class ConcreteFunction {
   readonly arity!: number;
   /** The API name errors about this function's arguments give. */
   private readonly api!: string;
+  /** What eager calls read (see CallState). */
+  readonly callState!: CallState;
 
   /** A ConcreteFunction is callable, as TF's: `cf(x)` is `cf.call(x)`. */
   constructor(graph: Graph, inputs: Tensor[], template: OutputTemplate, slots: readonly VariableSlot[], key: string, names: readonly string[], jitCompile: JitMode = false, arity = Infinity) {
@@ -64,10 +126,16 @@ export class ConcreteFunction {
     delete (self as { length?: unknown }).length;
     Object.setPrototypeOf(self, new.target.prototype);
     const plan = compile(jitCompile === false ? graph : segmentGraph(graph, jitCompile));
+    const api = `ConcreteFunction ${graph.name}`;
+    const outputs = flattenStructure<Tensor>(template.structured, isTensorLeaf).filter(isTensorLeaf);
+    const callState: CallState = {
+      cf: self, plan, api, dtypes: template.dtypes, structured: template.structured,
+      weak: template.weak !== undefined && template.weak.some((w) => w) ? template.weak : null,
+      outputKind: outputs.length === 0 ? 0 : template.structured instanceof Tensor ? 1 : 2,
+      direct: slots.length === 0 && jitCompile === false,
+    };
     Object.assign(self, {
-      graph, template, slots, key, names, jitCompile, arity, plan, inputs,
-      api: `ConcreteFunction ${graph.name}`,
-      outputs: flattenStructure<Tensor>(template.structured, isTensorLeaf).filter(isTensorLeaf),
+      graph, template, slots, key, names, jitCompile, arity, plan, inputs, api, outputs, callState,
       inputSignature: inputs.map((t) => new TensorSpec(t.shape.dims, t.dtype, t._sym?.label)),
     });
     // Hold only the constants to unpin (bodies' included): holding the graph itself would keep its
@@ -117,6 +185,8 @@ export class ConcreteFunction {
 
   /** Runs the graph on flat tensor inputs and distinct variables; packs the structured result. */
   callFlat(tensors: readonly Tensor[], vars: readonly Variable[]): unknown {
+    const st = this.callState;
+    if (st.direct && callCtx.builder === null && callCtx.tapes.length === 0) return callTensors(st, tensors);
     const outs = this.slots.length === 0 ? this.execute(tensors) : withVariables(this.slots, vars, () => this.execute(tensors));
     return this.pack(outs);
   }
@@ -168,10 +238,8 @@ export class ConcreteFunction {
   }
 
   private pack(outs: Tensor[]): unknown {
-    if (this.outputs.length === 0) return this.template.structured;
     // A function returning one tensor: the output is the whole structure.
-    if (this.template.structured instanceof Tensor) return outs[0];
-    return packStructure(this.template.structured, substitute(this.template.structured, outs), (x) => x instanceof Tensor);
+    return packOutputs(this.template.structured, outs, this.callState.outputKind);
   }
 
   /**

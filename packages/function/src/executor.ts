@@ -1,10 +1,11 @@
 // The executor: a precomputed plan run in a short loop that frees every value after its last use.
-import { AVal, EnsureShapeParams, Info, Kernels, OpError, PRIMITIVES, Params, Primitive, backend, ensureShapeCheck, toOpError, typeError, withOp } from '@eagerflow/core';
+import { AVal, EnsureShapeParams, Info, Kernels, OpError, PRIMITIVES, Params, Primitive, ensureShapeCheck, toOpError, typeError, withOp } from '@eagerflow/core';
 import { Graph, Node, nodeLine } from './graph';
 import { fuseElementwise, isFused, recycleFused } from './fuse';
 import { RunLimits, checkElements, checkPlannedElements, runLimitsOf } from './run_limits';
 import { checkInputs, checkOutputs, needsRuntimeCheck } from './runtime_checks';
 import { userFrame } from './user_frame';
+import { directKernels } from './core_bindings';
 
 interface Step {
   readonly prim: Primitive;
@@ -16,8 +17,8 @@ interface Step {
   readonly node: Node;
   /** Of `free`: fused results only fused loops read, whose buffers the next loops may reuse. */
   readonly recycle: ReadonlySet<number> | null;
-  /** An input whose handle the step's output took over (its slot is cleared, not freed). */
-  readonly moved?: number;
+  /** An input whose handle the step's output took over (its slot is cleared, not freed); -1: none (every step has the field: one object shape). */
+  readonly moved: number;
   /** Input dtypes when some input shape was unknown at trace time: infer re-runs on the real shapes. */
   readonly recheck: readonly AVal['dtype'][] | null;
 }
@@ -86,7 +87,7 @@ export function compile(source: Graph): Plan {
       const r = [...f].filter((i) => reusable.has(i));
       return r.length === 0 ? null : new Set(r);
     };
-    if (n.prim !== PRIMITIVES.ensure_shape) return { prim: n.prim, params: n.params, ins: n.inputs, outs: n.outputs, free: [...free], recycle: recycle(free), node: n, recheck };
+    if (n.prim !== PRIMITIVES.ensure_shape) return { prim: n.prim, params: n.params, ins: n.inputs, outs: n.outputs, free: [...free], recycle: recycle(free), node: n, moved: -1, recheck };
     const [input] = n.inputs;
     const [output] = n.outputs;
     if (free.has(input) && !free.has(output)) {
@@ -95,9 +96,9 @@ export function compile(source: Graph): Plan {
     }
     if (!owned(input) && !keep.has(output)) {
       alias.add(output);
-      return { prim: ensureMove, params: n.params, ins: n.inputs, outs: n.outputs, free: [], recycle: null, node: n, recheck };
+      return { prim: ensureMove, params: n.params, ins: n.inputs, outs: n.outputs, free: [], recycle: null, node: n, moved: -1, recheck };
     }
-    return { prim: n.prim, params: n.params, ins: n.inputs, outs: n.outputs, free: [...free], recycle: null, node: n, recheck };
+    return { prim: n.prim, params: n.params, ins: n.inputs, outs: n.outputs, free: [...free], recycle: null, node: n, moved: -1, recheck };
   });
   const consts: [number, Info][] = [];
   graph.values.forEach((v, i) => v.kind === 'const' && consts.push([i, v.constant as Info]));
@@ -145,14 +146,10 @@ function prepare(plan: Plan, inputs: readonly Info[]): Scratch {
   return sc;
 }
 
-/** Clears a run's arrays (no value stays reachable from the plan) and returns them to the pool. */
-function release(plan: Plan, sc: Scratch): void {
-  sc.slots.fill(undefined as unknown as Info);
-  for (let s = 0; s < sc.args.length; s++) sc.args[s].fill(undefined as unknown as Info);
-  if (plan.scratch.length < 2) plan.scratch.push(sc);
-}
-
-/** The run's outputs (owned by the caller); its arrays go back to the pool. */
+/**
+ * The run's outputs (owned by the caller); its arrays are cleared (no value stays reachable from the plan) and go back
+ * to the pool.
+ */
 function finish(plan: Plan, sc: Scratch, k: Kernels): Info[] {
   const slots = sc.slots;
   const outs = new Array<Info>(plan.outputs.length);
@@ -160,7 +157,9 @@ function finish(plan: Plan, sc: Scratch, k: Kernels): Info[] {
     const v = slots[plan.outputs[j]];
     outs[j] = plan.copyOut[j] ? (k.run('Identity', { x: v }) as Info) : v;
   }
-  release(plan, sc);
+  slots.fill(undefined as unknown as Info);
+  for (let s = 0; s < sc.args.length; s++) sc.args[s].fill(undefined as unknown as Info);
+  if (plan.scratch.length < 2) plan.scratch.push(sc);
   return outs;
 }
 
@@ -180,7 +179,7 @@ function runStep(step: Step, ins: Info[], slots: Info[], k: Kernels, plan: Plan)
 /** Stores a step's results, frees the values it was the last to read, and checks the run's element limit. */
 function store(plan: Plan, step: Step, res: Info[], slots: Info[], k: Kernels): void {
   for (let j = 0; j < step.outs.length; j++) slots[step.outs[j]] = res[j];
-  if (step.moved !== undefined) slots[step.moved] = undefined as unknown as Info;
+  if (step.moved !== -1) slots[step.moved] = undefined as unknown as Info;
   for (let j = 0; j < step.free.length; j++) {
     const i = step.free[j];
     if (step.recycle !== null && step.recycle.has(i)) recycleFused(k, slots[i]);
@@ -217,19 +216,38 @@ function* steps(plan: Plan, inputs: readonly Info[], k: Kernels): Generator<[Ste
  *
  * The same loop as `steps`, written out without the generator: every synchronous call of a traced function runs it,
  * and a generator object and its resumptions cost the most while V8 still interprets the call path (a process's first
- * calls: issue 31's cold window). A step returning a Promise fails the run as `steps` does when the driver throws into it.
+ * calls: issue 31's cold window). For the same reason the common step (no run-time limits, no shape re-check, nothing
+ * moved or recycled) is runStep and store written out inline: the kernel call and two short loops, no helper calls.
+ * A step returning a Promise fails the run as `steps` does when the driver throws into it.
  */
-export function run(plan: Plan, inputs: readonly Info[], k: Kernels = backend.directKernels): Info[] {
+export function run(plan: Plan, inputs: readonly Info[], k: Kernels = directKernels): Info[] {
   const sc = prepare(plan, inputs);
   const slots = sc.slots;
-  const n = plan.steps.length;
+  const all = plan.steps;
+  const n = all.length;
+  const plain = plan.limits === null;
   let s = 0;
   try {
     for (; s < n; s++) {
-      const step = plan.steps[s];
-      const res = runStep(step, sc.args[s], slots, k, plan);
-      if (isThenable(res)) throw asyncInSyncRun(step, res as Promise<Info[]>, k);
-      store(plan, step, res as Info[], slots, k);
+      const step = all[s];
+      if (!plain || step.recheck !== null || step.moved !== -1 || step.recycle !== null) {
+        const res = runStep(step, sc.args[s], slots, k, plan);
+        if (isThenable(res)) throw asyncInSyncRun(step, res as Promise<Info[]>, k);
+        store(plan, step, res as Info[], slots, k);
+        continue;
+      }
+      const ins = sc.args[s];
+      const from = step.ins;
+      for (let j = 0; j < from.length; j++) ins[j] = slots[from[j]];
+      const res = step.prim.impl(k, ins, step.params);
+      if (!Array.isArray(res) && isThenable(res)) throw asyncInSyncRun(step, res as Promise<Info[]>, k);
+      const outs = step.outs;
+      for (let j = 0; j < outs.length; j++) slots[outs[j]] = res[j];
+      const free = step.free;
+      for (let j = 0; j < free.length; j++) {
+        k.free(slots[free[j]]);
+        slots[free[j]] = undefined as unknown as Info;
+      }
     }
     return finish(plan, sc, k);
   } catch (e) {
@@ -244,7 +262,7 @@ function asyncInSyncRun(step: Step, res: Promise<Info[]>, k: Kernels): Error {
 }
 
 /** Like run, awaiting steps that return Promises (async host callbacks). */
-export async function runAsync(plan: Plan, inputs: readonly Info[], k: Kernels = backend.directKernels): Promise<Info[]> {
+export async function runAsync(plan: Plan, inputs: readonly Info[], k: Kernels = directKernels): Promise<Info[]> {
   const it = steps(plan, inputs, k);
   let r = it.next();
   while (!r.done) {

@@ -21,10 +21,19 @@ export class RetraceDetector {
 
   /** How many entries of `history` are true. */
   private traced = 0;
+  /**
+   * The window size while the history is that full and holds no trace (a cache hit then changes nothing: callers
+   * skip `record(false)` while it equals retraceConfig.window), else -1.
+   */
+  idleWindow = -1;
 
   record(traced: boolean): void {
     // The common call (a cache hit while the window holds no trace) leaves the history as it is: all false, full.
-    if (!traced && this.traced === 0 && this.history.length === retraceConfig.window) return;
+    if (!traced && this.traced === 0 && this.history.length === retraceConfig.window) {
+      this.idleWindow = retraceConfig.window;
+      return;
+    }
+    this.idleWindow = -1;
     this.history.push(traced);
     if (traced) this.traced++;
     while (this.history.length > retraceConfig.window) if (this.history.shift() === true) this.traced--;

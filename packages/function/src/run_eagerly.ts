@@ -23,8 +23,11 @@ export const config = {
   },
 };
 
-/** Whether traced functions run their bodies eagerly now (read on every call). */
+/** Whether traced functions run their bodies eagerly now. */
 export const functionsRunEagerly = (): boolean => state.eager;
+
+/** The same as a field (`runEagerly.eager`): every call of a traced function reads it, and reads it without a call. */
+export const runEagerly: { readonly eager: boolean } = state;
 
 /**
  * TF's `tf.init_scope`: runs `fn` outside any trace and with tapes paused, so what it creates is eager

@@ -2,13 +2,14 @@
 import { setBackwardTracer } from './onnx/tape';
 import { DType, Tensor, TensorShape, TensorSpec, Variable, backend, constant, ctx, flattenStructure, mapStructure, packStructure, tidy, variableHooks, typeError } from '@eagerflow/core';
 import { GraphBuilder, withBuilder } from './builder';
-import { ConcreteFunction } from './concrete';
+import { CallState, ConcreteFunction, callTensors } from './concrete';
 import { Graph } from './graph';
 import { optimize } from './passes';
 import { FlatArgs, checkAgainstSignature, conformToSignature, flattenArgs, flattenSignature, parameterNames, rebuildArgs } from './args';
 import { VariableSlot } from './variable_slots';
-import { RetraceDetector } from './retrace_warning';
-import { functionsRunEagerly } from './run_eagerly';
+import { RetraceDetector, retraceConfig } from './retrace_warning';
+import { functionsRunEagerly, runEagerly } from './run_eagerly';
+import { TensorClass, callCtx } from './core_bindings';
 
 export interface TraceOptions {
   /** Fixes the inputs: one trace ever; compatible inputs are converted. */
@@ -235,20 +236,22 @@ export class Tracer {
    * conforms to the signature unchanged (with a flat one: every argument a TensorSpec, so the tensors are fed as
    * given), so it skips flattening, conversion and the key lookup.
    */
-  private last: { dtypes: DType[]; weak: boolean[]; dims: (number | null)[][]; cf: ConcreteFunction } | null = null;
+  private last: { dtypes: DType[]; weak: boolean[]; dims: (number | null)[][]; state: CallState } | null = null;
 
-  private repeatCall(args: readonly unknown[]): ConcreteFunction | null {
+  /** The last call's concrete function (its CallState) when these arguments have the same types; null otherwise. */
+  private repeatCall(args: readonly unknown[]): CallState | null {
     const last = this.last;
     if (last === null || args.length !== last.dtypes.length) return null;
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
-      if (!(a instanceof Tensor) || a.dtype !== last.dtypes[i] || a.weak !== last.weak[i]) return null;
-      const d = a.dims;
+      if (!(a instanceof TensorClass) || a.dtype !== last.dtypes[i] || a.weak !== last.weak[i]) return null;
+      // An eager tensor's dims are its tfjs tensor's shape (read here without the getter).
+      const d = a._tf !== null ? a._tf.shape : a.dims;
       const want = last.dims[i];
       if (d === null || d.length !== want.length) return null;
       for (let j = 0; j < d.length; j++) if (d[j] !== want[j]) return null;
     }
-    return last.cf;
+    return last.state;
   }
 
   private remember(args: readonly unknown[], cf: ConcreteFunction): void {
@@ -256,16 +259,16 @@ export class Tracer {
     const flatSignature = this.signature === null || this.signature.every((s) => s instanceof TensorSpec);
     const tensors = flatSignature && args.every((a) => a instanceof Tensor && a.dims !== null);
     this.last = tensors
-      ? { dtypes: args.map((a) => (a as Tensor).dtype), weak: args.map((a) => (a as Tensor).weak === true), dims: args.map((a) => ((a as Tensor).dims as (number | null)[]).slice()), cf }
+      ? { dtypes: args.map((a) => (a as Tensor).dtype), weak: args.map((a) => (a as Tensor).weak === true), dims: args.map((a) => ((a as Tensor).dims as (number | null)[]).slice()), state: cf.callState }
       : null;
   }
 
   call(args: readonly unknown[]): unknown {
-    if (functionsRunEagerly() && ctx.builder === null) return this.fn.apply(this.thisArg, args as never[]);
+    if (runEagerly.eager && callCtx.builder === null) return this.fn.apply(this.thisArg, args as never[]);
     const repeat = this.repeatCall(args);
     if (repeat !== null) {
-      if (ctx.builder === null) this.detector.record(false);
-      return repeat.callFlat(args as readonly Tensor[], NO_VARIABLES);
+      if (callCtx.builder === null && this.detector.idleWindow !== retraceConfig.window) this.detector.record(false);
+      return callTensors(repeat, args as readonly Tensor[]);
     }
     const before = this.count;
     const { cf, flat, temps } = this.concreteFor(args);
@@ -295,8 +298,6 @@ export class Tracer {
     this.relaxed.clear();
   }
 }
-
-const NO_VARIABLES: readonly Variable[] = Object.freeze([]);
 
 function distinctVars(vars: readonly Variable[]): Variable[] {
   return vars.filter((v, i) => vars.indexOf(v) === i);

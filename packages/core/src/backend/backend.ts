@@ -84,7 +84,18 @@ const LAYOUT_KERNELS = new Set(['Slice', 'StridedSlice', 'Tile', 'Select', 'Gath
 
 type KernelInput = Info | Info[];
 const isComplex = (v: unknown): boolean => (v as Info | null)?.dtype === 'complex64';
-const hasComplex = (inputs: Record<string, Info>): boolean => Object.values(inputs as Record<string, KernelInput>).some((v) => (Array.isArray(v) ? v.some(isComplex) : isComplex(v)));
+/** Whether any input (or list element) is complex64: a plain loop, no arrays or closures (the executor's Identity and Reshape steps ask on every call). */
+function hasComplex(inputs: Record<string, Info>): boolean {
+  for (const key in inputs) {
+    const v = (inputs as Record<string, KernelInput>)[key];
+    if (!Array.isArray(v)) {
+      if (v != null && v.dtype === 'complex64') return true;
+      continue;
+    }
+    for (let i = 0; i < v.length; i++) if (isComplex(v[i])) return true;
+  }
+  return false;
+}
 
 /** Runs layout kernel `name` on the real and imaginary parts of its complex64 inputs and recombines; frees every intermediate. */
 function runByParts(k: Kernels, name: string, inputs: Record<string, Info>, attrs: Attrs | undefined): Info | Info[] {
@@ -150,10 +161,11 @@ let directBackendName = '';
 const kernelCache = new Map<string, (args: any) => any>();
 
 function backendForDirect(): any {
-  let name = tfGetBackend();
+  // engine.backendName is what tf.getBackend() returns (read here without the call: every kernel call asks).
+  let name = engine.backendName;
   if (!name) {
     void engine.backend;
-    name = tfGetBackend();
+    name = engine.backendName;
   }
   // Re-looked up while null: tfjs names an async backend (webgpu) active before it has started.
   // `registry` has no side effect; findBackend would start a second initialization, and tfjs then
@@ -175,7 +187,8 @@ function backendForDirect(): any {
 export const directKernels: Kernels = {
   run(name, inputs, attrs) {
     if (LAYOUT_KERNELS.has(name) && hasComplex(inputs)) return runByParts(directKernels, name, inputs, attrs);
-    const backend = backendForDirect();
+    // The same backend as the last call (backendForDirect's own test, without the call).
+    const backend = directBackend !== null && engine.backendName === directBackendName ? directBackend : backendForDirect();
     let fn = kernelCache.get(name);
     if (fn === undefined) {
       const k = tfGetKernel(name, directBackendName);
@@ -183,7 +196,9 @@ export const directKernels: Kernels = {
       fn = k.kernelFunc as (args: any) => any;
       kernelCache.set(name, fn);
     }
-    return untracked(fn({ inputs, attrs: attrs ?? EMPTY, backend }), inputs, backend);
+    const r = fn({ inputs, attrs: attrs ?? EMPTY, backend });
+    // A plain result record (most kernels' one result) is untracked already; see untracked.
+    return Array.isArray(r) || r.throwIfDisposed != null ? untracked(r, inputs, backend) : r;
   },
   free(x) {
     const backend = backendForDirect();
@@ -210,7 +225,9 @@ export const directKernels: Kernels = {
  */
 function untracked(r: any, inputs: Record<string, Info>, backend: any): any {
   if (Array.isArray(r)) return r.map((x) => untracked(x, inputs, backend));
-  if (!(r instanceof TfTensorClass) || Object.values(inputs).includes(r)) return r;
+  // Most kernels return plain {dataId, shape, dtype} records: without `throwIfDisposed` a value is no tf.Tensor by
+  // tfjs's own instanceof test (its Symbol.hasInstance), which is then not called.
+  if (r.throwIfDisposed == null || !(r instanceof TfTensorClass) || Object.values(inputs).includes(r)) return r;
   const info: Info = { dataId: r.dataId, shape: r.shape, dtype: r.dtype };
   backend.incRef(r.dataId);
   r.dispose();
@@ -219,8 +236,9 @@ function untracked(r: any, inputs: Record<string, Info>, backend: any): any {
 
 /** Hands an untracked kernel result to the engine as a tracked tf.Tensor (no copy). */
 export function adopt(x: Info): TfTensor {
-  if (x instanceof TfTensorClass) return x;
-  return engine.makeTensorFromTensorInfo(x as any, backendForDirect());
+  // (The plain kernel records lack `throwIfDisposed`: tfjs's instanceof test, a function call, is skipped for them.)
+  if ((x as { throwIfDisposed?: unknown }).throwIfDisposed != null && x instanceof TfTensorClass) return x;
+  return engine.makeTensorFromTensorInfo(x as any, directBackend !== null && engine.backendName === directBackendName ? directBackend : backendForDirect());
 }
 
 /**

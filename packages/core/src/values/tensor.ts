@@ -91,20 +91,22 @@ export function lateOp<K extends keyof LateOps>(name: K): LateOps[K] {
  * t.shape.toString(); // '(2, 2)'
  */
 export class Tensor {
-  readonly id: number;
-  readonly dtype: DType;
+  // The fields are `declare`d and set by the constructor alone: emitted class fields would each be defined a
+  // second time, in a separate initializer function that every new tensor (every op result) runs.
+  declare readonly id: number;
+  declare readonly dtype: DType;
   /** The backing tfjs tensor (eager), or null when symbolic. */
-  _tf: backend.TfTensor | null;
+  declare _tf: backend.TfTensor | null;
   /** Set when this tensor is a value inside a trace (setShape may move it to a checked value). */
-  _sym: SymbolicRef | null;
-  private _shape: TensorShape | null;
+  declare _sym: SymbolicRef | null;
+  private declare _shape: TensorShape | null;
   /** Static dims of a symbolic tensor (the TensorShape object is made on demand: tracing is hot). */
-  private _dims: Dims;
+  private declare _dims: Dims;
   /**
    * Weakly typed (JAX's `weak_type`): made only from JS numbers, or by ops on such tensors alone. A weak
    * float32 takes the dtype of the strong int32 or complex64 operand it meets (`ef.add(i32, 1)` is int32).
    */
-  weak = false;
+  declare weak: boolean;
 
   constructor(tf: backend.TfTensor | null, dtype: DType, dims?: Dims, sym?: SymbolicRef | null, id?: number) {
     this.id = id ?? nextId++;
@@ -113,6 +115,7 @@ export class Tensor {
     this._sym = sym ?? null;
     this._shape = null;
     this._dims = dims === undefined ? null : dims;
+    this.weak = false;
   }
 
   static fromTf(tf: backend.TfTensor, id?: number): Tensor {
@@ -178,7 +181,7 @@ export class Tensor {
           `or return the tensor from the traced function and read it from the result.`,
       ));
     }
-    if (backend.isDisposed(this._tf)) {
+    if (this._tf.isDisposed) {
       throw opError(FailedPreconditionError, api, `tensor ${this.id} (dtype ${this.dtype}, shape ${this.shape.toString()}) is disposed`, 'a disposed tensor', 'a live one', 'Keep it with ef.keep or return it from ef.tidy.', null);
     }
     return this._tf;
@@ -245,7 +248,9 @@ export class Tensor {
   }
 
   dispose(): void {
-    if (this._tf !== null && !backend.isDisposed(this._tf)) this._tf.dispose();
+    // (A tf.Variable's dispose does not check whether it is disposed already.)
+    const tf = this._tf;
+    if (tf !== null && !tf.isDisposed) tf.dispose();
   }
 
   [Symbol.dispose](): void {
