@@ -160,6 +160,9 @@ let directBackend: any = null;
 let directBackendName = '';
 const kernelCache = new Map<string, (args: any) => any>();
 
+// The functions the executor calls per step (kernels, free, upload, reads, the host checks) test
+// `directBackend !== null && engine.backendName === directBackendName` themselves and call this only on a change:
+// while V8 interprets them (a process's first calls of a traced function) each call costs.
 function backendForDirect(): any {
   // engine.backendName is what tf.getBackend() returns (read here without the call: every kernel call asks).
   let name = engine.backendName;
@@ -201,13 +204,13 @@ export const directKernels: Kernels = {
     return Array.isArray(r) || r.throwIfDisposed != null ? untracked(r, inputs, backend) : r;
   },
   free(x) {
-    const backend = backendForDirect();
+    const backend = directBackend !== null && engine.backendName === directBackendName ? directBackend : backendForDirect();
     // No backend while an async one starts: a late free (an async callback's tail) cannot be routed.
     if (backend === null) return;
     if (backend.disposeData(x.dataId)) engine.removeDataId(x.dataId, backend);
   },
   upload(values, shape, dtype) {
-    const backend = backendForDirect();
+    const backend = directBackend !== null && engine.backendName === directBackendName ? directBackend : backendForDirect();
     // complex64 data lives in a real and an imaginary tensor (a plain write would leave them missing): build it through
     // tf.complex and keep its data untracked like a kernel result.
     if (dtype === 'complex64') return untracked(complexTf(values as Float32Array, shape), {}, backend);
@@ -295,7 +298,8 @@ export function share(x: Info): TfTensor {
 
 /** The name of the backend kernels run on now ('' before any backend is up). */
 export function activeBackendName(): string {
-  return backendForDirect() === null ? '' : directBackendName;
+  if (directBackend === null || engine.backendName !== directBackendName) backendForDirect();
+  return directBackend === null ? '' : directBackendName;
 }
 
 /**
@@ -316,7 +320,8 @@ export function runGpuProgram(program: object, inputs: Info[]): Info {
  * checks) run there; on GPU backends the kernels run instead.
  */
 export function isHostBackend(): boolean {
-  return backendForDirect() !== null && (directBackendName === 'cpu' || directBackendName === 'wasm');
+  if (directBackend === null || engine.backendName !== directBackendName) backendForDirect();
+  return directBackend !== null && (directBackendName === 'cpu' || directBackendName === 'wasm');
 }
 
 /**
@@ -332,7 +337,7 @@ export const fusionOnHost: Record<string, number> = { cpu: Infinity, wasm: 8192 
  * was the last reference: the caller may reuse it. Elsewhere, or while another reference remains, null.
  */
 export function freeForReuse(x: Info): HostData | null {
-  const b = backendForDirect();
+  const b = directBackend !== null && engine.backendName === directBackendName ? directBackend : backendForDirect();
   if (b === null || directBackendName !== 'cpu') {
     directKernels.free(x);
     return null;
@@ -345,12 +350,14 @@ export function freeForReuse(x: Info): HostData | null {
 
 /** Whether uploads copy the given array into the backend's own memory (wasm): the array is free again at once. */
 export function uploadCopies(): boolean {
-  return backendForDirect() !== null && directBackendName === 'wasm';
+  if (directBackend === null || engine.backendName !== directBackendName) backendForDirect();
+  return directBackend !== null && directBackendName === 'wasm';
 }
 
 /** Whether a fused elementwise loop over `size` elements runs on the host on the active backend. */
 export function fusesOnHost(size: number): boolean {
-  return backendForDirect() !== null && size <= (fusionOnHost[directBackendName] ?? -1);
+  if (directBackend === null || engine.backendName !== directBackendName) backendForDirect();
+  return directBackend !== null && size <= (fusionOnHost[directBackendName] ?? -1);
 }
 
 export function isTfTensor(x: unknown): x is TfTensor {
@@ -373,7 +380,8 @@ export function readSync(x: TfTensor): HostData {
 
 /** Reads any kernel value (tracked or not, even a disposed tf.Tensor whose data is pinned). */
 export function readInfoSync(x: Info): HostData {
-  const vals = backendForDirect().readSync(x.dataId);
+  const b = directBackend !== null && engine.backendName === directBackendName ? directBackend : backendForDirect();
+  const vals = b.readSync(x.dataId);
   if (x.dtype === 'string') {
     const dec = new TextDecoder();
     return Array.from(vals as Uint8Array[], (b) => (typeof b === 'string' ? b : dec.decode(b)));
