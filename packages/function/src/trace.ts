@@ -236,14 +236,20 @@ export class Tracer {
    * conforms to the signature unchanged (with a flat one: every argument a TensorSpec, so the tensors are fed as
    * given), so it skips flattening, conversion and the key lookup.
    */
-  private last: { dtypes: DType[]; weak: boolean[]; dims: (number | null)[][]; state: CallState } | null = null;
+  private last: LastCall | null = null;
 
-  /** The last call's concrete function (its CallState) when these arguments have the same types; null otherwise. */
+  /** The last call's concrete function (its CallState) when these arguments have the same types and JS values; null otherwise. */
   private repeatCall(args: readonly unknown[]): CallState | null {
     const last = this.last;
-    if (last === null || args.length !== last.dtypes.length) return null;
+    if (last === null || args.length !== last.values.length) return null;
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
+      const value = last.values[i];
+      if (value !== TENSOR_ARG) {
+        // A JS value is keyed by value (flattenArgs: -0 apart from 0, NaN equal to NaN): Object.is is that equality.
+        if (!Object.is(a, value)) return null;
+        continue;
+      }
       if (!(a instanceof TensorClass) || a.dtype !== last.dtypes[i] || a.weak !== last.weak[i]) return null;
       // An eager tensor's dims are its tfjs tensor's shape (read here without the getter).
       const d = a._tf !== null ? a._tf.shape : a.dims;
@@ -256,11 +262,23 @@ export class Tracer {
 
   private remember(args: readonly unknown[], cf: ConcreteFunction): void {
     // A nested signature rebuilds its arguments (arrays of tensors): only a flat one feeds the call's tensors as given.
+    // Without a signature, top-level JS primitives may sit between the tensors (keyed by value, never fed).
     const flatSignature = this.signature === null || this.signature.every((s) => s instanceof TensorSpec);
-    const tensors = flatSignature && args.every((a) => a instanceof Tensor && a.dims !== null);
-    this.last = tensors
-      ? { dtypes: args.map((a) => (a as Tensor).dtype), weak: args.map((a) => (a as Tensor).weak === true), dims: args.map((a) => ((a as Tensor).dims as (number | null)[]).slice()), state: cf.callState }
-      : null;
+    const tensor = (a: unknown): a is Tensor => a instanceof Tensor && a.dims !== null;
+    const fits = flatSignature && args.every((a) => tensor(a) || (this.signature === null && isKeyedByValue(a)));
+    if (!fits) {
+      this.last = null;
+      return;
+    }
+    const tensorAt = args.flatMap((a, i) => (tensor(a) ? [i] : []));
+    this.last = {
+      values: args.map((a) => (tensor(a) ? TENSOR_ARG : a)),
+      dtypes: args.map((a) => (tensor(a) ? a.dtype : 'float32')),
+      weak: args.map((a) => tensor(a) && a.weak === true),
+      dims: args.map((a) => (tensor(a) ? (a.dims as (number | null)[]).slice() : [])),
+      tensorAt: tensorAt.length === args.length ? null : tensorAt,
+      state: cf.callState,
+    };
   }
 
   call(args: readonly unknown[]): unknown {
@@ -268,7 +286,8 @@ export class Tracer {
     const repeat = this.repeatCall(args);
     if (repeat !== null) {
       if (callCtx.builder === null && this.detector.idleWindow !== retraceConfig.window) this.detector.record(false);
-      return callTensors(repeat, args as readonly Tensor[]);
+      const at = (this.last as LastCall).tensorAt;
+      return callTensors(repeat, at === null ? (args as readonly Tensor[]) : pick(args, at));
     }
     const before = this.count;
     const { cf, flat, temps } = this.concreteFor(args);
@@ -317,6 +336,36 @@ function leafTensors(flat: FlatArgs, temps: Tensor[]): Tensor[] {
 }
 
 const isTensor = (x: unknown): x is Tensor => x instanceof Tensor;
+
+/** In LastCall.values: a tensor argument (its types are in dtypes, weak and dims). */
+const TENSOR_ARG = Symbol('tensor argument');
+
+/**
+ * The last call's arguments, when each was a tensor (with known rank) or a JS primitive: a call with the same tensor
+ * types and the same primitives has the same cache key, so it runs `state` without flattening or a key lookup.
+ */
+interface LastCall {
+  /** Per argument: TENSOR_ARG, or the JS value itself. */
+  readonly values: readonly unknown[];
+  /** Per tensor argument (other positions unused): dtype, weak flag and dims. */
+  readonly dtypes: readonly DType[];
+  readonly weak: readonly boolean[];
+  readonly dims: readonly (readonly (number | null)[])[];
+  /** The positions of the tensor arguments, in order; null when every argument is one. */
+  readonly tensorAt: readonly number[] | null;
+  readonly state: CallState;
+}
+
+/** JS values flattenArgs keys by value alone (never fed to the graph). */
+function isKeyedByValue(a: unknown): boolean {
+  return a === null || a === undefined || typeof a === 'number' || typeof a === 'string' || typeof a === 'boolean';
+}
+
+function pick(args: readonly unknown[], at: readonly number[]): Tensor[] {
+  const out = new Array<Tensor>(at.length);
+  for (let i = 0; i < at.length; i++) out[i] = args[at[i]] as Tensor;
+  return out;
+}
 
 /** A graph input name from an argument path: `x`, `args_1_0`, `o_a`. */
 function inputName(path: string): string {

@@ -58,6 +58,33 @@ describe('what retraces after repeat calls', () => {
     ef.dispose([...outs, a]);
   });
 
+  test('JS primitives between tensors: the same values repeat, -0 is not 0, NaN is NaN, objects take the full path', () => {
+    const f = ef.trace((k: unknown, x: ef.Tensor, flag: unknown, y: ef.Tensor) => {
+      const scale = typeof k === 'number' ? (Object.is(k, -0) ? -1 : Number.isNaN(k) ? 5 : k) : 7;
+      return ef.add(ef.multiply(x, scale), flag === true ? y : ef.negative(y));
+    });
+    const x = ef.constant([1, 2]);
+    const y = ef.constant([10, 20]);
+    const calls: [unknown, unknown, number[]][] = [
+      [2, true, [12, 24]], [2, true, [12, 24]], [0, true, [10, 20]], [-0, true, [9, 18]], [-0, true, [9, 18]], [0, true, [10, 20]],
+      [NaN, true, [15, 30]], [NaN, true, [15, 30]], [2, false, [-8, -16]], [2, 'yes', [-8, -16]], ['2', null, [-3, -6]], ['2', null, [-3, -6]],
+      [undefined, true, [17, 34]], [2, true, [12, 24]],
+    ];
+    for (const [k, flag, want] of calls) {
+      const out = f(k, x, flag, y);
+      expect([k, flag, values(out)]).toEqual([k, flag, want]);
+      out.dispose();
+    }
+    // One trace per distinct key: 2/true, 0, -0, NaN, 2/false, 2/'yes', '2'/null, undefined.
+    expect(f.tracingCount).toBe(8);
+    // An object argument is keyed by identity, an array by its contents: both take the full path every call.
+    const g = ef.trace((o: { s: number }, x: ef.Tensor) => ef.multiply(x, o.s));
+    const o = { s: 3 };
+    expect([values(g(o, x)), values(g(o, x)), values(g({ s: 4 }, x))]).toEqual([[3, 6], [3, 6], [4, 8]]);
+    expect(g.tracingCount).toBe(2);
+    ef.dispose([x, y]);
+  });
+
   test('a trace that creates a Variable after the first is still refused, and the known function keeps working', () => {
     const made: ef.Variable[] = [];
     const f = ef.trace((x: ef.Tensor) => {
