@@ -8,6 +8,8 @@
 //   onnxruntime-node session of the same ONNX model (ef.toOnnx, same session options), both built fresh in the
 //   process, over their first 100 calls after the first, alternating call by call (CPU time; wall time printed too):
 //   target <= 1.2x.
+// - small-floor (reference, no target): the same work with no call path at all (floorChild): what V8's tier-up costs
+//   the kernels and the output tensor alone.
 // Each is repeated in RUNS processes: the median ratio is the row, the spread is printed.
 // Run: node bench/cold_call.bench.js
 'use strict';
@@ -75,6 +77,42 @@ function rawTfjsChild() {
   return coldAndSteady(() => f().dispose());
 }
 
+/**
+ * Child: the floor, the same work as the traced tanh(x @ x + 1) with no call path at all (no library function between
+ * the timing loop and the kernels): read x's values, EagerFlow's WebAssembly matmul (the module host_matmul.ts loads),
+ * one generated loop for + 1 and tanh (the source EagerFlow's fusion generates for it, rounding each step to float32),
+ * the result written to the tfjs cpu backend and handed out as a tensor, then disposed. Its calls 2-101 / steady ratio
+ * is what V8's tier-up (the loop and the tfjs code run interpreted first; WebAssembly tiers up too) costs this work
+ * before any library code: a bound on the traced function's ratio below it cannot be met by a faster call path.
+ */
+function floorChild() {
+  require('eagerflow');
+  const tf = require('@tensorflow/tfjs-core');
+  const path = require('node:path');
+  const { WASM_BASE64 } = require(path.join(path.dirname(require.resolve('@eagerflow/core')), 'ops', 'linalg', 'host_matmul_wasm.js'));
+  const engine = tf.engine();
+  const backend = engine.backend;
+  const x = tf.ones([8, 8]);
+  const bytes = Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0));
+  const wasm = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports;
+  const mem = new Float32Array(wasm.memory.buffer);
+  const loop = new Function('ins', 'outs', 'n', 'const x0 = ins[0]; const o0 = outs[0]; for (let i = 0; i < n; i++) { const t0 = Math.fround(x0[i] + 1); const t1 = Math.fround(Math.tanh(t0)); o0[i] = t1; }');
+  const ins = [null];
+  const outs = [null];
+  const call = () => {
+    const xv = backend.readSync(x.dataId);
+    mem.set(xv, 0);
+    mem.set(xv, 64);
+    wasm.matmul(0, 64, 128, 1, 1, 1, 8, 8, 8, 8, 1, 8, 1);
+    ins[0] = mem.slice(128, 192);
+    outs[0] = new Float32Array(64);
+    loop(ins, outs, 64);
+    const dataId = backend.write(outs[0], [8, 8], 'float32');
+    return engine.makeTensorFromTensorInfo({ dataId, shape: [8, 8], dtype: 'float32' }, backend);
+  };
+  return coldAndSteady(() => call().dispose());
+}
+
 /** Child: a compiled workload and a raw session, both fresh, over their first 100 calls after the first (wall us per call). */
 function kernelChild(kind) {
   const ef = require('eagerflow');
@@ -131,6 +169,12 @@ function main() {
   console.log(`cold-small-raw-tfjs (reference): calls 2-101 / steady state (CPU time) ${median(rawRatios).toFixed(2)}x`);
   record({ group: 'cold call path', name: 'cold-small-raw-tfjs-calls-2-101', backend: 'cpu', ef: rawCold, ratio: median(rawRatios) });
   record({ group: 'cold call path', name: 'cold-small-raw-tfjs-steady', backend: 'cpu', ef: rawSteady });
+  const floor = Array.from({ length: RUNS }, () => child('floor'));
+  const floorRatios = floor.map((r) => r.cold.cpu / r.steady.cpu);
+  console.log(`small-floor (reference): the same work with no call path (EagerFlow's WebAssembly matmul, one generated loop, the output tensor): calls 2-101 ${median(floor.map((r) => r.cold.cpu)).toFixed(1)} us, steady ${median(floor.map((r) => r.steady.cpu)).toFixed(2)} us (CPU time per call, medians of ${RUNS} processes; ratio spread ${spread(floorRatios)})`);
+  console.log(`cold-small-floor (reference): calls 2-101 / steady state (CPU time) ${median(floorRatios).toFixed(2)}x`);
+  record({ group: 'cold call path', name: 'cold-small-floor-calls-2-101', backend: 'cpu', ef: median(floor.map((r) => r.cold.cpu)), ratio: median(floorRatios) });
+  record({ group: 'cold call path', name: 'cold-small-floor-steady', backend: 'cpu', ef: median(floor.map((r) => r.steady.cpu)) });
   for (const [kind, jit] of [['small-traced', false], ['small-jit', true], ['small-traced-warm-process', false], ['small-jit-warm-process', true]]) {
     const runs = Array.from({ length: RUNS }, () => child(kind));
     const ratios = runs.map((r) => r.cold.cpu / r.steady.cpu);
@@ -166,7 +210,7 @@ function main() {
 
 if (process.argv[2] === '--child') {
   const kind = process.argv[3];
-  const out = kind === 'raw-tfjs' ? rawTfjsChild() : kind.startsWith('small-') ? smallChild(kind.startsWith('small-jit'), kind.endsWith('-warm-process')) : kernelChild(kind);
+  const out = kind === 'raw-tfjs' ? rawTfjsChild() : kind === 'floor' ? floorChild() : kind.startsWith('small-') ? smallChild(kind.startsWith('small-jit'), kind.endsWith('-warm-process')) : kernelChild(kind);
   console.log(JSON.stringify(out));
 } else {
   const ok = main();

@@ -45,6 +45,7 @@ export { ONNX_TYPE, nhwcSizes } from './ops/onnx_lowerings';
 export { readConvAttrs } from './ops/nn/conv_util';
 // ...and runs them on the cpu backend with the conv records' host kernel (bias and activation fused in).
 export { hostFusedConv, hostKernelsPay } from './ops/nn/host_conv';
+export { hostMatMul } from './ops/linalg/host_matmul';
 // The random ops' generator, also behind the training kit's seedable initializers.
 export { PhiloxStream, philox4x32 } from './ops/random/philox';
 export * from './ops/api_spec';

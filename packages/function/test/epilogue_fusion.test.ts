@@ -2,10 +2,17 @@
 // and after, results bit-equal to the unfused ops on cpu, gradients (first and second order) through fused nodes,
 // memory over 1,000 calls, the cases that must not fuse, a backend without the kernel, and exporters seeing unfused ops.
 import * as ef from 'eagerflow';
+import * as tf from '@tensorflow/tfjs-core';
 import { secondGradient } from '../../../test/harness/tapes';
 
 type T = ef.Tensor;
 const I = ef.internal;
+
+/** Calls of tfjs's cpu _FusedMatMul kernel, wrapped before any op runs (this file's module registry is its own). */
+const fusedMatMulCalls = { n: 0 };
+const cpuFusedMatMul = tf.getKernel('_FusedMatMul', 'cpu') as tf.KernelConfig;
+tf.unregisterKernel('_FusedMatMul', 'cpu');
+tf.registerKernel({ ...cpuFusedMatMul, kernelFunc: (args) => (fusedMatMulCalls.n++, cpuFusedMatMul.kernelFunc(args)) });
 const graphOf = (f: ef.TracedFunction, ...args: unknown[]): ef.Graph => f.getConcreteFunction(...args).graph;
 const prims = (g: ef.Graph): string[] => g.nodes.map((n) => n.prim.name);
 
@@ -115,6 +122,39 @@ describe('results equal the unfused ops bit for bit on cpu', () => {
         expect([name, bits(fused)]).toEqual([name, bits(eager)]);
         ef.dispose([fused, eager]);
       }
+    });
+  }
+});
+
+describe('a fused matmul on cpu runs the product in the host loop, bit for bit what tfjs\'s _FusedMatMul kernel gives', () => {
+  // [64,256] x [256,128]: past the JavaScript loop's work bound, so the WebAssembly loop runs the product; the bias and
+  // activation kernels are the ones tfjs's cpu _FusedMatMul runs after its BatchMatMul.
+  const a = data([64, 256], 21);
+  const w = data([256, 128], 22);
+  const bias = data([128], 23);
+  const alpha = data([128], 24);
+  const tfjsFused = (activation: string, wt: T, transposeB: boolean): number[] =>
+    tf.tidy(() => {
+      const [ta, tw, tb, tal] = [a, wt, bias, alpha].map((t) => tf.tensor(t.dataSync() as Float32Array, t.shape.asList() as number[]));
+      const y = tf.engine().runKernel('_FusedMatMul', { a: tf.reshape(ta, [1, 64, 256]), b: tf.reshape(tw, [1, ...tw.shape]), bias: tb, ...(activation === 'prelu' ? { preluActivationWeights: tal } : {}) }, { transposeA: false, transposeB, activation, leakyreluAlpha: 0.15 }) as tf.Tensor;
+      return Array.from(y.dataSync());
+    });
+  const TFJS: Record<string, string> = { none: 'linear', Relu: 'relu', Relu6: 'relu6', Elu: 'elu', LeakyRelu: 'leakyrelu', Sigmoid: 'sigmoid', Prelu: 'prelu' };
+  for (const transposeB of [false, true]) {
+    test(`every activation, transposeB ${transposeB}`, () => {
+      const wt = transposeB ? ef.transpose(w) : w;
+      for (const [name, act] of Object.entries(ACTS)) {
+        const f = ef.trace((x: T, k: T, b: T, al: T) => act(ef.add(ef.matmul(x, k, false, transposeB), b), al));
+        expect(prims(graphOf(f, a, wt, bias, alpha))).toEqual(['fused_matmul']);
+        const before = ef.memory().numTensors;
+        const calls = fusedMatMulCalls.n;
+        const y = f(a, wt, bias, alpha) as T;
+        expect(fusedMatMulCalls.n).toBe(calls);
+        expect([name, bits(y)]).toEqual([name, tfjsFused(TFJS[name], wt, transposeB)]);
+        y.dispose();
+        expect(ef.memory().numTensors).toBe(before);
+      }
+      if (transposeB) wt.dispose();
     });
   }
 });
