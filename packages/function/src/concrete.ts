@@ -1,5 +1,5 @@
 // ConcreteFunction: one traced graph with its signature; calls run the plan (or replay under tapes).
-import { DType, FailedPreconditionError, Tensor, TensorShape, TensorSpec, Variable, backend, constant, ctx, describe, flattenStructure, opError, packStructure, typeError } from '@eagerflow/core';
+import { DType, FailedPreconditionError, Tensor, TensorShape, TensorSpec, Variable, backend, constant, describe, flattenStructure, opError, packStructure, typeError } from '@eagerflow/core';
 import type { GraphDef } from '@eagerflow/core';
 import { Graph, Value, releaseConstants } from './graph';
 import { Plan, compile, planOf, run, runAsync } from './executor';
@@ -47,7 +47,10 @@ export interface CallState {
   readonly structured: unknown;
   /** 0: no tensor outputs (the structure is returned as is), 1: one tensor that is the whole result, 2: a structure to pack. */
   readonly outputKind: 0 | 1 | 2;
-  /** No variable slots and not compiled: an eager call without tapes runs the plan on the inputs directly. */
+  /**
+   * No variable slots, and not compiled or compiled for synchronous ONNX Runtime (Node): an eager call without tapes
+   * runs `plan` on the inputs directly (what callFlat's execute does then too).
+   */
   readonly direct: boolean;
 }
 
@@ -55,8 +58,8 @@ const NO_VARIABLES: readonly Variable[] = Object.freeze([]);
 
 /**
  * `cf.callFlat(tensors, [])` for flat tensor arguments (a traced function's repeat call). Outside traces and tapes,
- * a function without variable slots or compilation runs its plan here directly, with the same checks as callFlat
- * (a disposed or symbolic input is an error naming it).
+ * a function without variable slots (compiled or not, see CallState.direct) runs its plan here directly, with the same
+ * checks as callFlat (a disposed or symbolic input is an error naming it).
  */
 export function callTensors(st: CallState, tensors: readonly Tensor[]): unknown {
   if (!st.direct || callCtx.builder !== null || callCtx.tapes.length !== 0) return st.cf.callFlat(tensors, NO_VARIABLES);
@@ -132,7 +135,7 @@ export class ConcreteFunction {
       cf: self, plan, api, dtypes: template.dtypes, structured: template.structured,
       weak: template.weak !== undefined && template.weak.some((w) => w) ? template.weak : null,
       outputKind: outputs.length === 0 ? 0 : template.structured instanceof Tensor ? 1 : 2,
-      direct: slots.length === 0 && jitCompile === false,
+      direct: slots.length === 0 && (jitCompile === false || !ortIsAsync()),
     };
     Object.assign(self, {
       graph, template, slots, key, names, jitCompile, arity, plan, inputs, api, outputs, callState,
@@ -192,7 +195,7 @@ export class ConcreteFunction {
   }
 
   async callFlatAsync(tensors: readonly Tensor[], vars: readonly Variable[]): Promise<unknown> {
-    if (ctx.builder !== null || ctx.tapes.length !== 0) return this.callFlat(tensors, vars);
+    if (callCtx.builder !== null || callCtx.tapes.length !== 0) return this.callFlat(tensors, vars);
     const infos = await withVariablesAsync(this.slots, vars, () => runAsync(this.plan, this.concreteInputs(tensors)));
     return this.pack(this.adopt(infos));
   }
@@ -212,12 +215,12 @@ export class ConcreteFunction {
   }
 
   private execute(tensors: readonly Tensor[]): Tensor[] {
-    if (this.jitCompile !== false && ctx.builder === null && ctx.tapes.length !== 0 && !ortIsAsync()) {
+    if (this.jitCompile !== false && callCtx.builder === null && callCtx.tapes.length !== 0 && !ortIsAsync()) {
       // Eager tapes see a compiled call as one node whose vjp is the compiled backward function.
       const outs = tapedCompiledCall(this, tensors);
       if (outs !== null) return outs;
     }
-    if (ctx.builder !== null || ctx.tapes.length !== 0) return replay(this.graph, tensors.slice());
+    if (callCtx.builder !== null || callCtx.tapes.length !== 0) return replay(this.graph, tensors.slice());
     return this.adopt(run(this.syncPlan(), this.concreteInputs(tensors)));
   }
 
@@ -231,7 +234,7 @@ export class ConcreteFunction {
     const weak = this.template.weak;
     const out = new Array<Tensor>(infos.length);
     for (let i = 0; i < infos.length; i++) {
-      out[i] = new Tensor(backend.adopt(infos[i]), dtypes[i]);
+      out[i] = new TensorClass(adoptInfo(infos[i]), dtypes[i]);
       if (weak !== undefined && weak[i]) out[i].weak = true;
     }
     return out;

@@ -201,6 +201,39 @@ describe('paths the repeat call hands over to', () => {
   });
 });
 
+describe('compiled functions (jitCompile) on the repeat-call path', () => {
+  test('repeat calls run the compiled plan; a tape still sees one compiled node with its gradient; a disposed input leaks nothing', () => {
+    const f = ef.trace((x: ef.Tensor) => ef.tanh(ef.add(ef.matmul(x, x), 1)), { jitCompile: true });
+    const x = ef.constant([[0.1, 0.2], [0.3, 0.4]]);
+    const want = values(ef.tanh(ef.add(ef.matmul(x, x), 1)));
+    for (let i = 0; i < 3; i++) {
+      const y = f(x);
+      values(y).forEach((v, j) => expect(v).toBeCloseTo(want[j], 5));
+      y.dispose();
+    }
+    expect(f.getConcreteFunction(x).experimentalGetCompilerIr()).toContain('onnx_segment');
+    const tape = new ef.GradientTape();
+    const s = tape.record(() => {
+      tape.watch(x);
+      return ef.reduceSum(f(x));
+    });
+    const eager = new ef.GradientTape();
+    const se = eager.record(() => {
+      eager.watch(x);
+      return ef.reduceSum(ef.tanh(ef.add(ef.matmul(x, x), 1)));
+    });
+    const [g, ge] = [values(tape.gradient(s, x)), values(eager.gradient(se, x))];
+    g.forEach((v, j) => expect(v).toBeCloseTo(ge[j], 4));
+    const gone = ef.constant([[1, 2], [3, 4]]);
+    gone.dispose();
+    const before = numTensors();
+    expect(thrown(() => f(gone))).toBeInstanceOf(ef.errors.FailedPreconditionError);
+    expect(numTensors()).toBe(before);
+    expect(f.tracingCount).toBe(1);
+    f.dispose();
+  });
+});
+
 describe('inputs and outputs of the direct path', () => {
   test('a disposed input is a FailedPreconditionError naming it, nothing leaks, and the next call runs', () => {
     const f = ef.trace((x: ef.Tensor) => ef.exp(x));
