@@ -381,6 +381,13 @@ export function readSync(x: TfTensor): HostData {
 /** Reads any kernel value (tracked or not, even a disposed tf.Tensor whose data is pinned). */
 export function readInfoSync(x: Info): HostData {
   const b = directBackend !== null && engine.backendName === directBackendName ? directBackend : backendForDirect();
+  if (directBackendName === 'cpu') {
+    // cpu's readSync returns its stored float32 and int32 arrays themselves: read them without its three calls (host
+    // loops read every input this way on every call). Other dtypes (bool: a converted copy; complex64) go through it.
+    const d = b.data.get(x.dataId);
+    const v = d?.values;
+    if ((d?.dtype === 'float32' && v instanceof Float32Array) || (d?.dtype === 'int32' && v instanceof Int32Array)) return v;
+  }
   const vals = b.readSync(x.dataId);
   if (x.dtype === 'string') {
     const dec = new TextDecoder();
