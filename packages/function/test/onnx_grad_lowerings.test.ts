@@ -99,9 +99,13 @@ const poolCases: [string, number | number[], number | number[], 'SAME' | 'VALID'
   ['2x2 stride 2 VALID', 2, 2, 'VALID'],
   ['[3, 2] strides [1, 2] SAME (overlapping windows)', [3, 2], [1, 2], 'SAME'],
   ['3x3 stride 1 VALID (overlapping windows)', 3, 1, 'VALID'],
+  // Windows that do not overlap (max pool's gradient is a MaxUnpool): odd sizes, SAME padding, gaps between windows.
+  ['2x2 stride 2 SAME (odd sizes)', 2, 2, 'SAME'],
+  ['3x3 stride 3 SAME (a padded row before and after)', 3, 3, 'SAME'],
+  ['[2, 3] strides 3 VALID (gaps between windows)', [2, 3], 3, 'VALID'],
 ];
 
-describe('pool gradients (MaxPool Indices + ScatterElements; ConvTranspose with a ones kernel)', () => {
+describe('pool gradients (MaxPool Indices + ScatterElements or MaxUnpool; ConvTranspose with a ones kernel)', () => {
   for (const [name, k, s, pad] of poolCases) {
     test(`maxPool ${name}`, () => check((x) => ef.nn.maxPool(x, k, s, pad), [2, 7, 6, 3], null, ['max_pool_grad']));
     // Squared: the gradient of a linear function of x would be folded to a constant while tracing.
@@ -123,5 +127,55 @@ describe('pool gradients (MaxPool Indices + ScatterElements; ConvTranspose with 
     expect(arr(got)).toEqual([1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0]);
     [got, x].forEach((t) => t.dispose());
     g.dispose();
+  });
+
+  test('maxPool gradient of non-overlapping windows: ties at any tap, -inf and NaN windows, as TF routes them', () => {
+    // 2x2 stride 2 over [1, 4, 6, 2] (MaxUnpool path); per channel, row-major. TF's MaxPoolGrad keeps the first tap
+    // (row-major) that no later tap exceeds; a window of -inf gives it to its first tap, as does a leading NaN.
+    const c0 = [
+      [1, 3, 5, 5, -Infinity, -Infinity],
+      [3, 2, 4, 5, -Infinity, -Infinity],
+      [0, 1, 2, 2, NaN, 1],
+      [1, 1, 2, 7, 4, 1],
+    ];
+    const c1 = [
+      [9, 9, 0, 0, 2, 8],
+      [9, 9, 0, 1, 8, 8],
+      [-1, -2, 6, 6, 0, 0],
+      [-3, -1, 6, 6, 0, 0],
+    ];
+    const x = ef.constant(Float32Array.from(c0.flatMap((row, i) => row.flatMap((v, j) => [v, c1[i][j]]))), 'float32', [1, 4, 6, 2]);
+    const dy = ef.constant(Float32Array.from({ length: 12 }, (_, i) => i + 1), 'float32', [1, 2, 3, 2]);
+    const grad = (a: ef.Tensor): ef.Tensor => {
+      const tape = new ef.GradientTape();
+      const l = tape.record(() => {
+        tape.watch(a);
+        return ef.reduceSum(ef.multiply(ef.nn.maxPool(a, 2, 2, 'VALID'), dy));
+      });
+      return tape.gradient(l, a) as ef.Tensor;
+    };
+    const jit = ef.trace(grad, { jitCompile: 'strict' });
+    const got = jit(x) as ef.Tensor;
+    // dy per window (channel 0: 1, 3, 5 / 7, 9, 11; channel 1: 2, 4, 6 / 8, 10, 12) at TF's tap: TF 2.21's
+    // tf.raw_ops.MaxPoolGrad on this input gives these planes. (The uncompiled path is left out: tfjs's argmax of an
+    // all -inf window is -1, which its ScatterNd refuses.)
+    const tf0 = [
+      [0, 1, 3, 0, 5, 0],
+      [0, 0, 0, 0, 0, 0],
+      [0, 7, 0, 0, 11, 0],
+      [0, 0, 0, 9, 0, 0],
+    ];
+    const tf1 = [
+      [2, 0, 0, 0, 0, 6],
+      [0, 0, 0, 4, 0, 0],
+      [8, 0, 10, 0, 12, 0],
+      [0, 0, 0, 0, 0, 0],
+    ];
+    const expected = tf0.flatMap((row, i) => row.flatMap((v, j) => [v, tf1[i][j]]));
+    expect(arr(got)).toEqual(expected);
+    const ir = jit.getConcreteFunction(x).experimentalGetCompilerIr();
+    expect(/onnx_segment\[([^\]]*)\]/.exec(ir)?.[1].split(',')).toContain('max_pool_grad');
+    [got, x, dy].forEach((t) => t.dispose());
+    jit.dispose();
   });
 });
