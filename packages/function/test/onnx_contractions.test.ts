@@ -25,6 +25,20 @@ function plan(f: ef.TracedFunction, ...args: ef.Tensor[]): { fused: string[]; ab
   return { fused: [...writers.keys()].map((n) => n.prim.name), absorbed: [...absorbed].map((n) => n.prim.name) };
 }
 
+/** The fusions planned over the compiled function's ONNX segment(s) (the graph it runs, variable updates joined in). */
+function segmentPlan(f: ef.TracedFunction, ...args: ef.Tensor[]): { fused: string[]; absorbed: string[] } {
+  const planGraph = (f.getConcreteFunction(...args) as unknown as { plan: { graph: Graph } }).plan.graph;
+  const fused: string[] = [];
+  const absorbed: string[] = [];
+  for (const n of planGraph.nodes.filter((x) => x.prim.name === 'onnx_segment')) {
+    const p = n.params as unknown as { src: { graph: Graph }; part: { nodes: Graph['nodes']; outputs: number[] } };
+    const r = planFusions(p.src.graph, p.part.nodes, p.part.outputs);
+    fused.push(...[...r.writers.keys()].map((x) => x.prim.name));
+    absorbed.push(...[...r.absorbed].map((x) => x.prim.name).sort());
+  }
+  return { fused, absorbed };
+}
+
 /** Compiled (strict) and uncompiled results of `f` at `args`, checked for leaks; returns the compiled ones. */
 function both(fn: (...a: ef.Tensor[]) => ef.Tensor | ef.Tensor[], args: ef.Tensor[]): { got: number[][]; plain: number[][]; jit: ef.TracedFunction } {
   const jit = ef.trace(fn, { jitCompile: 'strict' });
@@ -136,5 +150,69 @@ describe('sums over leading axes (bias gradients): ones @ x', () => {
     expect(plan(jit, x, y).fused).toEqual([]);
     jit.dispose();
     [x, y].forEach((t) => t.dispose());
+  });
+});
+
+describe('SGD steps on weights: w - c * (a @ b) as one Gemm with alpha = -c, beta = 1', () => {
+  test('rank-2 products, the constant on either side', () => {
+    const w = ef.constant(vals(24, 0.4, 0.3), 'float32', [4, 6]);
+    const a = ef.constant(vals(20, 0.9, 0.1), 'float32', [5, 4]);
+    const b = ef.constant(vals(30, 1.3, 0.7), 'float32', [5, 6]);
+    const bt = ef.transpose(b);
+    const f = (p: ef.Tensor, q: ef.Tensor, r: ef.Tensor, rt: ef.Tensor): ef.Tensor[] => [
+      ef.subtract(p, ef.multiply(ef.matmul(q, r, true, false), 0.01)),
+      ef.subtract(p, ef.multiply(0.5, ef.matmul(q, rt, true, true))),
+    ];
+    const { got, plain, jit } = both(f, [w, a, b, bt]);
+    const [wd, ad, bd] = [w, a, b].map((t) => Array.from(t.dataSync() as Float32Array));
+    const product = Array.from({ length: 24 }, (_, k) => {
+      let acc = 0;
+      for (let r = 0; r < 5; r++) acc += ad[r * 4 + Math.floor(k / 6)] * bd[r * 6 + (k % 6)];
+      return acc;
+    });
+    close(got[0], wd.map((v, k) => v - 0.01 * product[k]));
+    close(got[1], wd.map((v, k) => v - 0.5 * product[k]));
+    got.forEach((g, i) => close(g, plain[i]));
+    expect(plan(jit, w, a, b, bt)).toEqual({ fused: ['sub', 'sub'], absorbed: ['mul', 'matmul', 'mul', 'matmul'] });
+    jit.dispose();
+    [w, a, b, bt].forEach((t) => t.dispose());
+  });
+
+  test('a train step on variables: dense and batched weights (their updates join the segment) match the uncompiled steps', () => {
+    const make = (): ef.Variable[] => [
+      new ef.Variable(ef.constant(vals(64 * 10, 0.3, 0.2).map((v) => v * 0.2), 'float32', [64, 10])),
+      new ef.Variable(ef.constant(vals(16 * 64, 0.7, 0.4).map((v) => v * 0.2), 'float32', [16, 64])),
+      new ef.Variable(ef.zeros([64])),
+    ];
+    const x = ef.constant(vals(8 * 5 * 16, 0.11, 0.5), 'float32', [8, 5, 16]);
+    const stepOf = (vars: ef.Variable[], jitCompile: boolean | 'strict'): ef.TracedFunction =>
+      ef.trace((inp: ef.Tensor) => {
+        const [wOut, wIn, bias] = vars;
+        const tape = new ef.GradientTape();
+        const loss = tape.record(() => {
+          const h = ef.relu(ef.add(ef.matmul(inp, wIn), bias));
+          return ef.reduceSum(ef.square(ef.matmul(ef.reduceMean(h, 1), wOut)));
+        });
+        const grads = tape.gradient(loss, vars) as ef.Tensor[];
+        grads.forEach((g, i) => vars[i].assignSub(ef.multiply(g, 0.05)));
+        return loss;
+      }, { jitCompile });
+    const [va, vb] = [make(), make()];
+    const jit = stepOf(va, 'strict');
+    const plainStep = stepOf(vb, false);
+    for (let i = 0; i < 3; i++) {
+      const [l1, l2] = [jit(x) as ef.Tensor, plainStep(x) as ef.Tensor];
+      close(arr(l1), arr(l2));
+      [l1, l2].forEach((t) => t.dispose());
+    }
+    va.forEach((v, i) => close(arr(v.value()), arr(vb[i].value())));
+    // wOut: a rank-2 product; wIn: a batched one summed over its batch (and reshaped); the bias: ones @ dy.
+    const { fused, absorbed } = segmentPlan(jit, x);
+    expect(fused.filter((n) => n === 'sub')).toHaveLength(2);
+    expect(absorbed.filter((n) => n === 'matmul')).toHaveLength(2);
+    expect(absorbed.filter((n) => n === 'sum')).toHaveLength(1);
+    jit.dispose();
+    plainStep.dispose();
+    [...va, ...vb, x].forEach((t) => t.dispose());
   });
 });
