@@ -1,7 +1,7 @@
-// The conv and pool gradient records lowered to ONNX (ConvTranspose, Conv over transposed operands,
-// MaxPool Indices + ScatterElements, ConvTranspose with a ones kernel): compiled in strict mode (so every
-// backward op is in the ONNX segment), against the uncompiled tfjs path and central finite differences,
-// over SAME / VALID / explicit padding, strides and dilations.
+// The conv and pool gradient records lowered to ONNX (ConvTranspose, stacked tap slices times dy or a Conv over
+// transposed operands, MaxPool Indices + ScatterElements or MaxUnpool, ConvTranspose with a ones kernel): compiled
+// in strict mode (so every backward op is in the ONNX segment), against the uncompiled tfjs path and central finite
+// differences, over SAME / VALID / explicit padding, strides and dilations.
 import * as ef from 'eagerflow';
 
 const quiet = ef.retraceConfig.warn;
@@ -82,10 +82,13 @@ const convCases: [string, number | number[], Pad, number | number[]][] = [
   ['explicit [[0,0],[1,2],[2,0],[0,0]], stride 2', 2, [[0, 0], [1, 2], [2, 0], [0, 0]], 1],
 ];
 
-describe('conv2d backprops (ConvTranspose and a Conv over transposed operands)', () => {
+describe('conv2d backprops (ConvTranspose; the filter gradient from stacked tap slices, or a Conv over transposed operands)', () => {
   for (const [name, s, pad, d] of convCases) {
     test(name, () => check((x, f) => ef.nn.conv2d(x, f, s, pad, { dilations: d }), [2, 7, 6, 3], [3, 2, 3, 4], ['conv2d_backprop_input', 'conv2d_backprop_filter']));
   }
+  // More than 25 taps: the filter gradient is the Conv over transposed operands.
+  test('6x6 filter, SAME, stride 2 (Conv form)', () => check((x, f) => ef.nn.conv2d(x, f, 2, 'SAME'), [2, 7, 6, 3], [6, 6, 3, 4], ['conv2d_backprop_input', 'conv2d_backprop_filter']));
+  test('6x6 filter, VALID (Conv form)', () => check((x, f) => ef.nn.conv2d(x, f, 1, 'VALID'), [2, 7, 6, 3], [6, 6, 3, 4], ['conv2d_backprop_input', 'conv2d_backprop_filter']));
 });
 
 describe('depthwise conv2d backprops (grouped ConvTranspose and Conv)', () => {
