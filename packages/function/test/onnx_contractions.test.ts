@@ -18,6 +18,8 @@ const close = (got: number[], want: number[]): void => {
   got.forEach((g, i) => expect(Math.abs(g - want[i])).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(want[i]))));
 };
 
+type Fn = ef.TracedFunction<(...a: ef.Tensor[]) => ef.Tensor | ef.Tensor[]>;
+
 /** The traced graph of `f` at `args` and the fusions the ONNX writer plans over all of it. */
 function plan(f: ef.TracedFunction, ...args: ef.Tensor[]): { fused: string[]; absorbed: string[] } {
   const g = (f.getConcreteFunction(...args) as unknown as { graph: Graph }).graph;
@@ -40,7 +42,7 @@ function segmentPlan(f: ef.TracedFunction, ...args: ef.Tensor[]): { fused: strin
 }
 
 /** Compiled (strict) and uncompiled results of `f` at `args`, checked for leaks; returns the compiled ones. */
-function both(fn: (...a: ef.Tensor[]) => ef.Tensor | ef.Tensor[], args: ef.Tensor[]): { got: number[][]; plain: number[][]; jit: ef.TracedFunction } {
+function both(fn: (...a: ef.Tensor[]) => ef.Tensor | ef.Tensor[], args: ef.Tensor[]): { got: number[][]; plain: number[][]; jit: Fn } {
   const jit = ef.trace(fn, { jitCompile: 'strict' });
   const plainFn = ef.trace(fn);
   const list = (r: ef.Tensor | ef.Tensor[]): ef.Tensor[] => (Array.isArray(r) ? r : [r]);
@@ -185,7 +187,7 @@ describe('SGD steps on weights: w - c * (a @ b) as one Gemm with alpha = -c, bet
       new ef.Variable(ef.zeros([64])),
     ];
     const x = ef.constant(vals(8 * 5 * 16, 0.11, 0.5), 'float32', [8, 5, 16]);
-    const stepOf = (vars: ef.Variable[], jitCompile: boolean | 'strict'): ef.TracedFunction =>
+    const stepOf = (vars: ef.Variable[], jitCompile: boolean | 'strict'): Fn =>
       ef.trace((inp: ef.Tensor) => {
         const [wOut, wIn, bias] = vars;
         const tape = new ef.GradientTape();
