@@ -1,6 +1,7 @@
 // One generic ONNX writer: nodes of a traced graph (a segment, or the whole graph) -> a ModelProto, read off the records' lowerings.
 import { AVal, DType, Dims, Info, VarParams, LowerScope, ONNX_TYPE, OnnxAttr, OnnxAttrs, OnnxDecl, OnnxSpec, backend, internalError, isOnnxCodec, isStateful, onnxAccepts, paramsRecord, isPrimitive } from '@eagerflow/core';
 import { Graph, Node, isGraph } from '../graph';
+import { elideBroadcasts } from './broadcasts';
 import { planFusions } from './contractions';
 import { runLimitsOf } from '../run_limits';
 import { ATTR_TYPE, F, Msg } from './proto';
@@ -183,7 +184,7 @@ const toInts = (v: unknown): number[] => (Array.isArray(v) ? (v as number[]) : [
 /**
  * Lowers `nodes` of `s.g` into `s`, `names` holding the ONNX names of values already known; constants become
  * initializers. `kept` are the values read after these nodes; contractions spread over several nodes are written as
- * one (contractions.ts).
+ * one (contractions.ts), and broadcasts their readers do themselves are left out (broadcasts.ts).
  */
 function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>, kept: readonly number[]): (v: number) => string {
   const nameOf = (v: number): string => {
@@ -194,6 +195,7 @@ function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>
     return name;
   };
   const { writers, absorbed } = planFusions(s.g, nodes, kept);
+  elideBroadcasts(s.g, nodes, kept, writers, absorbed);
   for (const n of nodes) {
     if (absorbed.has(n)) continue;
     const fused = writers.get(n);
