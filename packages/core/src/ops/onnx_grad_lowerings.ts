@@ -117,18 +117,29 @@ function filterByPatches(s: LowerScope, x: string, dy: string, g: Geometry, fs: 
 
 const poolAttrs = (p: PoolP, g: Geometry): Record<string, { ints: number[] }> => ({ kernel_shape: { ints: [...p.ksize] }, strides: { ints: [...p.strides] }, pads: padAttr(g) });
 
+/** A 2-D NHWC max pool's geometry from the static shapes of its input and output. */
+const poolGeometry = (p: PoolP, xs: number[], ys: number[]): Geometry => geometry(p, [1, 1], xs, [...p.ksize], ys);
+
 /**
- * max_pool_grad [x, y, dy] -> dx: dy summed into each window's (first) argmax, from MaxPool's Indices (flat NCHW).
- * Windows that do not overlap (strides >= ksize: 2x2 stride 2, the common case) send each input pixel at most one
- * dy, so MaxUnpool (a plain scatter) writes them; it replaced ScatterElements(add) into a zero tensor, which took
- * ~270 us of the conv train step's [16,28,28,8] pool gradient (ORT profile), MaxUnpool ~30 us.
+ * max_pool's output (NHWC) and its Indices (flat NCHW) from one MaxPool node, for a max_pool whose gradient reads
+ * the same indices (maxPoolGradFromIndices): the forward pool then costs no MaxPool of its own.
  */
-const maxPoolGrad: OnnxSpec = codec<PoolP>((s, n, [x, , dy]) => {
-  const p = n.params;
-  const xs = staticOf(s, n.inputs[0]) as number[];
-  const g = geometry(p, [1, 1], xs, [...p.ksize], staticOf(s, n.inputs[2]) as number[]);
-  // Max pooling pads with -inf, so a padded tap is never the argmax; indices leave the padding out.
-  const [, idx] = s.add('MaxPool', [toNchw(s, x)], poolAttrs(p, g), 2);
+export function maxPoolWithIndices(s: LowerScope, p: PoolP, xs: number[], ys: number[], x: string): [string, string] {
+  const [y, idx] = maxPoolNode(s, p, xs, ys, x);
+  return [toNhwc(s, y), idx];
+}
+
+/** MaxPool of NHWC `x` as NCHW: [y (NCHW), Indices]. */
+const maxPoolNode = (s: LowerScope, p: PoolP, xs: number[], ys: number[], x: string): string[] => s.add('MaxPool', [toNchw(s, x)], poolAttrs(p, poolGeometry(p, xs, ys)), 2);
+
+/**
+ * max_pool_grad from MaxPool's Indices `idx` (flat NCHW): dy summed into each window's (first) argmax. Windows that
+ * do not overlap (strides >= ksize: 2x2 stride 2, the common case) send each input pixel at most one dy, so
+ * MaxUnpool (a plain scatter) writes them; it replaced ScatterElements(add) into a zero tensor, which took ~270 us
+ * of the conv train step's [16,28,28,8] pool gradient (ORT profile), MaxUnpool ~30 us.
+ */
+export function maxPoolGradFromIndices(s: LowerScope, p: PoolP, xs: number[], ys: number[], dy: string, idx: string): string {
+  const g = poolGeometry(p, xs, ys);
   const nchw = s.int64s([xs[0], xs[3], xs[1], xs[2]]);
   if (p.strides[0] >= p.ksize[0] && p.strides[1] >= p.ksize[1]) {
     const unpooled = one(s.add('MaxUnpool', [toNchw(s, dy), idx, nchw], poolAttrs(p, g)));
@@ -136,13 +147,21 @@ const maxPoolGrad: OnnxSpec = codec<PoolP>((s, n, [x, , dy]) => {
     // Transpose below into the ops after (a bias gradient's ReduceSum stays on NCHW: over NHWC [16,28,28,8] it
     // took ~550 us); straight after MaxUnpool it moved the relu gradient's operands to NHWC instead.
     const flatUnpooled = one(s.add('Reshape', [unpooled, s.int64s([-1])]));
-    return [toNhwc(s, one(s.add('Reshape', [flatUnpooled, nchw])))];
+    return toNhwc(s, one(s.add('Reshape', [flatUnpooled, nchw])));
   }
   const size = xs.reduce((a, b) => a * b, 1);
   const zeros = one(s.add('ConstantOfShape', [s.int64s([size])], { value: { t: { dtype: 'float32', shape: [1], data: Float32Array.of(0) } } }));
   const flat = (v: string): string => one(s.add('Reshape', [v, s.int64s([-1])]));
   const summed = one(s.add('ScatterElements', [zeros, flat(idx), flat(toNchw(s, dy))], { axis: { i: 0 }, reduction: { s: 'add' } }));
-  return [toNhwc(s, one(s.add('Reshape', [summed, nchw])))];
+  return toNhwc(s, one(s.add('Reshape', [summed, nchw])));
+}
+
+/** max_pool_grad [x, y, dy] -> dx: MaxPool's Indices of x (max pooling pads with -inf, so a padded tap is never the argmax; indices leave the padding out), then maxPoolGradFromIndices. */
+const maxPoolGrad: OnnxSpec = codec<PoolP>((s, n, [x, , dy]) => {
+  const xs = staticOf(s, n.inputs[0]) as number[];
+  const ys = staticOf(s, n.inputs[2]) as number[];
+  const [, idx] = maxPoolNode(s, n.params, xs, ys, x);
+  return [maxPoolGradFromIndices(s, n.params, xs, ys, dy, idx)];
 }, (s, n) => n.inputs.every((i) => s.aval(i).dtype === 'float32') && nhwc(n.params) && staticOf(s, n.inputs[0]) !== null && staticOf(s, n.inputs[2]) !== null);
 
 /** avg_pool_grad [dy, like?] -> dx: dy / (valid taps of its window), spread back by a ConvTranspose with a ones kernel (group C). */
