@@ -1,8 +1,11 @@
-// The conv and pool gradient records lowered to ONNX (ConvTranspose, Conv over transposed operands,
-// MaxPool Indices + ScatterElements, ConvTranspose with a ones kernel): compiled in strict mode (so every
-// backward op is in the ONNX segment), against the uncompiled tfjs path and central finite differences,
-// over SAME / VALID / explicit padding, strides and dilations.
+// The conv and pool gradient records lowered to ONNX (ConvTranspose, stacked tap slices times dy or a Conv over
+// transposed operands, MaxPool Indices + ScatterElements or MaxUnpool, ConvTranspose with a ones kernel): compiled
+// in strict mode (so every backward op is in the ONNX segment), against the uncompiled tfjs path and central finite
+// differences, over SAME / VALID / explicit padding, strides and dilations.
 import * as ef from 'eagerflow';
+import type { Graph } from '../src/graph';
+import type { FusedWriter } from '../src/onnx/contractions';
+import { shareMaxPoolIndices } from '../src/onnx/pool_indices';
 
 const quiet = ef.retraceConfig.warn;
 beforeAll(() => (ef.retraceConfig.warn = () => undefined));
@@ -82,10 +85,13 @@ const convCases: [string, number | number[], Pad, number | number[]][] = [
   ['explicit [[0,0],[1,2],[2,0],[0,0]], stride 2', 2, [[0, 0], [1, 2], [2, 0], [0, 0]], 1],
 ];
 
-describe('conv2d backprops (ConvTranspose and a Conv over transposed operands)', () => {
+describe('conv2d backprops (ConvTranspose; the filter gradient from stacked tap slices, or a Conv over transposed operands)', () => {
   for (const [name, s, pad, d] of convCases) {
     test(name, () => check((x, f) => ef.nn.conv2d(x, f, s, pad, { dilations: d }), [2, 7, 6, 3], [3, 2, 3, 4], ['conv2d_backprop_input', 'conv2d_backprop_filter']));
   }
+  // More than 25 taps: the filter gradient is the Conv over transposed operands.
+  test('6x6 filter, SAME, stride 2 (Conv form)', () => check((x, f) => ef.nn.conv2d(x, f, 2, 'SAME'), [2, 7, 6, 3], [6, 6, 3, 4], ['conv2d_backprop_input', 'conv2d_backprop_filter']));
+  test('6x6 filter, VALID (Conv form)', () => check((x, f) => ef.nn.conv2d(x, f, 1, 'VALID'), [2, 7, 6, 3], [6, 6, 3, 4], ['conv2d_backprop_input', 'conv2d_backprop_filter']));
 });
 
 describe('depthwise conv2d backprops (grouped ConvTranspose and Conv)', () => {
@@ -99,9 +105,13 @@ const poolCases: [string, number | number[], number | number[], 'SAME' | 'VALID'
   ['2x2 stride 2 VALID', 2, 2, 'VALID'],
   ['[3, 2] strides [1, 2] SAME (overlapping windows)', [3, 2], [1, 2], 'SAME'],
   ['3x3 stride 1 VALID (overlapping windows)', 3, 1, 'VALID'],
+  // Windows that do not overlap (max pool's gradient is a MaxUnpool): odd sizes, SAME padding, gaps between windows.
+  ['2x2 stride 2 SAME (odd sizes)', 2, 2, 'SAME'],
+  ['3x3 stride 3 SAME (a padded row before and after)', 3, 3, 'SAME'],
+  ['[2, 3] strides 3 VALID (gaps between windows)', [2, 3], 3, 'VALID'],
 ];
 
-describe('pool gradients (MaxPool Indices + ScatterElements; ConvTranspose with a ones kernel)', () => {
+describe('pool gradients (MaxPool Indices + ScatterElements or MaxUnpool; ConvTranspose with a ones kernel)', () => {
   for (const [name, k, s, pad] of poolCases) {
     test(`maxPool ${name}`, () => check((x) => ef.nn.maxPool(x, k, s, pad), [2, 7, 6, 3], null, ['max_pool_grad']));
     // Squared: the gradient of a linear function of x would be folded to a constant while tracing.
@@ -123,5 +133,90 @@ describe('pool gradients (MaxPool Indices + ScatterElements; ConvTranspose with 
     expect(arr(got)).toEqual([1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0]);
     [got, x].forEach((t) => t.dispose());
     g.dispose();
+  });
+
+  test('maxPool gradient of non-overlapping windows: ties at any tap, -inf and NaN windows, as TF routes them', () => {
+    // 2x2 stride 2 over [1, 4, 6, 2] (MaxUnpool path); per channel, row-major. TF's MaxPoolGrad keeps the first tap
+    // (row-major) that no later tap exceeds; a window of -inf gives it to its first tap, as does a leading NaN.
+    const c0 = [
+      [1, 3, 5, 5, -Infinity, -Infinity],
+      [3, 2, 4, 5, -Infinity, -Infinity],
+      [0, 1, 2, 2, NaN, 1],
+      [1, 1, 2, 7, 4, 1],
+    ];
+    const c1 = [
+      [9, 9, 0, 0, 2, 8],
+      [9, 9, 0, 1, 8, 8],
+      [-1, -2, 6, 6, 0, 0],
+      [-3, -1, 6, 6, 0, 0],
+    ];
+    const x = ef.constant(Float32Array.from(c0.flatMap((row, i) => row.flatMap((v, j) => [v, c1[i][j]]))), 'float32', [1, 4, 6, 2]);
+    const dy = ef.constant(Float32Array.from({ length: 12 }, (_, i) => i + 1), 'float32', [1, 2, 3, 2]);
+    const grad = (a: ef.Tensor): ef.Tensor => {
+      const tape = new ef.GradientTape();
+      const l = tape.record(() => {
+        tape.watch(a);
+        return ef.reduceSum(ef.multiply(ef.nn.maxPool(a, 2, 2, 'VALID'), dy));
+      });
+      return tape.gradient(l, a) as ef.Tensor;
+    };
+    const jit = ef.trace(grad, { jitCompile: 'strict' });
+    const got = jit(x) as ef.Tensor;
+    // dy per window (channel 0: 1, 3, 5 / 7, 9, 11; channel 1: 2, 4, 6 / 8, 10, 12) at TF's tap: TF 2.21's
+    // tf.raw_ops.MaxPoolGrad on this input gives these planes. (The uncompiled path is left out: tfjs's argmax of an
+    // all -inf window is -1, which its ScatterNd refuses.)
+    const tf0 = [
+      [0, 1, 3, 0, 5, 0],
+      [0, 0, 0, 0, 0, 0],
+      [0, 7, 0, 0, 11, 0],
+      [0, 0, 0, 9, 0, 0],
+    ];
+    const tf1 = [
+      [2, 0, 0, 0, 0, 6],
+      [0, 0, 0, 4, 0, 0],
+      [8, 0, 10, 0, 12, 0],
+      [0, 0, 0, 0, 0, 0],
+    ];
+    const expected = tf0.flatMap((row, i) => row.flatMap((v, j) => [v, tf1[i][j]]));
+    expect(arr(got)).toEqual(expected);
+    const ir = jit.getConcreteFunction(x).experimentalGetCompilerIr();
+    expect(/onnx_segment\[([^\]]*)\]/.exec(ir)?.[1].split(',')).toContain('max_pool_grad');
+    [got, x, dy].forEach((t) => t.dispose());
+    jit.dispose();
+  });
+
+  test('max_pool and its gradient share one MaxPool with Indices; a gradient on its own computes them (both window kinds)', () => {
+    const x = ef.constant(vals(2 * 7 * 6 * 3, 0.91, 0.2), 'float32', [2, 7, 6, 3]);
+    const planned = (f: ef.TracedFunction<(...a: ef.Tensor[]) => ef.Tensor>, ...args: ef.Tensor[]): string[] => {
+      const g = (f.getConcreteFunction(...args) as unknown as { graph: Graph }).graph;
+      const writers = new Map<Graph['nodes'][number], FusedWriter>();
+      shareMaxPoolIndices(g, g.nodes, writers, new Set());
+      return [...writers.keys()].map((n) => n.prim.name);
+    };
+    for (const [k, st] of [[2, 2], [3, 2]] as const) {
+      const params = { ksize: [k, k], strides: [st, st], padding: 'SAME', dataFormat: 'NHWC' };
+      const pooled = ef.nn.maxPool(x, k, st, 'SAME');
+      const dy = ef.constant(vals(pooled.shape.asList().reduce((a, b) => (a as number) * (b as number), 1) as number, 0.37, 0.9), 'float32', pooled.shape.asList() as number[]);
+      // With the pool in the graph (a tape): shared.
+      const taped = (a: ef.Tensor): ef.Tensor => {
+        const tape = new ef.GradientTape();
+        const l = tape.record(() => {
+          tape.watch(a);
+          return ef.reduceSum(ef.multiply(ef.nn.maxPool(a, k, st, 'SAME'), dy));
+        });
+        return tape.gradient(l, a) as ef.Tensor;
+      };
+      // The gradient record alone, the pooled values an input: MaxPool Indices of its own.
+      const alone = (a: ef.Tensor, y: ef.Tensor, d: ef.Tensor): ef.Tensor => ef.internal.bind(ef.internal.PRIMITIVES.max_pool_grad, [a, y, d], params)[0];
+      const [jt, pt, ja, pa] = [ef.trace(taped, { jitCompile: 'strict' }), ef.trace(taped), ef.trace(alone, { jitCompile: 'strict' }), ef.trace(alone)];
+      const want = pt(x) as ef.Tensor;
+      const got = [jt(x) as ef.Tensor, ja(x, pooled, dy) as ef.Tensor, pa(x, pooled, dy) as ef.Tensor];
+      got.forEach((t) => expect(arr(t)).toEqual(arr(want).map((v) => expect.closeTo(v, 5))));
+      expect(planned(jt, x)).toEqual(['max_pool', 'max_pool_grad']);
+      expect(planned(ja, x, pooled, dy)).toEqual([]);
+      [want, ...got, pooled, dy].forEach((t) => t.dispose());
+      [jt, pt, ja, pa].forEach((f) => f.dispose());
+    }
+    x.dispose();
   });
 });

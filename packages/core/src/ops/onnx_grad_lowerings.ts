@@ -1,6 +1,6 @@
 // ONNX lowerings of the conv and pool gradient records (ONNX has no backprop ops): input backprops are
 // ConvTranspose, filter backprops a Conv over transposed operands, MaxPoolGrad a ScatterElements(add) into
-// MaxPool's Indices, AvgPoolGrad a ConvTranspose with a ones kernel over dy divided by each window's count.
+// MaxPool's Indices (a MaxUnpool when windows do not overlap), AvgPoolGrad a ConvTranspose with a ones kernel over dy divided by each window's count.
 // All of them need static shapes (they write pads, output paddings and counts out).
 import type { SpecNode } from './graphdef_spec';
 import { codec, nhwc, one, padPairs, padsAttr, staticShape, toNchw, toNhwc, transpose, type ConvP, type Pads, type PoolP } from './onnx_lowerings';
@@ -67,6 +67,7 @@ const convFilter = (depthwise: boolean): OnnxSpec =>
     const xs = staticOf(s, n.inputs[0]) as number[];
     const fs = shapeOf(s, p.filterShape, n.inputs[2]) as number[];
     const g = geometry(p, p.dilations, xs, fs.slice(0, 2), staticOf(s, n.inputs[1]) as number[]);
+    if (!depthwise && smallPatches(g, fs)) return [filterByPatches(s, x, dy, g, fs, p)];
     const xt = transpose(s, x, [3, 0, 1, 2]);
     const input = depthwise ? one(s.add('Reshape', [xt, s.int64s([1, xs[3] * xs[0], xs[1], xs[2]])])) : xt;
     const kernel = transpose(s, dy, [3, 0, 1, 2]);
@@ -77,20 +78,90 @@ const convFilter = (depthwise: boolean): OnnxSpec =>
     return [transpose(s, four, [2, 3, 0, 1])];
   }, (s, n) => allFloat(s, n) && nhwc(n.params) && staticOf(s, n.inputs[0]) !== null && staticOf(s, n.inputs[1]) !== null && shapeOf(s, n.params.filterShape, n.inputs[2]) !== null);
 
+/** Patch tensors up to this many elements (4 MB), and per-example products up to this many, go by filterByPatches. */
+const PATCH_LIMIT = 1 << 20;
+const PRODUCT_LIMIT = 1 << 18;
+const smallPatches = (g: Geometry, fs: readonly number[]): boolean => {
+  const taps = fs[0] * fs[1];
+  const [nb, ci, co] = [g.input[0], fs[2], fs[3]];
+  return taps <= 25 && nb * taps * ci * g.out[1] * g.out[2] <= PATCH_LIMIT && nb * taps * ci * co <= PRODUCT_LIMIT;
+};
+
+/**
+ * conv2d filter backprop for small patch tensors: the taps' strided slices of the padded x (exact copies), stacked
+ * as [N, kh·kw·Ci, Ho·Wo], times dy as [N, Co, Ho·Wo] transposed, summed over N: dW[(i, j, ci), co]. On the conv
+ * train step ([16,28,28,1] x, 3x3 SAME, 8 filters) the Conv over transposed operands took ~220 us in ONNX Runtime
+ * (its im2col of a 28x28 kernel), these nodes ~120 us.
+ */
+function filterByPatches(s: LowerScope, x: string, dy: string, g: Geometry, fs: readonly number[], p: FilterP): string {
+  const [nb, ci, co] = [g.input[0], fs[2], fs[3]];
+  const [ho, wo] = [g.out[1], g.out[2]];
+  const padded = g.pads.some((q) => q[0] !== 0 || q[1] !== 0);
+  const xn = toNchw(s, x);
+  const xp = padded ? one(s.add('Pad', [xn, s.int64s([0, 0, g.pads[0][0], g.pads[1][0], 0, 0, g.pads[0][1], g.pads[1][1]])], { mode: { s: 'constant' } })) : xn;
+  const taps: string[] = [];
+  for (let i = 0; i < fs[0]; i++) {
+    for (let j = 0; j < fs[1]; j++) {
+      const start = [i * p.dilations[0], j * p.dilations[1]];
+      const end = [start[0] + (ho - 1) * p.strides[0] + 1, start[1] + (wo - 1) * p.strides[1] + 1];
+      taps.push(one(s.add('Slice', [xp, s.int64s(start), s.int64s(end), s.int64s([2, 3]), s.int64s([...p.strides])])));
+    }
+  }
+  const stacked = taps.length === 1 ? taps[0] : one(s.add('Concat', taps, { axis: { i: 1 } }));
+  const patches = one(s.add('Reshape', [stacked, s.int64s([nb, taps.length * ci, ho * wo])]));
+  const dyRows = transpose(s, one(s.add('Reshape', [toNchw(s, dy), s.int64s([nb, co, ho * wo])])), [0, 2, 1]);
+  const perExample = one(s.add('MatMul', [patches, dyRows]));
+  const summed = one(s.add('ReduceSum', [perExample, s.int64s([0])], { keepdims: { i: 0 } }));
+  return one(s.add('Reshape', [summed, s.int64s([fs[0], fs[1], ci, co])]));
+}
+
 const poolAttrs = (p: PoolP, g: Geometry): Record<string, { ints: number[] }> => ({ kernel_shape: { ints: [...p.ksize] }, strides: { ints: [...p.strides] }, pads: padAttr(g) });
 
-/** max_pool_grad [x, y, dy] -> dx: dy summed into each window's (first) argmax, from MaxPool's Indices (flat NCHW). */
-const maxPoolGrad: OnnxSpec = codec<PoolP>((s, n, [x, , dy]) => {
-  const p = n.params;
-  const xs = staticOf(s, n.inputs[0]) as number[];
-  const g = geometry(p, [1, 1], xs, [...p.ksize], staticOf(s, n.inputs[2]) as number[]);
-  // Max pooling pads with -inf, so a padded tap is never the argmax; indices leave the padding out.
-  const [, idx] = s.add('MaxPool', [toNchw(s, x)], poolAttrs(p, g), 2);
+/** A 2-D NHWC max pool's geometry from the static shapes of its input and output. */
+const poolGeometry = (p: PoolP, xs: number[], ys: number[]): Geometry => geometry(p, [1, 1], xs, [...p.ksize], ys);
+
+/**
+ * max_pool's output (NHWC) and its Indices (flat NCHW) from one MaxPool node, for a max_pool whose gradient reads
+ * the same indices (maxPoolGradFromIndices): the forward pool then costs no MaxPool of its own.
+ */
+export function maxPoolWithIndices(s: LowerScope, p: PoolP, xs: number[], ys: number[], x: string): [string, string] {
+  const [y, idx] = maxPoolNode(s, p, xs, ys, x);
+  return [toNhwc(s, y), idx];
+}
+
+/** MaxPool of NHWC `x` as NCHW: [y (NCHW), Indices]. */
+const maxPoolNode = (s: LowerScope, p: PoolP, xs: number[], ys: number[], x: string): string[] => s.add('MaxPool', [toNchw(s, x)], poolAttrs(p, poolGeometry(p, xs, ys)), 2);
+
+/**
+ * max_pool_grad from MaxPool's Indices `idx` (flat NCHW): dy summed into each window's (first) argmax. Windows that
+ * do not overlap (strides >= ksize: 2x2 stride 2, the common case) send each input pixel at most one dy, so
+ * MaxUnpool (a plain scatter) writes them; it replaced ScatterElements(add) into a zero tensor, which took ~270 us
+ * of the conv train step's [16,28,28,8] pool gradient (ORT profile), MaxUnpool ~30 us.
+ */
+export function maxPoolGradFromIndices(s: LowerScope, p: PoolP, xs: number[], ys: number[], dy: string, idx: string): string {
+  const g = poolGeometry(p, xs, ys);
+  const nchw = s.int64s([xs[0], xs[3], xs[1], xs[2]]);
+  if (p.strides[0] >= p.ksize[0] && p.strides[1] >= p.ksize[1]) {
+    const unpooled = one(s.add('MaxUnpool', [toNchw(s, dy), idx, nchw], poolAttrs(p, g)));
+    // Through a flat Reshape, as the scatter's result came: ORT's transpose optimizer then moves the NHWC
+    // Transpose below into the ops after (a bias gradient's ReduceSum stays on NCHW: over NHWC [16,28,28,8] it
+    // took ~550 us); straight after MaxUnpool it moved the relu gradient's operands to NHWC instead.
+    const flatUnpooled = one(s.add('Reshape', [unpooled, s.int64s([-1])]));
+    return toNhwc(s, one(s.add('Reshape', [flatUnpooled, nchw])));
+  }
   const size = xs.reduce((a, b) => a * b, 1);
   const zeros = one(s.add('ConstantOfShape', [s.int64s([size])], { value: { t: { dtype: 'float32', shape: [1], data: Float32Array.of(0) } } }));
   const flat = (v: string): string => one(s.add('Reshape', [v, s.int64s([-1])]));
   const summed = one(s.add('ScatterElements', [zeros, flat(idx), flat(toNchw(s, dy))], { axis: { i: 0 }, reduction: { s: 'add' } }));
-  return [toNhwc(s, one(s.add('Reshape', [summed, s.int64s([xs[0], xs[3], xs[1], xs[2]])])))];
+  return toNhwc(s, one(s.add('Reshape', [summed, nchw])));
+}
+
+/** max_pool_grad [x, y, dy] -> dx: MaxPool's Indices of x (max pooling pads with -inf, so a padded tap is never the argmax; indices leave the padding out), then maxPoolGradFromIndices. */
+const maxPoolGrad: OnnxSpec = codec<PoolP>((s, n, [x, , dy]) => {
+  const xs = staticOf(s, n.inputs[0]) as number[];
+  const ys = staticOf(s, n.inputs[2]) as number[];
+  const [, idx] = maxPoolNode(s, n.params, xs, ys, x);
+  return [maxPoolGradFromIndices(s, n.params, xs, ys, dy, idx)];
 }, (s, n) => n.inputs.every((i) => s.aval(i).dtype === 'float32') && nhwc(n.params) && staticOf(s, n.inputs[0]) !== null && staticOf(s, n.inputs[2]) !== null);
 
 /** avg_pool_grad [dy, like?] -> dx: dy / (valid taps of its window), spread back by a ConvTranspose with a ones kernel (group C). */

@@ -1,6 +1,9 @@
 // One generic ONNX writer: nodes of a traced graph (a segment, or the whole graph) -> a ModelProto, read off the records' lowerings.
 import { AVal, DType, Dims, Info, VarParams, LowerScope, ONNX_TYPE, OnnxAttr, OnnxAttrs, OnnxDecl, OnnxSpec, backend, internalError, isOnnxCodec, isStateful, onnxAccepts, paramsRecord, isPrimitive } from '@eagerflow/core';
 import { Graph, Node, isGraph } from '../graph';
+import { elideBroadcasts } from './broadcasts';
+import { planFusions } from './contractions';
+import { shareMaxPoolIndices } from './pool_indices';
 import { runLimitsOf } from '../run_limits';
 import { ATTR_TYPE, F, Msg } from './proto';
 
@@ -179,8 +182,13 @@ function hostArray(dtype: DType, data: unknown): Float32Array | Int32Array | Uin
 
 const toInts = (v: unknown): number[] => (Array.isArray(v) ? (v as number[]) : [v as number]);
 
-/** Lowers `nodes` of `s.g` into `s`, `names` holding the ONNX names of values already known; constants become initializers. */
-function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>): (v: number) => string {
+/**
+ * Lowers `nodes` of `s.g` into `s`, `names` holding the ONNX names of values already known; constants become
+ * initializers. `kept` are the values read after these nodes; contractions spread over several nodes are written as
+ * one (contractions.ts), broadcasts their readers do themselves are left out (broadcasts.ts), and a max pool shares
+ * its gradient's MaxPool Indices node (pool_indices.ts).
+ */
+function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>, kept: readonly number[]): (v: number) => string {
   const nameOf = (v: number): string => {
     const known = names.get(v);
     if (known !== undefined) return known;
@@ -188,7 +196,17 @@ function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>
     names.set(v, name);
     return name;
   };
+  const { writers, absorbed } = planFusions(s.g, nodes, kept);
+  elideBroadcasts(s.g, nodes, kept, writers, absorbed);
+  shareMaxPoolIndices(s.g, nodes, writers, absorbed);
   for (const n of nodes) {
+    if (absorbed.has(n)) continue;
+    const fused = writers.get(n);
+    if (fused !== undefined) {
+      const outs = fused(s, nameOf);
+      n.outputs.forEach((o, k) => names.set(o, outs[k]));
+      continue;
+    }
     if (isPrimitive(n.prim, 'read_variable')) {
       // Export only (segments take reads as inputs): the variable's value now, as an initializer.
       const v = (n.params as unknown as VarParams).variable;
@@ -207,7 +225,7 @@ function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>
 /** Lowers the whole of `s.g` into `s`, its inputs named `inputs`; returns the names of its outputs. */
 export function lowerGraph(s: Scope, inputs: readonly string[]): string[] {
   const names = new Map<number, string>(s.g.inputs.map((v, k) => [v, inputs[k]]));
-  const nameOf = lowerNodes(s, s.g.nodes, names);
+  const nameOf = lowerNodes(s, s.g.nodes, names, s.g.outputs);
   return s.g.outputs.map(nameOf);
 }
 
@@ -238,7 +256,7 @@ export function buildModel(g: Graph, part: Part, opset = DEFAULT_OPSET): Uint8Ar
   const names = new Map<number, string>();
   const graph = new Msg();
   part.inputs.forEach((v, k) => names.set(v, `in${k}`));
-  const nameOf = lowerNodes(s, part.nodes, names);
+  const nameOf = lowerNodes(s, part.nodes, names, part.outputs);
   const outNames = part.outputs.map((v, k) => {
     const name = `out${k}`;
     const m = new Msg().str(F.node.input, nameOf(v)).str(F.node.output, name).str(F.node.name, name).str(F.node.opType, 'Identity');
