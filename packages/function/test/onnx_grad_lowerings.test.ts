@@ -163,8 +163,8 @@ describe('pool gradients (MaxPool Indices + ScatterElements or MaxUnpool; ConvTr
     const jit = ef.trace(grad, { jitCompile: 'strict' });
     const got = jit(x) as ef.Tensor;
     // dy per window (channel 0: 1, 3, 5 / 7, 9, 11; channel 1: 2, 4, 6 / 8, 10, 12) at TF's tap: TF 2.21's
-    // tf.raw_ops.MaxPoolGrad on this input gives these planes. (The uncompiled path is left out: tfjs's argmax of an
-    // all -inf window is -1, which its ScatterNd refuses.)
+    // tf.raw_ops.MaxPoolGrad on this input gives these planes, compiled and uncompiled (tfjs's own argmax would give
+    // the leading-NaN window to its 4 and the -inf window to no index at all: -1, which ScatterNd refuses).
     const tf0 = [
       [0, 1, 3, 0, 5, 0],
       [0, 0, 0, 0, 0, 0],
@@ -179,6 +179,15 @@ describe('pool gradients (MaxPool Indices + ScatterElements or MaxUnpool; ConvTr
     ];
     const expected = tf0.flatMap((row, i) => row.flatMap((v, j) => [v, tf1[i][j]]));
     expect(arr(got)).toEqual(expected);
+    const before = ef.memory().numTensors;
+    const eager = ef.tidy(() => grad(x));
+    expect(arr(eager)).toEqual(expected);
+    const tracedGrad = ef.trace(grad);
+    const traced = tracedGrad(x) as ef.Tensor;
+    tracedGrad.dispose();
+    expect(arr(traced)).toEqual(expected);
+    [eager, traced].forEach((t) => t.dispose());
+    expect(ef.memory().numTensors).toBe(before);
     const ir = jit.getConcreteFunction(x).experimentalGetCompilerIr();
     expect(/onnx_segment\[([^\]]*)\]/.exec(ir)?.[1].split(',')).toContain('max_pool_grad');
     [got, x, dy].forEach((t) => t.dispose());

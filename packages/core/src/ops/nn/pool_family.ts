@@ -10,7 +10,7 @@ import { Attrs, ReadScope, SpecNode, WriteScope, attr, typeAttrOf } from '../gra
 import { tensorOfShapeNode, writeShapeOf } from '../array/reshape';
 import { argError, checkArity, checkDTypes } from '../check';
 import { channelsLast, checkWindowList, fullList, lastShape, outSize, shapeSource, spatialAxes } from './conv_util';
-import { padBefore, tapsToArgmax } from './argmax_taps';
+import { argmaxOrFirst, padBefore, tapsToArgmax } from './argmax_taps';
 import { samePads } from './padding';
 
 export interface PoolParams {
@@ -116,10 +116,11 @@ function avgGradImpl(kind: PoolKind, k: Kernels, dy: Info, shape: number[], p: P
 /** MaxPoolGradGrad: the cotangent of the input at each window's (first) argmax. */
 function gradGradImpl(k: Kernels, x: Info, gg: Info, p: PoolParams): Info {
   return channelsLast(k, p.dataFormat, [x, gg], ([xl, ggl]) => {
-    const [pooled, idx] = k.run('MaxPoolWithArgmax', { x: xl }, { ...kattrs(p), includeBatchInIndex: true }) as Info[];
+    const [pooled, found] = k.run('MaxPoolWithArgmax', { x: xl }, { ...kattrs(p), includeBatchInIndex: true }) as Info[];
+    const idx = argmaxOrFirst(k, xl, found, p.ksize, p.strides, p.padding);
     const flat = k.run('Reshape', { x: ggl }, { shape: [-1] }) as Info;
     const picked = k.run('GatherV2', { x: flat, indices: idx }, { axis: 0, batchDims: 0 }) as Info;
-    for (const t of [pooled, idx, flat]) k.free(t);
+    for (const t of new Set([pooled, found, idx, flat])) k.free(t);
     return picked;
   });
 }
@@ -127,7 +128,9 @@ function gradGradImpl(k: Kernels, x: Info, gg: Info, p: PoolParams): Info {
 /** MaxPoolGrad as TF defines it: dy summed into the (first) argmax of each window (on webgl without ScatterNd: argmax_taps.ts). */
 function scatterToArgmax(k: Kernels, x: Info, dy: Info, p: PoolParams): Info {
   return channelsLast(k, p.dataFormat, [x, dy], ([xl, dyl]) => {
-    const [pooled, idx] = k.run('MaxPoolWithArgmax', { x: xl }, { ...kattrs(p), includeBatchInIndex: true }) as Info[];
+    const [pooled, found] = k.run('MaxPoolWithArgmax', { x: xl }, { ...kattrs(p), includeBatchInIndex: true }) as Info[];
+    const idx = argmaxOrFirst(k, xl, found, p.ksize, p.strides, p.padding);
+    if (found !== idx) k.free(found);
     if (activeBackendName() === 'webgl') {
       const out = tapsToArgmax(k, xl, dyl, idx, p.ksize, p.strides, p.padding);
       for (const t of [pooled, idx]) k.free(t);
