@@ -3,6 +3,7 @@ import { AVal, DType, Dims, Info, VarParams, LowerScope, ONNX_TYPE, OnnxAttr, On
 import { Graph, Node, isGraph } from '../graph';
 import { elideBroadcasts } from './broadcasts';
 import { planFusions } from './contractions';
+import { writeLogSoftmaxes } from './log_softmax';
 import { shareMaxPoolIndices } from './pool_indices';
 import { readReluOutputs } from './relu_masks';
 import { runLimitsOf } from '../run_limits';
@@ -187,7 +188,8 @@ const toInts = (v: unknown): number[] => (Array.isArray(v) ? (v as number[]) : [
  * Lowers `nodes` of `s.g` into `s`, `names` holding the ONNX names of values already known; constants become
  * initializers. `kept` are the values read after these nodes; contractions spread over several nodes are written as
  * one (contractions.ts), broadcasts their readers do themselves are left out (broadcasts.ts), and a max pool shares
- * its gradient's MaxPool Indices node (pool_indices.ts); relu's gradient reads relu's output (relu_masks.ts).
+ * its gradient's MaxPool Indices node (pool_indices.ts); logSoftmax and its gradient products are LogSoftmax and Softmax
+ * nodes (log_softmax.ts); relu's gradient reads relu's output (relu_masks.ts).
  */
 function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>, kept: readonly number[]): (v: number) => string {
   const nameOf = (v: number): string => {
@@ -198,6 +200,7 @@ function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>
     return name;
   };
   const { writers, absorbed } = planFusions(s.g, nodes, kept);
+  writeLogSoftmaxes(s.g, nodes, kept, writers, absorbed);
   elideBroadcasts(s.g, nodes, kept, writers, absorbed);
   shareMaxPoolIndices(s.g, nodes, writers, absorbed);
   readReluOutputs(s.g, nodes, writers, absorbed);
