@@ -4,6 +4,7 @@ import { Graph, Node, isGraph } from '../graph';
 import { elideBroadcasts } from './broadcasts';
 import { planFusions } from './contractions';
 import { writeLogSoftmaxes } from './log_softmax';
+import { elideNoOpReshapes } from './no_op_reshapes';
 import { shareMaxPoolIndices } from './pool_indices';
 import { readReluOutputs } from './relu_masks';
 import { runLimitsOf } from '../run_limits';
@@ -189,7 +190,8 @@ const toInts = (v: unknown): number[] => (Array.isArray(v) ? (v as number[]) : [
  * initializers. `kept` are the values read after these nodes; contractions spread over several nodes are written as
  * one (contractions.ts), broadcasts their readers do themselves are left out (broadcasts.ts), and a max pool shares
  * its gradient's MaxPool Indices node (pool_indices.ts); logSoftmax and its gradient products are LogSoftmax and Softmax
- * nodes (log_softmax.ts); relu's gradient reads relu's output (relu_masks.ts).
+ * nodes (log_softmax.ts); relu's gradient reads relu's output (relu_masks.ts); reshapes to the shape a value has are
+ * no nodes (no_op_reshapes.ts).
  */
 function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>, kept: readonly number[]): (v: number) => string {
   const nameOf = (v: number): string => {
@@ -204,6 +206,7 @@ function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>
   elideBroadcasts(s.g, nodes, kept, writers, absorbed);
   shareMaxPoolIndices(s.g, nodes, writers, absorbed);
   readReluOutputs(s.g, nodes, writers, absorbed);
+  elideNoOpReshapes(s.g, nodes, writers, absorbed);
   for (const n of nodes) {
     if (absorbed.has(n)) continue;
     const fused = writers.get(n);
