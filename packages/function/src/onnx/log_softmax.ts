@@ -4,7 +4,7 @@
 // Log, Sub, Div, Mul: eight small ONNX Runtime nodes, now three. ONNX Runtime's kernels compute the same formulas
 // (x - max - log(sum(exp(x - max))); exp(x - max) / sum) with their own exp and summation order: the values may
 // differ from the records' in the last bits.
-import type { LowerScope } from '@eagerflow/core';
+import { isOnnxCodec, type LowerScope, type OnnxCodec, type OnnxSpec } from '@eagerflow/core';
 import type { Graph, Node } from '../graph';
 import type { FusedWriter } from './contractions';
 
@@ -13,6 +13,11 @@ interface ReduceP { readonly axes: readonly number[] | null; readonly keepDims: 
 const staticDims = (g: Graph, v: number): number[] | null => {
   const d = g.values[v].shape;
   return d !== null && d.every((x) => x !== null) ? (d as number[]) : null;
+};
+
+const sameShape = (g: Graph, u: number, v: number): boolean => {
+  const [a, b] = [staticDims(g, u), staticDims(g, v)];
+  return a !== null && b !== null && a.length === b.length && a.every((d, k) => d === b[k]);
 };
 
 /**
@@ -92,6 +97,42 @@ export function writeLogSoftmaxes(g: Graph, nodes: readonly Node[], kept: readon
     writers.set(last, (s, nameOf) => s.add('LogSoftmax', [nameOf(x)], attrs));
     let softmax: string | null = null;
     const softmaxOf = (s: LowerScope, nameOf: (v: number) => string): string => (softmax ??= s.add('Softmax', [nameOf(x)], attrs)[0]);
-    for (const q of products) writers.set(q.mul, (s, nameOf) => s.add('Mul', [nameOf(q.rv), softmaxOf(s, nameOf)]));
+    for (const q of products) {
+      const folded = negatedSum(q.rv, q.div, q.mul);
+      if (folded === null) {
+        writers.set(q.mul, (s, nameOf) => s.add('Mul', [nameOf(q.rv), softmaxOf(s, nameOf)]));
+        continue;
+      }
+      // a + sum(-a) · softmax = a - sum(a) · softmax, exactly (negation is exact and commutes with the sum's roundings).
+      const { add, a, sumNode, chain } = folded;
+      for (const n of [q.mul, sumNode, ...chain]) absorbed.add(n);
+      const lowerSum = sumNode.prim.onnx as OnnxCodec;
+      writers.set(add, (s, nameOf) => s.add('Sub', [nameOf(a), s.add('Mul', [lowerSum.lower(s, sumNode, [nameOf(a)])[0], softmaxOf(s, nameOf)])[0]]));
+    }
+  }
+
+  /**
+   * For a gradient product `mul` of `rv` (read by `div`) = [no-op reshape of] sum(neg(a)) whose only reader is add(a, mul): that
+   * add, a, the sum and the nodes between (neg, reshape), each read once and not kept; else null.
+   */
+  function negatedSum(rv: number, div: Node, mul: Node): { add: Node; a: number; sumNode: Node; chain: Node[] } | null {
+    const chain: Node[] = [];
+    let v = rv;
+    const reshape = prod(v, 'reshape');
+    if (reshape !== undefined) {
+      const [i, o] = [staticDims(g, reshape.inputs[0]), staticDims(g, v)];
+      if (reshape.inputs.length !== 1 || i === null || o === null || i.length !== o.length || !i.every((d, k) => d === o[k]) || !readOnlyBy(v, [div])) return null;
+      chain.push(reshape);
+      v = reshape.inputs[0];
+    }
+    const sumNode = prod(v, 'sum');
+    const neg = sumNode === undefined ? undefined : prod(sumNode.inputs[0], 'neg');
+    if (sumNode === undefined || neg === undefined || !readOnlyBy(v, [chain[0] ?? div]) || !readOnlyBy(neg.outputs[0], [sumNode]) || !isOnnxCodec(sumNode.prim.onnx as OnnxSpec)) return null;
+    const a = neg.inputs[0];
+    const adds = readers.get(mul.outputs[0]) ?? [];
+    const add = adds[0];
+    if (adds.length !== 1 || !free(add) || add.prim.name !== 'add' || keptSet.has(mul.outputs[0]) || !add.inputs.includes(a) || !add.inputs.includes(mul.outputs[0]) || !sameShape(g, add.outputs[0], mul.outputs[0])) return null;
+    chain.push(neg);
+    return { add, a, sumNode, chain };
   }
 }
