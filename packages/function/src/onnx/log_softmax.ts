@@ -103,7 +103,8 @@ export function writeLogSoftmaxes(g: Graph, nodes: readonly Node[], kept: readon
         writers.set(q.mul, (s, nameOf) => s.add('Mul', [nameOf(q.rv), softmaxOf(s, nameOf)]));
         continue;
       }
-      // a + sum(-a) · softmax = a - sum(a) · softmax, exactly (negation is exact and commutes with the sum's roundings).
+      // a + sum(-a) · softmax = a - sum(a) · softmax: negation commutes with the sum's roundings, so the values are
+      // the same but for the sign of a zero (a row of zeros sums to +0 either way: -0 - 0 is -0 where -0 + 0 was +0).
       const { add, a, sumNode, chain } = folded;
       for (const n of [q.mul, sumNode, ...chain]) absorbed.add(n);
       const lowerSum = sumNode.prim.onnx as OnnxCodec;

@@ -5,6 +5,7 @@ import { elideBroadcasts } from './broadcasts';
 import { planFusions } from './contractions';
 import { writeClassMasks } from './class_masks';
 import { writeLogSoftmaxes } from './log_softmax';
+import { foldNegatedSums } from './negations';
 import { elideNoOpReshapes } from './no_op_reshapes';
 import { shareMaxPoolIndices } from './pool_indices';
 import { readReluOutputs } from './relu_masks';
@@ -191,7 +192,7 @@ const toInts = (v: unknown): number[] => (Array.isArray(v) ? (v as number[]) : [
  * initializers. `kept` are the values read after these nodes; contractions spread over several nodes are written as
  * one (contractions.ts), broadcasts their readers do themselves are left out (broadcasts.ts), and a max pool shares
  * its gradient's MaxPool Indices node (pool_indices.ts); logSoftmax and its gradient products are LogSoftmax and Softmax
- * nodes (log_softmax.ts); a class mask of labels is a Gather of an identity (class_masks.ts); relu's gradient reads relu's output (relu_masks.ts); reshapes to the shape a value has are
+ * nodes (log_softmax.ts); a class mask of labels is a Gather of an identity (class_masks.ts); sum(-u) / c is sum(u) / -c (negations.ts); relu's gradient reads relu's output (relu_masks.ts); reshapes to the shape a value has are
  * no nodes (no_op_reshapes.ts).
  */
 function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>, kept: readonly number[]): (v: number) => string {
@@ -205,6 +206,7 @@ function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>
   const { writers, absorbed } = planFusions(s.g, nodes, kept);
   writeLogSoftmaxes(s.g, nodes, kept, writers, absorbed);
   writeClassMasks(s.g, nodes, kept, writers, absorbed);
+  foldNegatedSums(s.g, nodes, kept, writers, absorbed);
   elideBroadcasts(s.g, nodes, kept, writers, absorbed);
   shareMaxPoolIndices(s.g, nodes, writers, absorbed);
   readReluOutputs(s.g, nodes, writers, absorbed);
