@@ -208,6 +208,8 @@ describe('SGD steps on weights: w - c * (a @ b) as one Gemm with alpha = -c, bet
       [l1, l2].forEach((t) => t.dispose());
     }
     va.forEach((v, i) => close(arr(v.value()), arr(vb[i].value())));
+    // The bias update leaves the segment as Gemm's [1, 64], adopted in the variable's shape.
+    expect(va[2].value().shape.asList()).toEqual([64]);
     // wOut: a rank-2 product; wIn: a batched one summed over its batch (and reshaped); the bias: Gemm(ones, dy, bias).
     const { fused, absorbed } = segmentPlan(jit, x);
     expect(fused.filter((n) => n === 'sub')).toHaveLength(3);
@@ -249,6 +251,24 @@ describe('SGD steps on biases: b - c * sum(x over leading axes) as Gemm(ones, x,
       [b, x].forEach((t) => t.dispose());
     });
   }
+
+  test('the updated bias returned (Gemm [1, K] adopted as [K]) or read further in the part (Reshape kept): shapes and values', () => {
+    const b = ef.constant(vals(6, 0.4, 0.3), 'float32', [6]);
+    const x = ef.constant(vals(48, 0.77, 0.3), 'float32', [8, 6]);
+    const f = (p: ef.Tensor, q: ef.Tensor): ef.Tensor[] => {
+      const nb = ef.subtract(p, ef.multiply(ef.reduceSum(ef.multiply(q, 3), 0), 0.01));
+      const read = ef.subtract(p, ef.multiply(ef.reduceSum(ef.multiply(q, 4), 0), 0.02));
+      return [nb, ef.add(read, 1)];
+    };
+    const { got, plain, jit } = both(f, [b, x]);
+    got.forEach((g, i) => close(g, plain[i]));
+    const outs = jit(b, x) as ef.Tensor[];
+    expect(outs.map((t) => t.shape.asList())).toEqual([[6], [6]]);
+    outs.forEach((t) => t.dispose());
+    expect(plan(jit, b, x).fused).toEqual(['sub', 'sub']);
+    jit.dispose();
+    [b, x].forEach((t) => t.dispose());
+  });
 
   test('a sum read elsewhere, a sum over a middle axis, a rate that is not a constant: no bias Gemm', () => {
     const b = ef.constant(vals(4, 0.4, 0.3), 'float32', [4]);

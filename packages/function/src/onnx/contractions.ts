@@ -60,10 +60,11 @@ function scalarConst(g: Graph, v: number): number | null {
 
 /**
  * Plans the fusions of `nodes` (a part of `g`); `kept` are the values read after the part (its outputs). A value
- * a fusion hides must have one reader, the fused node, and not be kept. Parts with control flow (whose bodies read
+ * a fusion hides must have one reader, the fused node, and not be kept. `flatOutputs`: values read only as outputs
+ * may be written in another shape of their size (buildModel's flag). Parts with control flow (whose bodies read
  * outer values by name) are left as they are.
  */
-export function planFusions(g: Graph, nodes: readonly Node[], kept: readonly number[]): Fusions {
+export function planFusions(g: Graph, nodes: readonly Node[], kept: readonly number[], flatOutputs = false): Fusions {
   const writers = new Map<Node, FusedWriter>();
   const absorbed = new Set<Node>();
   if (nodes.some((n) => Object.values(n.params).some(isGraph))) return { writers, absorbed };
@@ -146,12 +147,14 @@ export function planFusions(g: Graph, nodes: readonly Node[], kept: readonly num
       const xd = o === null ? null : (staticDims(g, o.b) as number[]);
       if (o === null || xd === null || xd[xd.length - 1] !== wd[0]) continue;
       [mul, ...o.nodes].forEach((x) => absorbed.add(x));
+      const outputOnly = flatOutputs && readers.get(n.outputs[0]) === 1 && kept.includes(n.outputs[0]);
       writers.set(n, (s, nameOf) => {
         const rows = o.rows as number;
         const ones = s.add('Constant', [], { value: { t: { dtype: 'float32', shape: [1, rows], data: new Float32Array(rows).fill(1) } } })[0];
         const x2 = xd.length === 2 ? nameOf(o.b) : s.add('Reshape', [nameOf(o.b), s.int64s([rows, wd[0]])])[0];
         const gemm = s.add('Gemm', [ones, x2, nameOf(w)], update)[0];
-        return s.add('Reshape', [gemm, s.int64s(wd)]);
+        // Read only as an output of a compiled segment: its [1, K] is adopted as [K] (no Reshape node).
+        return outputOnly ? [gemm] : s.add('Reshape', [gemm, s.int64s(wd)]);
       });
       continue;
     }

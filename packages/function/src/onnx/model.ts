@@ -195,7 +195,7 @@ const toInts = (v: unknown): number[] => (Array.isArray(v) ? (v as number[]) : [
  * nodes (log_softmax.ts); a class mask of labels is a Gather of an identity (class_masks.ts); sum(-u) / c is sum(u) / -c (negations.ts); relu's gradient reads relu's output (relu_masks.ts); reshapes to the shape a value has are
  * no nodes (no_op_reshapes.ts).
  */
-function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>, kept: readonly number[]): (v: number) => string {
+function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>, kept: readonly number[], flatOutputs = false): (v: number) => string {
   const nameOf = (v: number): string => {
     const known = names.get(v);
     if (known !== undefined) return known;
@@ -203,7 +203,7 @@ function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>
     names.set(v, name);
     return name;
   };
-  const { writers, absorbed } = planFusions(s.g, nodes, kept);
+  const { writers, absorbed } = planFusions(s.g, nodes, kept, flatOutputs);
   writeLogSoftmaxes(s.g, nodes, kept, writers, absorbed);
   writeClassMasks(s.g, nodes, kept, writers, absorbed);
   foldNegatedSums(s.g, nodes, kept, writers, absorbed);
@@ -261,14 +261,15 @@ export function subgraph(s: Scope, name: string, inputs: readonly Formal[], outp
 
 /**
  * Writes a part of `g` as an ONNX ModelProto: inputs `in{k}`, outputs `out{k}`, captured constants as initializers.
- * Every node must lower (`lowers`); the caller decides the part.
+ * Every node must lower (`lowers`); the caller decides the part. `flatOutputs`: an output of static shape may come
+ * out in another shape of the same size (its reader reshapes it: compiled segments' adoptOutputs), not for export.
  */
-export function buildModel(g: Graph, part: Part, opset = DEFAULT_OPSET): Uint8Array {
+export function buildModel(g: Graph, part: Part, opset = DEFAULT_OPSET, flatOutputs = false): Uint8Array {
   const s = new Scope(g, opset);
   const names = new Map<number, string>();
   const graph = new Msg();
   part.inputs.forEach((v, k) => names.set(v, `in${k}`));
-  const nameOf = lowerNodes(s, part.nodes, names, part.outputs);
+  const nameOf = lowerNodes(s, part.nodes, names, part.outputs, flatOutputs);
   const outNames = part.outputs.map((v, k) => {
     const name = `out${k}`;
     const m = new Msg().str(F.node.input, nameOf(v)).str(F.node.output, name).str(F.node.name, name).str(F.node.opType, 'Identity');
