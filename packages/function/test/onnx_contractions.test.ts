@@ -208,13 +208,81 @@ describe('SGD steps on weights: w - c * (a @ b) as one Gemm with alpha = -c, bet
       [l1, l2].forEach((t) => t.dispose());
     }
     va.forEach((v, i) => close(arr(v.value()), arr(vb[i].value())));
-    // wOut: a rank-2 product; wIn: a batched one summed over its batch (and reshaped); the bias: ones @ dy.
+    // The bias update leaves the segment as Gemm's [1, 64], adopted in the variable's shape.
+    expect(va[2].value().shape.asList()).toEqual([64]);
+    // wOut: a rank-2 product; wIn: a batched one summed over its batch (and reshaped); the bias: Gemm(ones, dy, bias).
     const { fused, absorbed } = segmentPlan(jit, x);
-    expect(fused.filter((n) => n === 'sub')).toHaveLength(2);
+    expect(fused.filter((n) => n === 'sub')).toHaveLength(3);
     expect(absorbed.filter((n) => n === 'matmul')).toHaveLength(2);
-    expect(absorbed.filter((n) => n === 'sum')).toHaveLength(1);
+    expect(absorbed.filter((n) => n === 'sum')).toHaveLength(2);
     jit.dispose();
     plainStep.dispose();
     [...va, ...vb, x].forEach((t) => t.dispose());
+  });
+});
+
+describe('SGD steps on biases: b - c * sum(x over leading axes) as Gemm(ones, x, b, alpha = -c) reshaped', () => {
+  const cases: [string, number[], number[]][] = [
+    ['x [128, 10] over axis 0', [128, 10], [0]],
+    ['x [4, 6, 5] over axes [0, 1]', [4, 6, 5], [0, 1]],
+  ];
+  for (const [name, xs, axes] of cases) {
+    test(name, () => {
+      const k = xs[xs.length - 1];
+      const b = ef.constant(vals(k, 0.4, 0.3), 'float32', [k]);
+      const x = ef.constant(vals(size(xs), 0.77, 0.3), 'float32', xs);
+      // The gradient form: a sum, a reshape to the bias shape, a product with the rate (either side), the difference.
+      const f = (p: ef.Tensor, q: ef.Tensor): ef.Tensor[] => {
+        return [ef.subtract(p, ef.multiply(ef.reshape(ef.reduceSum(ef.multiply(q, 3), axes), [k]), 0.01)), ef.subtract(p, ef.multiply(0.5, ef.reduceSum(ef.multiply(q, 4), axes)))];
+      };
+      const { got, plain, jit } = both(f, [b, x]);
+      const [bd, xd] = [b, x].map((t) => Array.from(t.dataSync() as Float32Array));
+      const sum = new Array<number>(k).fill(0);
+      xd.forEach((v, i) => (sum[i % k] += v));
+      const steps = [0.01 * 3, 0.5 * 4];
+      steps.forEach((c, i) => close(got[i], bd.map((v, j) => v - c * sum[j])));
+      // Against the uncompiled trace: the same sums in another order, rounded once (alpha·product + b) where the
+      // records round the product and the difference apart: a few float32 ulps of |b| + |c·sum|.
+      steps.forEach((c, i) => got[i].forEach((v, j) => expect(Math.abs(v - plain[i][j])).toBeLessThanOrEqual(8 * 2 ** -23 * (Math.abs(bd[j]) + Math.abs(c * sum[j])))));
+      const p = plan(jit, b, x);
+      expect(p.fused).toEqual(['sub', 'sub']);
+      expect(p.absorbed.filter((n) => n === 'sum')).toHaveLength(2);
+      jit.dispose();
+      [b, x].forEach((t) => t.dispose());
+    });
+  }
+
+  test('the updated bias returned (Gemm [1, K] adopted as [K]) or read further in the part (Reshape kept): shapes and values', () => {
+    const b = ef.constant(vals(6, 0.4, 0.3), 'float32', [6]);
+    const x = ef.constant(vals(48, 0.77, 0.3), 'float32', [8, 6]);
+    const f = (p: ef.Tensor, q: ef.Tensor): ef.Tensor[] => {
+      const nb = ef.subtract(p, ef.multiply(ef.reduceSum(ef.multiply(q, 3), 0), 0.01));
+      const read = ef.subtract(p, ef.multiply(ef.reduceSum(ef.multiply(q, 4), 0), 0.02));
+      return [nb, ef.add(read, 1)];
+    };
+    const { got, plain, jit } = both(f, [b, x]);
+    got.forEach((g, i) => close(g, plain[i]));
+    const outs = jit(b, x) as ef.Tensor[];
+    expect(outs.map((t) => t.shape.asList())).toEqual([[6], [6]]);
+    outs.forEach((t) => t.dispose());
+    expect(plan(jit, b, x).fused).toEqual(['sub', 'sub']);
+    jit.dispose();
+    [b, x].forEach((t) => t.dispose());
+  });
+
+  test('a sum read elsewhere, a sum over a middle axis, a rate that is not a constant: no bias Gemm', () => {
+    const b = ef.constant(vals(4, 0.4, 0.3), 'float32', [4]);
+    const x = ef.constant(vals(48, 0.77, 0.3), 'float32', [3, 4, 4]);
+    const r = ef.constant(vals(4, 0.2, 0.1), 'float32', [4]);
+    const f = (p: ef.Tensor, q: ef.Tensor, rate: ef.Tensor): ef.Tensor[] => {
+      const dy = ef.multiply(q, 3);
+      const s = ef.reduceSum(dy, [0, 1]);
+      return [ef.subtract(p, ef.multiply(s, 0.01)), s, ef.subtract(p, ef.multiply(ef.reduceSum(ef.multiply(q, 2), [0, 2]), 0.01)), ef.subtract(p, ef.multiply(ef.reduceSum(ef.multiply(q, 5), [0, 1]), rate))];
+    };
+    const { got, plain, jit } = both(f, [b, x, r]);
+    got.forEach((g, i) => close(g, plain[i]));
+    expect(plan(jit, b, x, r).fused.filter((n) => n === 'sub')).toEqual([]);
+    jit.dispose();
+    [b, x, r].forEach((t) => t.dispose());
   });
 });

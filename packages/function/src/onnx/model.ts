@@ -3,7 +3,12 @@ import { AVal, DType, Dims, Info, VarParams, LowerScope, ONNX_TYPE, OnnxAttr, On
 import { Graph, Node, isGraph } from '../graph';
 import { elideBroadcasts } from './broadcasts';
 import { planFusions } from './contractions';
+import { writeClassMasks } from './class_masks';
+import { writeLogSoftmaxes } from './log_softmax';
+import { foldNegatedSums } from './negations';
+import { elideNoOpReshapes } from './no_op_reshapes';
 import { shareMaxPoolIndices } from './pool_indices';
+import { readReluOutputs } from './relu_masks';
 import { runLimitsOf } from '../run_limits';
 import { ATTR_TYPE, F, Msg } from './proto';
 
@@ -186,9 +191,11 @@ const toInts = (v: unknown): number[] => (Array.isArray(v) ? (v as number[]) : [
  * Lowers `nodes` of `s.g` into `s`, `names` holding the ONNX names of values already known; constants become
  * initializers. `kept` are the values read after these nodes; contractions spread over several nodes are written as
  * one (contractions.ts), broadcasts their readers do themselves are left out (broadcasts.ts), and a max pool shares
- * its gradient's MaxPool Indices node (pool_indices.ts).
+ * its gradient's MaxPool Indices node (pool_indices.ts); logSoftmax and its gradient products are LogSoftmax and Softmax
+ * nodes (log_softmax.ts); a class mask of labels is a Gather of an identity (class_masks.ts); sum(-u) / c is sum(u) / -c (negations.ts); relu's gradient reads relu's output (relu_masks.ts); reshapes to the shape a value has are
+ * no nodes (no_op_reshapes.ts).
  */
-function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>, kept: readonly number[]): (v: number) => string {
+function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>, kept: readonly number[], flatOutputs = false): (v: number) => string {
   const nameOf = (v: number): string => {
     const known = names.get(v);
     if (known !== undefined) return known;
@@ -196,9 +203,14 @@ function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>
     names.set(v, name);
     return name;
   };
-  const { writers, absorbed } = planFusions(s.g, nodes, kept);
+  const { writers, absorbed } = planFusions(s.g, nodes, kept, flatOutputs);
+  writeLogSoftmaxes(s.g, nodes, kept, writers, absorbed);
+  writeClassMasks(s.g, nodes, kept, writers, absorbed);
+  foldNegatedSums(s.g, nodes, kept, writers, absorbed);
   elideBroadcasts(s.g, nodes, kept, writers, absorbed);
   shareMaxPoolIndices(s.g, nodes, writers, absorbed);
+  readReluOutputs(s.g, nodes, writers, absorbed);
+  elideNoOpReshapes(s.g, nodes, writers, absorbed);
   for (const n of nodes) {
     if (absorbed.has(n)) continue;
     const fused = writers.get(n);
@@ -249,14 +261,15 @@ export function subgraph(s: Scope, name: string, inputs: readonly Formal[], outp
 
 /**
  * Writes a part of `g` as an ONNX ModelProto: inputs `in{k}`, outputs `out{k}`, captured constants as initializers.
- * Every node must lower (`lowers`); the caller decides the part.
+ * Every node must lower (`lowers`); the caller decides the part. `flatOutputs`: an output of static shape may come
+ * out in another shape of the same size (its reader reshapes it: compiled segments' adoptOutputs), not for export.
  */
-export function buildModel(g: Graph, part: Part, opset = DEFAULT_OPSET): Uint8Array {
+export function buildModel(g: Graph, part: Part, opset = DEFAULT_OPSET, flatOutputs = false): Uint8Array {
   const s = new Scope(g, opset);
   const names = new Map<number, string>();
   const graph = new Msg();
   part.inputs.forEach((v, k) => names.set(v, `in${k}`));
-  const nameOf = lowerNodes(s, part.nodes, names, part.outputs);
+  const nameOf = lowerNodes(s, part.nodes, names, part.outputs, flatOutputs);
   const outNames = part.outputs.map((v, k) => {
     const name = `out${k}`;
     const m = new Msg().str(F.node.input, nameOf(v)).str(F.node.output, name).str(F.node.name, name).str(F.node.opType, 'Identity');

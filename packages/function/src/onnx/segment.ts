@@ -3,7 +3,7 @@ import { AVal, DType, Info, Kernels, PRIMITIVES, Primitive, Variable, assignVari
 import { Graph, Node, Value, isGraph } from '../graph';
 import { unfuseEpilogues } from '../passes_epilogue';
 import { hostLoopBeatsOrt } from '../fuse';
-import { Part, blocker, buildModel, lowers, probeScope } from './model';
+import { DEFAULT_OPSET, Part, blocker, buildModel, lowers, probeScope } from './model';
 import { ORT_TYPE, OrtTensor, Session, ortNode, ortTensor } from './runtime';
 import { WebSession, ortIsAsync } from './runtime_web';
 
@@ -56,7 +56,7 @@ function bakedModel(p: SegmentParams, ins: readonly Info[], at: readonly number[
   }
   const skip = new Set(at);
   const part: Part = { nodes: p.part.nodes, inputs: p.part.inputs.filter((_, j) => !skip.has(j)), outputs: p.part.outputs };
-  return buildModel(new Graph(g.name, values, g.nodes, g.inputs, g.outputs), part);
+  return buildModel(new Graph(g.name, values, g.nodes, g.inputs, g.outputs), part, DEFAULT_OPSET, true);
 }
 
 function sameBaked(b: Baked, ins: readonly Info[]): boolean {
@@ -79,7 +79,7 @@ function ensureSession(p: SegmentParams, ins: readonly Info[]): boolean {
   }
   if (st.session !== null) return false;
   const at = st.rebuilds < MAX_REBUILDS ? bakeable(p) : [];
-  const model = at.length > 0 ? bakedModel(p, ins, at) : buildModel(p.src.graph, p.part);
+  const model = at.length > 0 ? bakedModel(p, ins, at) : buildModel(p.src.graph, p.part, DEFAULT_OPSET, true);
   const session = new Session(model, outNames(p.part.outputs.length), `jitCompile '${p.src.graph.name}'`, heavy(p.src.graph, p.part));
   const skip = new Set(at);
   st.baked = at.length > 0 ? { at, ids: at.map((j) => ins[j].dataId as object), fed: ins.map((_, j) => j).filter((j) => !skip.has(j)) } : null;
@@ -108,7 +108,7 @@ function nodeFeeds(ins: readonly Info[], p: SegmentParams, fed: readonly number[
 
 /** The browser path: the same model on onnxruntime-web, asynchronously (the executor awaits it in callAsync). */
 async function runWeb(k: Kernels, ins: Info[], p: SegmentParams): Promise<Info[]> {
-  p.state.web ??= WebSession.create(buildModel(p.src.graph, p.part), `jitCompile '${p.src.graph.name}'`).catch((e: unknown) => {
+  p.state.web ??= WebSession.create(buildModel(p.src.graph, p.part, DEFAULT_OPSET, true), `jitCompile '${p.src.graph.name}'`).catch((e: unknown) => {
     p.state.web = null;
     throw e;
   });
@@ -127,14 +127,31 @@ function feedsOf(ins: readonly Info[], p: SegmentParams, make: (dtype: DType, da
   return feeds;
 }
 
-/** The session's outputs `out0`, `out1`, ... as backend values (their data as it is). */
+/**
+ * The session's outputs `out0`, `out1`, ... as backend values (their data as it is), shaped as the segment's
+ * outputs are when those shapes are static: the model may return a value of the same size in another shape (a bias
+ * update's [1, K] Gemm result for [K]: flatOutputs in buildModel), which needs no Reshape node.
+ */
 function adoptOutputs(k: Kernels, res: Record<string, OrtTensor>, p: SegmentParams): Info[] {
   const out = new Array<Info>(p.outAvals.length);
   for (let j = 0; j < out.length; j++) {
     const r = res[outName(j)];
-    out[j] = k.upload(r.data as Float32Array, r.dims.slice(), p.outAvals[j].dtype);
+    out[j] = k.upload(r.data as Float32Array, staticOr(p.outAvals[j].shape, r.dims), p.outAvals[j].dtype);
   }
   return out;
+}
+
+/** `want` when it is fully static with as many elements as `dims`, else a copy of `dims`. */
+function staticOr(want: readonly (number | null)[] | null, dims: readonly number[]): number[] {
+  if (want === null) return dims.slice();
+  let a = 1;
+  let b = 1;
+  for (const d of want) {
+    if (d === null) return dims.slice();
+    a *= d;
+  }
+  for (const d of dims) b *= d;
+  return a === b ? (want as number[]).slice() : dims.slice();
 }
 
 const outNames = (n: number): string[] => Array.from({ length: n }, (_, k) => outName(k));
