@@ -201,13 +201,28 @@ const HEAVY = new Set([
 ]);
 /** Elements from which an elementwise segment is worth intra-op threads. */
 const HEAVY_ELEMENTS = 1 << 16;
+/**
+ * Elements from which one of a HEAVY kernel's operands or results makes it worth intra-op threads: below, a heavy
+ * session's spinning pool thread only burns a core (a compiled tanh(x @ x + 1) on [8, 8]: calls 2-101 took 81 us of
+ * CPU time per call on two threads, 24 us on one, at the same wall time).
+ */
+const HEAVY_OP_ELEMENTS = 1 << 12;
+
+/** Elements of a value, Infinity when a dim is unknown. */
+function elements(g: Graph, v: number): number {
+  const shape = g.values[v].shape;
+  if (shape === null || shape.some((d) => d === null)) return Infinity;
+  return (shape as number[]).reduce((a, b) => a * b, 1);
+}
 
 /** Whether a segment does enough work per call for intra-op threads (unknown dims count as heavy). */
-function heavy(g: Graph, part: Part): boolean {
-  return part.nodes.some((n) => HEAVY.has(n.prim.name) || n.outputs.some((o) => {
-    const shape = g.values[o].shape;
-    return shape === null || shape.some((d) => d === null) || (shape as number[]).reduce((a, b) => a * b, 1) >= HEAVY_ELEMENTS;
-  }) || Object.values(n.params).some((b) => isGraph(b) && heavy(b, b)));
+export function heavy(g: Graph, part: Part): boolean {
+  return part.nodes.some(
+    (n) =>
+      (HEAVY.has(n.prim.name) && [...n.inputs, ...n.outputs].some((v) => elements(g, v) >= HEAVY_OP_ELEMENTS)) ||
+      n.outputs.some((o) => elements(g, o) >= HEAVY_ELEMENTS) ||
+      Object.values(n.params).some((b) => isGraph(b) && heavy(b, b)),
+  );
 }
 
 /** Variable plumbing: JS steps by design (reads become segment inputs, assignments consume segment outputs). */
