@@ -82,7 +82,8 @@ export function compile(source: Graph): Plan {
     const free = new Set<number>();
     for (const i of n.inputs) if (last.get(i) === k && owned(i)) free.add(i);
     for (const o of n.outputs) if (!last.has(o) && owned(o)) free.add(o);
-    const recheck = needsRuntimeCheck(graph, n) ? n.inputs.map((i) => graph.values[i].dtype) : null;
+    // ensure_shape's impl checks the run-time shape itself (its output is its input): re-running its infer adds nothing.
+    const recheck = n.prim !== PRIMITIVES.ensure_shape && needsRuntimeCheck(graph, n) ? n.inputs.map((i) => graph.values[i].dtype) : null;
     const recycle = (f: Set<number>): ReadonlySet<number> | null => {
       const r = [...f].filter((i) => reusable.has(i));
       return r.length === 0 ? null : new Set(r);

@@ -186,6 +186,30 @@ describe('the repeat-call path', () => {
   });
 });
 
+test('a setShape on an input of unknown size checks the run-time shape on every call (its step re-runs no infer)', () => {
+  const f = ef.trace(
+    (v: ef.Tensor) => {
+      v.setShape([4]);
+      return ef.exp(ef.add(v, 1));
+    },
+    { inputSignature: [new ef.TensorSpec([null])] },
+  );
+  const good = ef.constant([1, 2, 3, 4]);
+  const bad = ef.constant([1, 2, 3]);
+  for (let i = 0; i < 3; i++) f(good).dispose();
+  const before = ef.memory().numTensors;
+  for (let i = 0; i < 2; i++) {
+    expect(() => f(bad)).toThrow(ef.errors.InvalidArgumentError);
+    expect(() => f(bad)).toThrow(/shape of tensor \[3\] is not compatible with expected shape \[4\]/);
+  }
+  expect(ef.memory().numTensors).toBe(before);
+  const y = f(good);
+  expect(Array.from(y.dataSync())).toEqual([2, 3, 4, 5].map((v) => Math.fround(Math.exp(v))));
+  expect(f.tracingCount).toBe(1);
+  ef.dispose([y, good, bad]);
+  f.dispose();
+});
+
 describe('multi-lane fused loops', () => {
   const chain = (v: ef.Tensor): ef.Tensor => {
     let y = v;
