@@ -204,7 +204,7 @@ test('a setShape on an input of unknown size checks the run-time shape on every 
   }
   expect(ef.memory().numTensors).toBe(before);
   const y = f(good);
-  expect(Array.from(y.dataSync())).toEqual([2, 3, 4, 5].map((v) => Math.fround(Math.exp(v))));
+  expect(Array.from(y.dataSync() as Float32Array)).toEqual([2, 3, 4, 5].map((v) => Math.fround(Math.exp(v))));
   expect(f.tracingCount).toBe(1);
   ef.dispose([y, good, bad]);
   f.dispose();
