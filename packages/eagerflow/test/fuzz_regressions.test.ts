@@ -405,6 +405,11 @@ describe('the op run after round 3 merges (seed 32, 5k cases): refused calls lea
     expect(everyMode((t, p) => ef.nn.inTopK(t, p, 2), [ef.constant([0, 1, 2, 0], 'int32'), ef.ones([5, 3], 'int32')])).toBe('InvalidArgumentError');
     expect(everyMode((t, p) => ef.nn.inTopK(t, p, 1), [ef.constant([0, 2], 'int32'), ef.constant([[3, 1, 2], [0, 1, 5]], 'int32')])).toBe(JSON.stringify([['(2,)', 'bool', [1, 1]]]));
   });
+  test('seed 37: clipByValue whose bounds would grow an empty t refuses in every mode, unknown dims included (case 10476)', () => {
+    expect(everyMode((t, lo, hi) => ef.clipByValue(t, lo, hi), [ef.zeros([0, 4, 1, 1]), ef.zeros([0, 4, 1, 1]), ef.constant([-4, 3])])).toBe('InvalidArgumentError');
+    expect(everyMode((t, lo, hi) => ef.clipByValue(t, lo, hi), [ef.zeros([0, 4, 1, 2]), ef.zeros([0, 4, 1, 1]), ef.constant([-4, 3])])).toBe(JSON.stringify([['(0, 4, 1, 2)', 'float32', []]]));
+    expect(everyMode((t, lo, hi) => ef.clipByValue(t, lo, hi), [ef.constant([[-5, 0, 5]]), ef.constant(-1), ef.constant([1, 2, 3])])).toBe(JSON.stringify([['(1, 3)', 'float32', [-1, 0, 3]]]));
+  });
   test('reduceMean of complex64 is the mean of each part, as TF; reduceStd of complex64 refuses without a leak (case 258)', () => {
     const z = ef.complex(ef.constant([[1, 2, 3], [4, 5, 9]]), ef.constant([[0, -3, 6], [1, 1, 1]]));
     const before = ef.memory().numTensors;

@@ -379,10 +379,16 @@ export function clipByValue(t: TensorLike, clipValueMin: TensorLike, clipValueMa
       drop(out);
       throw argError('clipByValue', 'the bounds change the shape of t', `a result of shape ${got}`, `the shape of t ${want.toString()}`, 'Give the bounds shapes that broadcast to t without growing it.');
     }
-    // Dims known only at run time: the result must still have t's size (reshape_like checks it there).
-    const checked = reshapeLike(out, a.t);
-    drop(out);
-    return checked;
+    // Dims known only at run time: the result must still have t's shape. It is a broadcast of t with the bounds, so it
+    // broadcasts to t's shape only when it is that shape: broadcast_to checks it when the graph runs (a size check let an
+    // empty t grow: [0,4,1,1] with bounds of shape [2] gave [0,4,1,2]).
+    const dims = bind(RSH.shape as Primitive, [a.t], NONE)[0];
+    try {
+      return bind(RSH.broadcastTo as Primitive, [out, dims], NONE)[0];
+    } finally {
+      drop(out);
+      drop(dims);
+    }
   });
 }
 
