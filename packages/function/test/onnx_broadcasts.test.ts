@@ -4,15 +4,13 @@ import * as ef from 'eagerflow';
 import type { Graph } from '../src/graph';
 import { elideBroadcasts } from '../src/onnx/broadcasts';
 import type { FusedWriter } from '../src/onnx/contractions';
+import { type Fn, arr, compiledAgainstPlain } from './compiled_pairs';
 
 const quiet = ef.retraceConfig.warn;
 beforeAll(() => (ef.retraceConfig.warn = () => undefined));
 afterAll(() => (ef.retraceConfig.warn = quiet));
 
 const vals = (n: number, a: number, b: number): Float32Array => Float32Array.from({ length: n }, (_, i) => Math.sin(a * i + b));
-const arr = (t: ef.Tensor): number[] => Array.from(t.dataSync() as ArrayLike<number>);
-
-type Fn = ef.TracedFunction<(...a: ef.Tensor[]) => ef.Tensor[]>;
 
 /** How many broadcast_to nodes the traced graph of `f` has, and how many the planner leaves out. */
 function elided(f: Fn, ...args: ef.Tensor[]): { broadcasts: number; elided: number } {
@@ -27,21 +25,11 @@ function elided(f: Fn, ...args: ef.Tensor[]): { broadcasts: number; elided: numb
  * Runtime adds in another order: to 1e-6); returns the compiled function.
  */
 function same(fn: (...a: ef.Tensor[]) => ef.Tensor[], args: ef.Tensor[], summed: number[] = []): Fn {
-  const jit = ef.trace(fn, { jitCompile: 'strict' }) as Fn;
-  const plain = ef.trace(fn) as Fn;
-  [...jit(...args), ...plain(...args)].forEach((t) => t.dispose());
-  const before = ef.memory().numTensors;
-  const got = jit(...args);
-  const want = plain(...args);
-  got.forEach((t, k) => {
-    expect(t.shape.asList()).toEqual(want[k].shape.asList());
-    if (summed.includes(k)) arr(t).forEach((v, i) => expect(Math.abs(v - arr(want[k])[i])).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(v))));
-    else expect(arr(t)).toEqual(arr(want[k]));
+  return compiledAgainstPlain(fn, args, (t, want, k) => {
+    expect(t.shape.asList()).toEqual(want.shape.asList());
+    if (summed.includes(k)) arr(t).forEach((v, i) => expect(Math.abs(v - arr(want)[i])).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(v))));
+    else expect(arr(t)).toEqual(arr(want));
   });
-  [...got, ...want].forEach((t) => t.dispose());
-  expect(ef.memory().numTensors).toBe(before);
-  plain.dispose();
-  return jit;
 }
 
 test('broadcasts read by products, sums, quotients and selects of the full shape are left out', () => {

@@ -4,6 +4,7 @@
 import * as ef from 'eagerflow';
 import type { Graph } from '../src/graph';
 import type { FusedWriter } from '../src/onnx/contractions';
+import { type Fn, arr, compiledAgainstPlain } from './compiled_pairs';
 import { writeLogSoftmaxes } from '../src/onnx/log_softmax';
 
 const quiet = ef.retraceConfig.warn;
@@ -11,8 +12,6 @@ beforeAll(() => (ef.retraceConfig.warn = () => undefined));
 afterAll(() => (ef.retraceConfig.warn = quiet));
 
 const vals = (n: number, a: number, b: number, scale = 1): Float32Array => Float32Array.from({ length: n }, (_, i) => Math.sin(a * i + b) * scale);
-const arr = (t: ef.Tensor): number[] => Array.from(t.dataSync() as ArrayLike<number>);
-type Fn = ef.TracedFunction<(...a: ef.Tensor[]) => ef.Tensor[]>;
 
 /** The records the planner writes another way over `f`'s traced graph (names, sorted), and how many it absorbs. */
 function planned(f: Fn, args: ef.Tensor[]): { written: string[]; absorbed: number } {
@@ -25,23 +24,13 @@ function planned(f: Fn, args: ef.Tensor[]): { written: string[]; absorbed: numbe
 
 /** Compiled (strict) and uncompiled results of `fn`: same NaN and infinity positions, finite values within `ulps` float32 ulps of max(1, |v|). */
 function close(fn: (...a: ef.Tensor[]) => ef.Tensor[], args: ef.Tensor[], ulps = 8): Fn {
-  const jit = ef.trace(fn, { jitCompile: 'strict' }) as Fn;
-  const plain = ef.trace(fn) as Fn;
-  [...jit(...args), ...plain(...args)].forEach((t) => t.dispose());
-  const before = ef.memory().numTensors;
-  const got = jit(...args);
-  const want = plain(...args);
-  got.forEach((t, k) => {
-    const w = arr(want[k]);
+  return compiledAgainstPlain(fn, args, (t, want) => {
+    const w = arr(want);
     arr(t).forEach((v, i) => {
       if (!Number.isFinite(w[i])) expect(v).toBe(w[i]);
       else expect(Math.abs(v - w[i])).toBeLessThanOrEqual(ulps * 2 ** -23 * Math.max(1, Math.abs(w[i])));
     });
   });
-  [...got, ...want].forEach((t) => t.dispose());
-  expect(ef.memory().numTensors).toBe(before);
-  plain.dispose();
-  return jit;
 }
 
 test('logSoftmax alone: LogSoftmax, with -inf, +inf, NaN and large logits in rows of their own', () => {
