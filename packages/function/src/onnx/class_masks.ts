@@ -4,7 +4,7 @@
 // labels outside [-C, C) fail as they did, negative ones pick the row their wrap-around picked.
 import { backend } from '@eagerflow/core';
 import type { Graph, Node } from '../graph';
-import type { FusedWriter } from './contractions';
+import { type FusedWriter, partUses } from './contractions';
 
 /** The largest class count written as an identity (C² bools: 1 MB). */
 const MAX_CLASSES = 1024;
@@ -26,11 +26,7 @@ function rangeLength(g: Graph, v: number): number | null {
  * and they are not `kept`.
  */
 export function writeClassMasks(g: Graph, nodes: readonly Node[], kept: readonly number[], writers: Map<Node, FusedWriter>, absorbed: Set<Node>): void {
-  const readers = new Map<number, number>();
-  for (const n of nodes) for (const i of n.inputs) readers.set(i, (readers.get(i) ?? 0) + 1);
-  for (const v of kept) readers.set(v, (readers.get(v) ?? 0) + 1);
-  const producer = new Map<number, Node>();
-  for (const n of nodes) for (const o of n.outputs) producer.set(o, n);
+  const { readers, producer } = partUses(nodes, kept);
   const free = (n: Node | undefined, name: string): n is Node => n !== undefined && n.prim.name === name && !writers.has(n) && !absorbed.has(n) && readers.get(n.outputs[0]) === 1;
   for (const eq of nodes) {
     if (eq.prim.name !== 'equal' || writers.has(eq) || absorbed.has(eq)) continue;

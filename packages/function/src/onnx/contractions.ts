@@ -64,15 +64,21 @@ function scalarConst(g: Graph, v: number): number | null {
  * may be written in another shape of their size (buildModel's flag). Parts with control flow (whose bodies read
  * outer values by name) are left as they are.
  */
-export function planFusions(g: Graph, nodes: readonly Node[], kept: readonly number[], flatOutputs = false): Fusions {
-  const writers = new Map<Node, FusedWriter>();
-  const absorbed = new Set<Node>();
-  if (nodes.some((n) => Object.values(n.params).some(isGraph))) return { writers, absorbed };
+/** Within a part's `nodes`: how many nodes read each value (values in `kept` count one more), and each value's producer. */
+export function partUses(nodes: readonly Node[], kept: readonly number[]): { readers: Map<number, number>; producer: Map<number, Node> } {
   const readers = new Map<number, number>();
   for (const n of nodes) for (const i of n.inputs) readers.set(i, (readers.get(i) ?? 0) + 1);
   for (const v of kept) readers.set(v, (readers.get(v) ?? 0) + 1);
   const producer = new Map<number, Node>();
   for (const n of nodes) for (const o of n.outputs) producer.set(o, n);
+  return { readers, producer };
+}
+
+export function planFusions(g: Graph, nodes: readonly Node[], kept: readonly number[], flatOutputs = false): Fusions {
+  const writers = new Map<Node, FusedWriter>();
+  const absorbed = new Set<Node>();
+  if (nodes.some((n) => Object.values(n.params).some(isGraph))) return { writers, absorbed };
+  const { readers, producer } = partUses(nodes, kept);
   const hidden = (v: number): Node | undefined => (readers.get(v) === 1 ? producer.get(v) : undefined);
 
   /** The batched product a sum over its batch axes reads (hidden), or null. */

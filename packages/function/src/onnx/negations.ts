@@ -4,7 +4,7 @@
 // mean is -0 (+0 / -c) where the unfolded nodes give +0. One Neg node fewer (the MLP train step's loss).
 import { backend, isOnnxCodec, type OnnxSpec } from '@eagerflow/core';
 import type { Graph, Node } from '../graph';
-import type { FusedWriter } from './contractions';
+import { type FusedWriter, partUses } from './contractions';
 
 /** A float32 scalar constant's value (a captured constant of one element), or null. */
 function scalarConst(g: Graph, v: number): number | null {
@@ -15,11 +15,7 @@ function scalarConst(g: Graph, v: number): number | null {
 
 /** Adds writers for the div nodes of `nodes` dividing sum(neg(u)) (each read once, not `kept`) by a float32 scalar constant. */
 export function foldNegatedSums(g: Graph, nodes: readonly Node[], kept: readonly number[], writers: Map<Node, FusedWriter>, absorbed: Set<Node>): void {
-  const readers = new Map<number, number>();
-  for (const n of nodes) for (const i of n.inputs) readers.set(i, (readers.get(i) ?? 0) + 1);
-  for (const v of kept) readers.set(v, (readers.get(v) ?? 0) + 1);
-  const producer = new Map<number, Node>();
-  for (const n of nodes) for (const o of n.outputs) producer.set(o, n);
+  const { readers, producer } = partUses(nodes, kept);
   const once = (v: number, name: string): Node | undefined => {
     const n = producer.get(v);
     return n !== undefined && n.prim.name === name && readers.get(v) === 1 && !writers.has(n) && !absorbed.has(n) ? n : undefined;
