@@ -6,18 +6,17 @@
 //   of the fresh-process figure is V8 tiering up the shared call path and the tfjs kernels.
 // - cold-matmul256 / cold-conv2d: a compiled matmul 256 and conv2d [1,64,64,32]x[3,3,32,32] against a raw
 //   onnxruntime-node session of the same ONNX model (ef.toOnnx, same session options), both built fresh in the
-//   process, over their first 100 calls after the first, alternating call by call (CPU time; wall time printed too):
-//   target <= 1.2x.
+//   process, over their first 100 calls after the first, alternating call by call (CPU time; wall time printed too),
+//   from a settled heap (one gc() before the window: see kernelChild): target <= 1.2x.
 // - small-floor (reference, no target): the same work with no call path at all (floorChild): what V8's tier-up costs
 //   the kernels and the output tensor alone.
 // Each is repeated in RUNS processes (KERNEL_RUNS for the compiled kernels): the median ratio is the row, the spread is printed.
 // Run: node bench/cold_call.bench.js
 'use strict';
 
-const os = require('node:os');
 const { spawnSync } = require('node:child_process');
 const { performance } = require('node:perf_hooks');
-const { median, ratioLine, record } = require('./harness');
+const { median, ratioLine, rawOrtSession, record } = require('./harness');
 
 const RUNS = 5;
 /** Processes per compiled-kernel row: ONNX Runtime's pool threads make single processes' ratios spread widely (0.6-1.6x). */
@@ -119,7 +118,6 @@ function floorChild() {
 function kernelChild(kind) {
   const ef = require('eagerflow');
   const ort = require('onnxruntime-node');
-  const { binding } = require('onnxruntime-node/dist/binding');
   const [fn, shapes] =
     kind === 'matmul256'
       ? [(a, b) => ef.matmul(a, b), [[256, 256], [256, 256]]]
@@ -127,15 +125,18 @@ function kernelChild(kind) {
   const spec = shapes.map((s) => new ef.TensorSpec(s, 'float32'));
   const args = shapes.map((s, k) => ef.random.normal(s, { seed: 7 + k }));
   const model = ef.toOnnx(ef.trace(fn, { inputSignature: spec }));
-  require('onnxruntime-node/dist/binding').initOrt();
-  const session = new binding.InferenceSession();
-  // The options EagerFlow's sessions use (packages/function/src/onnx/runtime.ts).
-  session.loadModel(model.buffer, model.byteOffset, model.byteLength, { intraOpNumThreads: os.availableParallelism(), interOpNumThreads: 1, graphOptimizationLevel: 'all', extra: { session: { intra_op: { allow_spinning: '1' } } } });
+  // The options EagerFlow's heavy sessions use (harness.js rawOrtSession).
+  const session = rawOrtSession(model);
   const feeds = Object.fromEntries(args.map((a, k) => [`in${k}`, new ort.Tensor('float32', a.dataSync(), a.shape.asList())]));
   const fetches = { out0: null };
   const compiled = ef.trace(fn, { inputSignature: spec, jitCompile: true });
   compiled(...args).dispose();
   session.run(feeds, fetches, {});
+  // Both sides start from a settled heap: the process's first full GC (its heap grown by loading the modules, tracing
+  // and building both sessions: 'GC in old space requested') otherwise lands in these 100 calls, 3-15 ms of it, and on
+  // the compiled side, whose JavaScript takes the stack-guard interrupt that finishes it (the raw side runs none).
+  // GCs that the calls' own allocations cause (the 256 KB outputs' external-memory scavenges) still count.
+  global.gc();
   const sum = { ef: { wall: 0, cpu: 0 }, ort: { wall: 0, cpu: 0 } };
   for (let i = 0; i < 100; i++) {
     // Alternating which goes first, so neither always runs right after the other's cache traffic.
@@ -152,7 +153,8 @@ function kernelChild(kind) {
 }
 
 function child(kind) {
-  const r = spawnSync(process.execPath, [__filename, '--child', kind], { encoding: 'utf8', timeout: 10 * 60 * 1000 });
+  const flags = kind === 'matmul256' || kind === 'conv2d' ? ['--expose-gc'] : [];
+  const r = spawnSync(process.execPath, [...flags, __filename, '--child', kind], { encoding: 'utf8', timeout: 10 * 60 * 1000 });
   const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith('{'));
   if (r.status !== 0 || line === undefined) throw new Error(`cold_call.bench: the ${kind} process failed: ${(r.stderr || String(r.error)).trim().split('\n').slice(-3).join(' | ')}`);
   return JSON.parse(line);

@@ -3,17 +3,9 @@
 'use strict';
 
 const ef = require('eagerflow');
-const { binding } = require('onnxruntime-node/dist/binding');
 const ort = require('onnxruntime-node');
-const os = require('node:os');
-const { MODELS_DIR, converterArtifacts, measure, ratioLine, record, tensorFlowPython } = require('./harness');
+const { MODELS_DIR, converterArtifacts, measure, ratioLine, rawOrtSession, record, tensorFlowPython } = require('./harness');
 
-function rawSession(model) {
-  require('onnxruntime-node/dist/binding').initOrt();
-  const s = new binding.InferenceSession();
-  s.loadModel(model.buffer, model.byteOffset, model.byteLength, { intraOpNumThreads: os.availableParallelism(), interOpNumThreads: 1, graphOptimizationLevel: 'all', extra: { session: { intra_op: { allow_spinning: '1' } } } });
-  return s;
-}
 
 /**
  * `kernel` (optional): tfjs-cpu's own kernel for the workload, timed as the `_jit_vs_cpu` reference where ef on cpu no
@@ -26,7 +18,7 @@ function workload(name, fn, shapes, batch, targets, kernel) {
   const compiled = ef.trace(fn, { inputSignature: spec, jitCompile: true });
   const args = shapes.map((s, k) => ef.random.normal(s, { seed: 7 + k }));
   const model = ef.toOnnx(plain);
-  const session = rawSession(model);
+  const session = rawOrtSession(model);
   const feeds = Object.fromEntries(args.map((a, k) => [`in${k}`, new ort.Tensor('float32', a.dataSync(), a.shape.asList())]));
   const fetches = { out0: null };
   const a = compiled(...args);
@@ -195,7 +187,7 @@ async function importedModel(name, xm, tfRows) {
   const converter = await tfc.loadGraphModel(tf.io.fromMemory(converterArtifacts(name)));
   const shape = plain.inputSignature[0].shape.dims.map((d) => d ?? 1);
   const tx = xm.toTfjs();
-  const session = rawSession(ef.toOnnx(plain));
+  const session = rawOrtSession(ef.toOnnx(plain));
   const feeds = { in0: new ort.Tensor('float32', xm.dataSync(), shape) };
   const fetches = Object.fromEntries(plain.outputNames.map((_, k) => [`out${k}`, null]));
   const a = [jitFn(xm)].flat();
@@ -249,7 +241,7 @@ async function sideBySide() {
     record({ group: 'compile', name, backend: 'onnxruntime-node', ef: run.m.ef_jit.wall, tfjs: tfjsUs, ort: run.m.raw_ort.wall, tf: tfUs(tfRows[key]), ratio, target: run.target });
   }
   // The chain: raw tfjs eager (48 kernels), a raw session on the exported chain, TF's tf.function / XLA.
-  const chainSession = rawSession(ef.toOnnx(fused));
+  const chainSession = rawOrtSession(ef.toOnnx(fused));
   const chainFeeds = { in0: new ort.Tensor('float32', x.dataSync(), [256]) };
   const raw = measure({ ort: () => chainSession.run(chainFeeds, { out0: null }, {}) }, { batch: 500, rounds: 9, warmup: 2 }).ort.wall;
   const tx = x.toTfjs();

@@ -92,4 +92,20 @@ function tensorFlowPython() {
   return candidates.find((p) => p && fs.existsSync(p)) ?? null;
 }
 
-module.exports = { median, measure, compare, ratioLine, record, ratioRow, MODELS_DIR, converterArtifacts, tensorFlowPython };
+/**
+ * The raw onnxruntime-node sessions the benches compare against, built with the options EagerFlow's heavy compiled
+ * sessions use (packages/function/src/onnx/runtime.ts sessionOptions: threads, spinning and its bound), read from the
+ * build so the two cannot drift apart.
+ */
+function rawOrtSession(model) {
+  const path = require('node:path');
+  const os = require('node:os');
+  const { sessionOptions } = require(path.join(path.dirname(require.resolve('@eagerflow/function')), 'onnx', 'runtime.js'));
+  const { binding, initOrt } = require('onnxruntime-node/dist/binding');
+  initOrt();
+  const session = new binding.InferenceSession();
+  session.loadModel(model.buffer, model.byteOffset, model.byteLength, sessionOptions(os.availableParallelism()));
+  return session;
+}
+
+module.exports = { median, measure, compare, ratioLine, record, ratioRow, MODELS_DIR, converterArtifacts, tensorFlowPython, rawOrtSession };

@@ -76,15 +76,29 @@ function cores(): number {
 }
 
 /**
+ * How long, in microseconds, an idle pool thread of a heavy session spins after its work before it sleeps (ONNX Runtime's
+ * `session.intra_op.spin_duration_us`). Within one run the pool thread is handed short parallel ops back to back, and a
+ * train step's next call comes within this window, so both keep a spinning thread. Unbounded (ONNX Runtime's default),
+ * the pool thread spun ~40 ms of every 100 ms idle wait after a matmul 256, taking the core that another session or the
+ * JavaScript between calls needed: with a compiled conv2d and a raw session of the same model alternating over their
+ * first 100 calls, CPU per call was 4,790 us unbounded and 2,644 us with 500 us, at the same wall time; the compiled
+ * matmul 256's spread against its raw session went from 0.78-1.58x to 0.89-1.17x (bench/cold_call.bench.js). The train
+ * steps read the same or faster (MLP 1,244-1,260 us against 1,457-1,484 us unbounded, bench/train_steps.bench.js).
+ */
+export const SPIN_DURATION_US = 500;
+
+/**
  * Session options: intra-op threads = cores for heavy models (one thread for light ones: a 48-op
  * elementwise chain on [256] ran 43 us on one thread, 50 us on two). Light sessions have no pool threads, so nothing
  * spins: idle spinning threads of many live tiny sessions once starved the machine (81 tiny sessions: 9.5 s with
  * spinning, 2.0 s without). Heavy ones let their pool thread spin between the many short parallel ops of a train step,
  * as TF's Eigen pool does: woken from sleep each time, the MLP step took 1,937 us, spinning 1,388 us (attention 876 ->
- * 612 us, conv 898 -> 851 us; bench/train_steps.bench.js, quiet machine).
+ * 612 us, conv 898 -> 851 us; bench/train_steps.bench.js, quiet machine); for at most SPIN_DURATION_US once idle.
+ * Exported for the benches, whose raw onnxruntime-node sessions use the same options.
  */
-function sessionOptions(threads: number): object {
-  return { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all', extra: { session: { intra_op: { allow_spinning: threads > 1 ? '1' : '0' } } } };
+export function sessionOptions(threads: number): { intraOpNumThreads: number; interOpNumThreads: number; graphOptimizationLevel: 'all'; extra: { session: { intra_op: Record<string, string> } } } {
+  const intraOp: Record<string, string> = threads > 1 ? { allow_spinning: '1', spin_duration_us: String(SPIN_DURATION_US) } : { allow_spinning: '0' };
+  return { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all', extra: { session: { intra_op: intraOp } } };
 }
 
 /** A built session: runs synchronously on ORT tensors. */
