@@ -4,6 +4,7 @@
 // uncompiled trace, and the planner's own view of which nodes it fuses.
 import * as ef from 'eagerflow';
 import { planFusions } from '../src/onnx/contractions';
+import { staticOr } from '../src/onnx/segment';
 import type { Graph } from '../src/graph';
 
 const quiet = ef.retraceConfig.warn;
@@ -268,6 +269,18 @@ describe('SGD steps on biases: b - c * sum(x over leading axes) as Gemm(ones, x,
     expect(plan(jit, b, x).fused).toEqual(['sub', 'sub']);
     jit.dispose();
     [b, x].forEach((t) => t.dispose());
+  });
+
+  test('adoption reshapes only the leading 1 a bias Gemm adds: another shape of the same size stays visible', () => {
+    expect(staticOr([6], [1, 6])).toEqual([6]);
+    expect(staticOr([], [1])).toEqual([]);
+    expect(staticOr([2, 3], [2, 3])).toEqual([2, 3]);
+    // Same element count, another layout: a wrong lowering, shown as it is (never silently reshaped).
+    expect(staticOr([2, 3], [3, 2])).toEqual([3, 2]);
+    expect(staticOr([6], [6, 1])).toEqual([6, 1]);
+    expect(staticOr([6], [2, 3])).toEqual([2, 3]);
+    expect(staticOr([2, null], [1, 2, 5])).toEqual([1, 2, 5]);
+    expect(staticOr(null, [4])).toEqual([4]);
   });
 
   test('a sum read elsewhere, a sum over a middle axis, a rate that is not a constant: no bias Gemm', () => {

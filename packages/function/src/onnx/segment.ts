@@ -129,8 +129,8 @@ function feedsOf(ins: readonly Info[], p: SegmentParams, make: (dtype: DType, da
 
 /**
  * The session's outputs `out0`, `out1`, ... as backend values (their data as it is), shaped as the segment's
- * outputs are when those shapes are static: the model may return a value of the same size in another shape (a bias
- * update's [1, K] Gemm result for [K]: flatOutputs in buildModel), which needs no Reshape node.
+ * outputs are when those shapes are static: the model may return a value with one leading 1 more (a bias update's
+ * [1, K] Gemm result for [K]: flatOutputs in buildModel), which needs no Reshape node.
  */
 function adoptOutputs(k: Kernels, res: Record<string, OrtTensor>, p: SegmentParams): Info[] {
   const out = new Array<Info>(p.outAvals.length);
@@ -141,17 +141,17 @@ function adoptOutputs(k: Kernels, res: Record<string, OrtTensor>, p: SegmentPara
   return out;
 }
 
-/** `want` when it is fully static with as many elements as `dims`, else a copy of `dims`. */
-function staticOr(want: readonly (number | null)[] | null, dims: readonly number[]): number[] {
+/**
+ * `want` when it is fully static and `dims` is it or it with one leading 1 (the only reshape flatOutputs leaves to
+ * adoption); else a copy of `dims`, so a lowering that returned another shape of the same size shows as that shape
+ * (the executor's output checks and the compiled-vs-uncompiled tests see it) instead of being silently reshaped.
+ */
+export function staticOr(want: readonly (number | null)[] | null, dims: readonly number[]): number[] {
   if (want === null) return dims.slice();
-  let a = 1;
-  let b = 1;
-  for (const d of want) {
-    if (d === null) return dims.slice();
-    a *= d;
-  }
-  for (const d of dims) b *= d;
-  return a === b ? (want as number[]).slice() : dims.slice();
+  const lead = dims.length === want.length + 1 && dims[0] === 1 ? 1 : 0;
+  if (dims.length !== want.length + lead) return dims.slice();
+  for (let d = 0; d < want.length; d++) if (want[d] !== dims[d + lead]) return dims.slice();
+  return (want as number[]).slice();
 }
 
 const outNames = (n: number): string[] => Array.from({ length: n }, (_, k) => outName(k));
