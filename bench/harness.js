@@ -35,7 +35,16 @@ function measure(variants, { batch = 1000, rounds = 31, warmup = 5 } = {}) {
       }
     }
   }
-  return Object.fromEntries(names.map((n) => [n, { cpu: median(samples[n].cpu), wall: median(samples[n].wall) }]));
+  return Object.fromEntries(names.map((n) => [n, { cpu: median(samples[n].cpu), wall: median(samples[n].wall), walls: samples[n].wall }]));
+}
+
+/**
+ * The median over rounds of `a`'s wall time over `b`'s in the same round (`measure`'s results): each round runs both
+ * back to back, so a slow stretch of the machine moves both sides of a round's ratio (the ratio of the two medians
+ * takes each side's median from different rounds).
+ */
+function pairedRatio(a, b) {
+  return median(a.walls.map((w, r) => w / b.walls[r]));
 }
 
 /**
@@ -108,4 +117,4 @@ function rawOrtSession(model) {
   return session;
 }
 
-module.exports = { median, measure, compare, ratioLine, record, ratioRow, MODELS_DIR, converterArtifacts, tensorFlowPython, rawOrtSession };
+module.exports = { median, measure, pairedRatio, compare, ratioLine, record, ratioRow, MODELS_DIR, converterArtifacts, tensorFlowPython, rawOrtSession };
