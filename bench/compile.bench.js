@@ -47,9 +47,9 @@ function workload(name, fn, shapes, batch, targets, kernel) {
   const m = { ...close, ...measure({ ef_cpu: () => plain(...args).dispose(), ...(raw === null ? {} : { tfjs_cpu: () => raw.run().dispose() }) }, batch) };
   const kernelNote = raw === null ? '' : `, tfjs-cpu's kernel ${m.tfjs_cpu.wall.toFixed(1)} us`;
   console.log(`${name}: ef jitCompile ${m.ef_jit.wall.toFixed(1)} us, raw onnxruntime-node ${m.raw_ort.wall.toFixed(1)} us, ef on tfjs-cpu ${m.ef_cpu.wall.toFixed(1)} us${kernelNote} (max |jit - cpu| = ${err.toExponential(2)})`);
-  // Paired: the median of the rounds' own ratios (as train_steps.bench.js reads TF). Two identical raw sessions measured
-  // this way read 0.91-1.23x; the ratio of the two medians, printed beside, moved 0.93-1.47x for the same pair as this
-  // in six measurements in one process.
+  // Paired: the median of the rounds' own ratios (as train_steps.bench.js reads TF). Over twelve such measurements in two
+  // processes, two identical raw sessions read 0.91-1.23x; this pair read 0.98-1.17x paired, where the ratio of the two
+  // medians (printed beside) moved 0.93-1.47x.
   console.log(`  (${name}: ratio of the two medians ${(m.ef_jit.wall / m.raw_ort.wall).toFixed(2)}x)`);
   ratioLine(`${name}_jit_vs_ort`, 'ef jitCompile / raw onnxruntime-node session (median of paired rounds)', pairedRatio(m.ef_jit, m.raw_ort), targets[0]);
   if (raw === null) ratioLine(`${name}_jit_vs_cpu`, 'ef jitCompile / ef on tfjs-cpu', m.ef_jit.wall / m.ef_cpu.wall, targets[1]);
