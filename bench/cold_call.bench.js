@@ -24,6 +24,8 @@ const { median, ratioLine, rawOrtSession, record } = require('./harness');
 const RUNS = 5;
 /** Processes per compiled-kernel row: ONNX Runtime's pool threads make single processes' ratios spread widely (0.6-1.6x). */
 const KERNEL_RUNS = 9;
+/** The compiled-kernel rows (kernelChild): their children run with --expose-gc to start the window from a settled heap. */
+const KERNELS = ['matmul256', 'conv2d'];
 
 const cpuUs = () => {
   const c = process.cpuUsage();
@@ -156,7 +158,7 @@ function kernelChild(kind) {
 }
 
 function child(kind) {
-  const flags = kind === 'matmul256' || kind === 'conv2d' ? ['--expose-gc'] : [];
+  const flags = KERNELS.includes(kind) ? ['--expose-gc'] : [];
   const r = spawnSync(process.execPath, [...flags, __filename, '--child', kind], { encoding: 'utf8', timeout: 10 * 60 * 1000 });
   const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith('{'));
   if (r.status !== 0 || line === undefined) throw new Error(`cold_call.bench: the ${kind} process failed: ${(r.stderr || String(r.error)).trim().split('\n').slice(-3).join(' | ')}`);
@@ -201,7 +203,7 @@ function main() {
       record({ group: 'cold call path', name: `cold-${kind}-vs-raw-tfjs-calls-2-101`, backend: 'cpu', ef: cold, tfjs: rawCold, ratio: cold / rawCold });
     }
   }
-  for (const kind of ['matmul256', 'conv2d']) {
+  for (const kind of KERNELS) {
     const runs = Array.from({ length: KERNEL_RUNS }, () => child(kind));
     // The bound reads CPU time (both processes' threads): on a shared machine wall time mostly measures when the
     // scheduler ran ONNX Runtime's threads (the same session's wall time moved 2-10x between calls at load 17).

@@ -6,7 +6,6 @@ const ef = require('eagerflow');
 const ort = require('onnxruntime-node');
 const { MODELS_DIR, converterArtifacts, measure, pairedRatio, ratioLine, rawOrtSession, record, tensorFlowPython } = require('./harness');
 
-
 /**
  * `kernel` (optional): tfjs-cpu's own kernel for the workload, timed as the `_jit_vs_cpu` reference where ef on cpu no
  * longer runs it (matmul: ef's cpu matmul is its own WebAssembly loop, ~7x tfjs-cpu's BatchMatMul, since the 0.05x bound
