@@ -40,7 +40,7 @@ export { broadcastIndex, broadcastConcrete, joinBytes } from './ops/math/string_
 export * from './ops/graphdef_spec';
 export type { NodeDef, ArgDef, FunctionDef, GraphDef } from './ops/graphdef_json';
 export * from './ops/onnx_spec';
-export { ONNX_TYPE, nhwcSizes } from './ops/onnx_lowerings';
+export { ONNX_TYPE, nhwcSizes, nonNegativeIndices } from './ops/onnx_lowerings';
 export { maxPoolGradFromIndices, maxPoolWithIndices } from './ops/onnx_grad_lowerings';
 // Graph-model import reads TF's conv attrs on fused convs exactly as the conv records do.
 export { readConvAttrs } from './ops/nn/conv_util';

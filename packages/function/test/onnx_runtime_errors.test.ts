@@ -1,17 +1,19 @@
 // jitCompile's failure paths, through the runtime seam (the onnxruntime-node binding is replaced by a
-// mock here): a missing runtime and a session that fails to build give clear errors and leak nothing.
+// mock here): a missing runtime, a session that fails to build and a run that fails where the uncompiled kernels do
+// not give clear errors and leak nothing.
 import * as ef from 'eagerflow';
 import { thrown } from '../../../test/harness/thrown';
 
-const fake = { mode: 'missing' as 'missing' | 'bad-session' };
+const fake = { mode: 'missing' as 'missing' | 'bad-session' | 'bad-run' };
 jest.mock('onnxruntime-node/dist/binding', () => {
   if (fake.mode === 'missing') throw new Error("Cannot find module 'onnxruntime-node/dist/binding'");
   class InferenceSession {
     loadModel(): void {
+      if (fake.mode === 'bad-run') return;
       throw new Error('[ONNXRuntimeError] : 10 : INVALID_GRAPH : This is an invalid model.');
     }
     run(): never {
-      throw new Error('unreachable');
+      throw new Error('Non-zero status code returned while running Exp node. Status Message: out of memory');
     }
     dispose(): void {}
   }
@@ -55,4 +57,24 @@ test('a session that fails to build throws an InternalError naming the function,
   expect(ef.memory().numTensors).toBe(before);
   f.dispose();
   x.dispose();
+});
+
+test('a run ONNX Runtime fails where the uncompiled kernels succeed: an InternalError with its message, nothing leaked', () => {
+  fake.mode = 'bad-run';
+  ef.internal.fuseConfig.smallSegmentsOnHost = false;
+  try {
+    const x = ef.constant([1, 2]);
+    const before = ef.memory().numTensors;
+    const f = ef.trace((t: ef.Tensor) => ef.exp(ef.multiply(t, 3)), { jitCompile: 'strict' });
+    const err = thrown(() => f(x));
+    expect(err).toBeInstanceOf(ef.errors.InternalError);
+    // The segment's nodes were replayed on the kernels (they succeed): ONNX Runtime's own message is the error.
+    expect(err.message).toMatch(/^onnx_segment: ONNX Runtime failed a run that the uncompiled kernels complete \(Non-zero status code .* out of memory\)/);
+    expect(err.message).toMatch(/trace without jitCompile/);
+    expect(ef.memory().numTensors).toBe(before);
+    f.dispose();
+    x.dispose();
+  } finally {
+    ef.internal.fuseConfig.smallSegmentsOnHost = true;
+  }
 });

@@ -30,6 +30,61 @@ const floatOrIntByConst = (s: LowerScope, n: SpecNode): boolean => {
   return c !== null && c.every((v) => v !== 0);
 };
 
+/**
+ * Indices for ONNX's Gather / GatherND, which count a negative index from the end where TensorFlow refuses it
+ * (InvalidArgumentError naming the index; ONNX's range is [-n, n - 1]): a negative index becomes one no axis has, so
+ * ONNX Runtime fails the run instead of reading another element, and the compiled segment replays its nodes uncompiled
+ * for the error the function gives uncompiled (onnx/segment.ts). `t` is `name`'s element type (int32, or int64 after a
+ * Cast); constant indices without negatives (value `id`, when the node's operand is one) pass as they are.
+ */
+export function nonNegativeIndices(s: LowerScope, name: string, t: 'int32' | 'int64', id?: number): string {
+  const c = id === undefined ? null : (s.constant?.(id) ?? null);
+  if (c !== null && c.every((v) => v >= 0)) return name;
+  const zero = t === 'int32' ? s.scalar(0, 'int32') : s.int64s([0], []);
+  const beyond = t === 'int32' ? s.scalar(2147483647, 'int32') : s.int64s([I64_MAX], []);
+  return one(s.add('Where', [...s.add('Less', [name, zero]), beyond, name]));
+}
+
+/**
+ * `carrier` (an int64 tensor the guarded node reads) plus 0 while no element of `bad` (bool, any shape) is true; else
+ * the run fails there (a Gather at an index no vector has). ONNX has no assertion: this is how a lowering refuses the
+ * run-time values TensorFlow refuses where the ONNX op would quietly clamp, wrap or broadcast them. The compiled
+ * segment then replays its nodes uncompiled, for the error the function gives uncompiled (onnx/segment.ts).
+ */
+function refuseIf(s: LowerScope, bad: string, carrier: string): string {
+  const anyBad = one(s.add('ReduceMax', [one(s.add('Cast', [bad], { to: { i: 7 } }))], { keepdims: { i: 0 } }));
+  const gate = one(s.add('Gather', [s.int64s([0]), one(s.add('Mul', [anyBad, s.int64s([I64_MAX], [])]))], { axis: { i: 0 } }));
+  return one(s.add('Add', [carrier, gate]));
+}
+
+/**
+ * ONNX's Slice clamps starts and ends into the axis (and counts negative ones from the end) where TensorFlow refuses
+ * them: `begin` (int64 [r]) as it is when `0 <= begin <= dim` and, unless size is -1, `0 <= size` and
+ * `begin + size <= dim` on every axis of `x`; otherwise the run fails (refuseIf).
+ */
+function checkedBegin(s: LowerScope, x: string, b64: string, z64: string, toEnd: string): string {
+  const dims = one(s.add('Shape', [x]));
+  const zero = s.int64s([0], []);
+  const or = (a: string, b: string): string => one(s.add('Or', [a, b]));
+  const end = one(s.add('Add', [b64, z64]));
+  const sized = or(one(s.add('Less', [z64, zero])), one(s.add('Greater', [end, dims])));
+  return refuseIf(s, or(or(one(s.add('Less', [b64, zero])), one(s.add('Greater', [b64, dims]))), one(s.add('And', [one(s.add('Not', [toEnd])), sized]))), b64);
+}
+
+/**
+ * broadcastTo's run-time target shape (int64 [R]) for ONNX's Expand, which broadcasts both ways ([3] to [1] gives [3])
+ * where TensorFlow refuses a target the input does not broadcast to: as it is when R >= rank(x) and each of x's dims
+ * equals the target's (right-aligned) or is 1; otherwise the run fails (refuseIf).
+ */
+export function checkedTarget(s: LowerScope, x: string, rank: number, s64: string): string {
+  if (rank === 0) return s64;
+  const short = one(s.add('Less', [one(s.add('Size', [s64])), s.int64s([rank], [])]));
+  const tail = one(s.add('Slice', [s64, s.int64s([-rank]), s.int64s([I64_MAX])]));
+  const dims = one(s.add('Shape', [x]));
+  const fits = one(s.add('Or', [one(s.add('Equal', [dims, tail])), one(s.add('Equal', [dims, s.int64s([1], [])]))]));
+  return refuseIf(s, one(s.add('Or', [short, one(s.add('Not', [fits]))])), s64);
+}
+
 export function codec<P>(lowerFn: (s: LowerScope, n: SpecNode<P>, ins: readonly string[]) => string[], accepts: (s: LowerScope, n: SpecNode<P>) => boolean): OnnxSpec {
   return { lower: lowerFn, accepts } as OnnxCodec<P> as unknown as OnnxSpec;
 }
@@ -140,7 +195,8 @@ export const lower = {
       // The tensor form: ends = begin + size, or the end where size is -1.
       const [b64, z64] = [int64Operand(s, b), int64Operand(s, z)];
       const toEnd = one(s.add('Equal', [z64, s.int64s([-1], [])]));
-      return s.add('Slice', [x, b64, one(s.add('Where', [toEnd, s.int64s([I64_MAX], []), one(s.add('Add', [b64, z64]))]))]);
+      const begin = checkedBegin(s, x, b64, z64, toEnd);
+      return s.add('Slice', [x, begin, one(s.add('Where', [toEnd, s.int64s([I64_MAX], []), one(s.add('Add', [begin, z64]))]))]);
     }
     const ends = n.params.size.map((z, i) => (z === -1 ? I64_MAX : n.params.begin[i] + z));
     return s.add('Slice', [x, s.int64s(n.params.begin), s.int64s(ends)]);
@@ -202,7 +258,10 @@ export const lower = {
   /** Constant pad: ONNX pads are [begins..., ends...]; the fill value in x's dtype. */
   pad: codec<{ readonly paddings: readonly (readonly [number, number])[]; readonly constantValue?: number }>((s, n, [x, q]) => {
     // The tensor form's [rank, 2] pairs as ONNX's [befores..., afters...]: transposed and flattened.
-    const pads = q !== undefined ? one(s.add('Reshape', [one(s.add('Transpose', [int64Operand(s, q)], { perm: { ints: [1, 0] } })), s.int64s([-1])])) : s.int64s([...n.params.paddings.map((r) => r[0]), ...n.params.paddings.map((r) => r[1])]);
+    // A negative run-time padding (ONNX's Pad crops there; TF refuses it) fails the run (refuseIf).
+    const flat = (v: string): string => one(s.add('Reshape', [one(s.add('Transpose', [int64Operand(s, v)], { perm: { ints: [1, 0] } })), s.int64s([-1])]));
+    const nonNegative = (v: string): string => refuseIf(s, one(s.add('Less', [v, s.int64s([0], [])])), v);
+    const pads = q !== undefined ? nonNegative(flat(q)) : s.int64s([...n.params.paddings.map((r) => r[0]), ...n.params.paddings.map((r) => r[1])]);
     return s.add('Pad', [x, pads, s.scalar(n.params.constantValue ?? 0, s.aval(n.inputs[0]).dtype)], { mode: { s: 'constant' } });
   }, firstIn(FIB)),
   /** OneHot: TF gives negative indices an all-off row (ONNX would wrap them), so they are moved out of range. */
@@ -339,8 +398,10 @@ export const lower = {
     const y = one(s.add('BatchNormalization', [x, ...ins.slice(1)], { epsilon: { f: n.params.epsilon } }));
     return last ? s.add('Transpose', [y], { perm: { ints: [0, ...Array.from({ length: r - 2 }, (_, i) => i + 2), 1] } }) : [y];
   }, (s, n) => n.inputs.every((i) => s.aval(i).dtype === 'float32') && (rankOf(s, n.inputs[0]) ?? 0) >= 2),
-  /** gatherNd: GatherND on int64 indices. */
-  gatherNd: codec((s, _n, [x, i]) => s.add('GatherND', [x, ...s.add('Cast', [i], { to: { i: 7 } })]), firstIn(FIB)),
+  /** gatherNd: GatherND on int64 indices, negative ones refused as TF does (nonNegativeIndices). */
+  gatherNd: codec((s, n, [x, i]) => s.add('GatherND', [x, nonNegativeIndices(s, int64Operand(s, i), 'int64', n.inputs[1])]), firstIn(FIB)),
+  /** gather: Gather along the axis, negative indices refused as TF does (nonNegativeIndices). */
+  gather: codec<AxisP>((s, n, [x, i]) => s.add('Gather', [x, nonNegativeIndices(s, i, 'int32', n.inputs[1])], { axis: { i: n.params.axis } }), firstIn(FIB)),
   identity: { op: 'Identity', dtypes: FIB } as OnnxSpec,
   // ONNX names that are other records' TF op names (kept here, so each TF name stays typed once).
   maximum: { op: 'Max', dtypes: FI } as OnnxSpec,

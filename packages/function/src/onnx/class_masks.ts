@@ -1,8 +1,9 @@
 // A class mask equal(expand_dims(gather(ids, labels), -1), ids) over a constant ids = range(C) (the sparse
 // cross-entropies' classMask, nn/losses.ts) is row `label` of the C x C identity: one ONNX Gather of a constant
-// bool identity by the labels, for Gather, Unsqueeze and Equal. The same elements, and the same Gather bounds:
-// labels outside [-C, C) fail as they did, negative ones pick the row their wrap-around picked.
-import { backend } from '@eagerflow/core';
+// bool identity by the labels, for Gather, Unsqueeze and Equal. The same elements, and the same bounds as the gather
+// it replaces: a label outside [0, C) fails the run (a negative one too, nonNegativeIndices: ONNX would count it from
+// the end), and the segment's uncompiled replay raises the gather's error.
+import { backend, nonNegativeIndices } from '@eagerflow/core';
 import type { Graph, Node } from '../graph';
 import { type FusedWriter, partUses } from './contractions';
 
@@ -45,7 +46,7 @@ export function writeClassMasks(g: Graph, nodes: readonly Node[], kept: readonly
       const eye = new Uint8Array(c * c);
       for (let i = 0; i < c; i++) eye[i * c + i] = 1;
       const table = s.add('Constant', [], { value: { t: { dtype: 'bool', shape: [c, c], data: eye } } })[0];
-      return s.add('Gather', [table, nameOf(labels)], { axis: { i: 0 } });
+      return s.add('Gather', [table, nonNegativeIndices(s, nameOf(labels), 'int32', labels)], { axis: { i: 0 } });
     });
   }
 }

@@ -96,9 +96,11 @@ export const SPIN_DURATION_US = 500;
  * 612 us, conv 898 -> 851 us; bench/train_steps.bench.js, quiet machine); for at most SPIN_DURATION_US once idle.
  * Exported for the benches, whose raw onnxruntime-node sessions use the same options.
  */
-export function sessionOptions(threads: number): { intraOpNumThreads: number; interOpNumThreads: number; graphOptimizationLevel: 'all'; extra: { session: { intra_op: Record<string, string> } } } {
+export function sessionOptions(threads: number): { intraOpNumThreads: number; interOpNumThreads: number; graphOptimizationLevel: 'all'; logSeverityLevel: 4; extra: { session: { intra_op: Record<string, string> } } } {
   const intraOp: Record<string, string> = threads > 1 ? { allow_spinning: '1', spin_duration_us: String(SPIN_DURATION_US) } : { allow_spinning: '0' };
-  return { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all', extra: { session: { intra_op: intraOp } } };
+  // Log severity 4 (fatal only): a run ONNX Runtime refuses comes back as the thrown error (the segment replays it for
+  // the uncompiled error, onnx/segment.ts), where ONNX Runtime would also print its own error line to stderr.
+  return { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all', logSeverityLevel: 4, extra: { session: { intra_op: intraOp } } };
 }
 
 /** A built session: runs synchronously on ORT tensors. */

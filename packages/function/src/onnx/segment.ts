@@ -1,5 +1,6 @@
 // jitCompile's executor lowering: runs of nodes with ONNX lowerings become one compiled segment (an ONNX Runtime session) each.
-import { AVal, DType, Info, Kernels, PRIMITIVES, Primitive, Variable, assignVariable, backend, isStateful, readVariable, unimplemented, isPrimitive } from '@eagerflow/core';
+import { AVal, DType, Info, Kernels, PRIMITIVES, Primitive, Variable, assignVariable, backend, internalError, isStateful, readVariable, unimplemented, isPrimitive } from '@eagerflow/core';
+import { wrapError } from '../executor';
 import { Graph, Node, Value, isGraph } from '../graph';
 import { unfuseEpilogues } from '../passes_epilogue';
 import { hostLoopBeatsOrt } from '../fuse';
@@ -113,7 +114,12 @@ async function runWeb(k: Kernels, ins: Info[], p: SegmentParams): Promise<Info[]
     throw e;
   });
   const session = await p.state.web;
-  const res = await session.run(feedsOf(ins, p, (dtype, data, dims) => session.tensor(ORT_TYPE[dtype], data, dims)));
+  let res: Record<string, OrtTensor>;
+  try {
+    res = await session.run(feedsOf(ins, p, (dtype, data, dims) => session.tensor(ORT_TYPE[dtype], data, dims)));
+  } catch (e) {
+    throw replayedError(k, ins, p, e);
+  }
   return adoptOutputs(k, res, p);
 }
 
@@ -170,14 +176,53 @@ const onnxSegment: Primitive<SegmentParams> = {
     const session = st.session as Session;
     const feeds = nodeFeeds(ins, p, st.baked === null ? null : st.baked.fed);
     const t0 = fresh ? performance.now() : 0;
-    const res = session.run(feeds);
-    if (fresh) warmUp(session, feeds, performance.now() - t0);
+    let res: Record<string, OrtTensor>;
+    try {
+      res = session.run(feeds);
+      if (fresh) warmUp(session, feeds, performance.now() - t0);
+    } catch (e) {
+      throw replayedError(k, ins, p, e);
+    }
     return adoptOutputs(k, res, p);
   },
   vjp: null,
   saves: 'none',
   printParams: (p) => `[${p.part.nodes.map((n) => n.prim.name).join(',')}]`,
 };
+
+/**
+ * The error for a session run that failed: the segment's nodes run again through the kernels the function runs
+ * uncompiled, on the same inputs (segments are pure), so the caller gets the error the function gives uncompiled (the
+ * op, the value, the fix and the node's line) instead of ONNX Runtime's message. ONNX Runtime refuses what the
+ * lowerings make it refuse where TensorFlow does (an index out of range, nonNegativeIndices; a slice out of bounds).
+ * If the kernels accept what ONNX Runtime refused, its message is the error: an InternalError (a lowering disagrees
+ * with its record). Everything the replay made is freed either way.
+ */
+function replayedError(k: Kernels, ins: readonly Info[], p: SegmentParams, ortError: unknown): unknown {
+  const g = p.src.graph;
+  const env = new Map<number, Info>();
+  g.values.forEach((v, i) => v.kind === 'const' && v.constant !== undefined && env.set(i, v.constant as unknown as Info));
+  p.part.inputs.forEach((v, j) => env.set(v, ins[j]));
+  const given = new Set<Info>(env.values());
+  const made = new Set<Info>();
+  let failed: unknown = null;
+  for (const n of p.part.nodes) {
+    try {
+      const outs = n.prim.impl(k, n.inputs.map((v) => env.get(v) as Info), n.params) as Info[];
+      n.outputs.forEach((o, j) => {
+        env.set(o, outs[j]);
+        if (!given.has(outs[j])) made.add(outs[j]);
+      });
+    } catch (e) {
+      failed = wrapError(e, g, n);
+      break;
+    }
+  }
+  for (const m of made) k.free(m);
+  if (failed !== null) return failed;
+  const msg = ortError instanceof Error ? ortError.message : String(ortError);
+  return internalError('onnx_segment', `ONNX Runtime failed a run that the uncompiled kernels complete (${msg}); trace without jitCompile, and report the graph listing (f.experimentalGetCompilerIr())`);
+}
 
 /** A fresh session's first run up to which warm-up runs are added (milliseconds), and how many runs in all. */
 const warmUpConfig = { belowMs: 2, runs: 3 };

@@ -268,6 +268,23 @@ export const oneHot = defineOp({
   },
 });
 
+/**
+ * TF's GatherNd refuses an index tuple with a component outside its dim ("indices[0] = [1, -1] does not index into param
+ * shape [2,2]"); tfjs's kernel checks only the flattened offset, so [1, -1] on [2, 2] read element 1 and [0, 2] element 2.
+ * Each component is checked here, on the indices' host values.
+ */
+function checkIndexTuples(op: string, shape: readonly number[], indices: Info): void {
+  const depth = indices.shape[indices.shape.length - 1];
+  const v = intValues(indices);
+  for (let i = 0; i < v.length; i += depth) {
+    for (let j = 0; j < depth; j++) {
+      if (v[i + j] >= 0 && v[i + j] < shape[j]) continue;
+      const tuple = Array.from(v.subarray(i, i + depth));
+      throw argError(op, 'an index is out of range', `indices[${i / depth}] = [${tuple.join(', ')}]`, `each component in [0, dim) of the params shape [${shape.join(',')}]`, 'Clamp or fix the indices.');
+    }
+  }
+}
+
 /** gatherNd(params, indices): slices of params at int32 index tuples (last axis of indices). */
 export const gatherNd = defineOp({
   name: 'gather_nd',
@@ -284,6 +301,7 @@ export const gatherNd = defineOp({
   impl(k, [params, indices]) {
     // Traced with unknown dims, infer could not check: the same error at run time.
     gatherNd.infer([{ dtype: params.dtype as DType, shape: params.shape }, { dtype: indices.dtype as DType, shape: indices.shape }], {});
+    checkIndexTuples('gatherNd', params.shape, indices);
     return [k.run('GatherNd', { params, indices }) as Info];
   },
   vjp: (c, [params, indices]): (Tensor | null)[] => {

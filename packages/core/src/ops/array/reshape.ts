@@ -1,5 +1,5 @@
 // transformation: reshape, broadcastTo, transpose, expandDims, squeeze, shape, and the run-time-shaped gradient helpers.
-import { codec, int64Operand, lower } from '../onnx_lowerings';
+import { checkedTarget, codec, int64Operand, lower } from '../onnx_lowerings';
 import { defineOp } from '../define_op';
 import { ONNX_DTYPES, onnxSpec } from '../onnx_spec';
 import type { Info, Kernels } from '../../backend/backend';
@@ -290,7 +290,8 @@ function broadcastToRunTimeShape(op: string, args: readonly unknown[]): Tensor |
  */
 export const broadcastTo = defineOp({
   name: 'broadcast_to',
-  onnx: codec<ShapeParams>((s, n, [x, v]) => s.add('Expand', [x, v === undefined ? s.int64s(n.params.shape) : int64Operand(s, v)]), (s, n) => ONNX_DTYPES.includes(s.aval(n.inputs[0]).dtype)),
+  // A run-time target shape is checked as TF does (checkedTarget: ONNX's Expand broadcasts both ways).
+  onnx: codec<ShapeParams>((s, n, [x, v]) => s.add('Expand', [x, v === undefined ? s.int64s(n.params.shape) : checkedTarget(s, x, s.aval(n.inputs[0]).shape?.length ?? 0, int64Operand(s, v))]), (s, n) => ONNX_DTYPES.includes(s.aval(n.inputs[0]).dtype) && (n.inputs.length < 2 || s.aval(n.inputs[0]).shape !== null)),
   infer(ins: AVal[], p: ShapeParams) {
     if (ins.length === 2) {
       checkDTypes('broadcastTo', ins[1], ['int32'], 'shape');

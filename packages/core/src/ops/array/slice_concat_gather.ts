@@ -176,7 +176,7 @@ function sliceByTensors(op: string, args: readonly unknown[]): Tensor | undefine
 
 export const gather = defineOp({
   name: 'gather',
-  onnx: onnxSpec<AxisParams>({ op: 'Gather', attrs: { axis: { param: 'axis', kind: 'int' } }, dtypes: ['float32', 'int32', 'bool'] }),
+  onnx: lower.gather,
   infer(ins: AVal[], p: AxisParams) {
     checkArity('gather', ins, 2);
     checkDTypes('gather', ins[1], ['int32'], 'indices');
