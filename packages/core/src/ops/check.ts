@@ -12,7 +12,7 @@ export { argError };
  * The most elements an op may create from a shape it is given (fill, range, pad, broadcastTo): past
  * it typed arrays cannot be allocated (a bare RangeError), or memory runs out.
  */
-const MAX_ELEMENTS = 2 ** 31 - 1;
+export const MAX_ELEMENTS = 2 ** 31 - 1;
 
 /** Checks, before anything is allocated, that an op's result of `dims` is not too large. */
 export function checkSize(op: string, dims: readonly (number | null)[] | null): void {

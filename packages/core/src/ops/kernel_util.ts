@@ -153,14 +153,25 @@ export function broadcastShape(a: readonly number[], b: readonly number[]): numb
 /**
  * On the cpu backend, `fn` over float32 values in one host pass (as the fused loop runs a scalar fact),
  * where the kernel composition would take several passes; null on other backends or shapes.
- * Binary inputs must have one shape, or one side a rank-0 scalar.
+ * Binary inputs that broadcast otherwise than one shape or a rank-0 scalar are tiled to the result shape first.
  */
 export function hostElementwise(k: Kernels, ins: readonly Info[], fn: (a: number, b: number) => number): Info | null {
   if (!isHostBackend() || ins.some((t) => t.dtype !== 'float32')) return null;
   const [a, b] = ins;
+  if (b !== undefined && !sameShape(a.shape, b.shape) && a.shape.length !== 0 && b.shape.length !== 0) {
+    // Operands that broadcast otherwise: both tiled to the result's shape first, then the same loop.
+    const shape = broadcastShape(a.shape, b.shape);
+    const fa = broadcastInfo(k, a, shape);
+    const fb = broadcastInfo(k, b, shape);
+    try {
+      return hostElementwise(k, [fa, fb], fn);
+    } finally {
+      if (fa !== a) k.free(fa);
+      if (fb !== b) k.free(fb);
+    }
+  }
   const va = readInfoSync(a) as Float32Array;
   const vb = b === undefined ? va : (readInfoSync(b) as Float32Array);
-  if (b !== undefined && !sameShape(a.shape, b.shape) && a.shape.length !== 0 && b.shape.length !== 0) return null;
   const shape = b !== undefined && a.shape.length === 0 ? b.shape : a.shape;
   const n = shape.reduce((p, d) => p * d, 1);
   const out = new Float32Array(n);

@@ -4,6 +4,7 @@ import type { SpecNode } from './graphdef_spec';
 import { samePads } from './nn/padding';
 import type { Padding } from './nn/padding';
 import type { LowerScope, OnnxCodec, OnnxSpec } from './onnx_spec';
+import { MAX_ELEMENTS } from './check';
 
 /** ONNX `TensorProto.DataType` codes (onnx.proto: FLOAT = 1, INT32 = 6, INT64 = 7, BOOL = 9). */
 export const ONNX_TYPE: Readonly<Record<string, number>> = { float32: 1, int32: 6, bool: 9 };
@@ -58,6 +59,17 @@ function refuseIf(s: LowerScope, bad: string, carrier: string): string {
 }
 
 /**
+ * `carrier` as it is while `dims` (int64 [r], a result shape the input values give: a run-time padding, tiling or
+ * broadcast target) holds at most MAX_ELEMENTS elements; else the run fails (refuseIf) before ONNX Runtime allocates
+ * it, and the uncompiled replay gives the record's ResourceExhaustedError (a sequence mask of lengths [3, 2147483647]
+ * padded a [2, 3] mask to [2, 2147483647]: ONNX Runtime spent minutes allocating and filling it).
+ */
+export function sizeGuard(s: LowerScope, dims: string, carrier: string): string {
+  const count = one(s.add('ReduceProd', [one(s.add('Cast', [dims], { to: { i: ONNX_TYPE.float32 } }))], { keepdims: { i: 0 } }));
+  return refuseIf(s, one(s.add('Greater', [count, s.scalar(MAX_ELEMENTS, 'float32')])), carrier);
+}
+
+/**
  * ONNX's Slice clamps starts and ends into the axis (and counts negative ones from the end) where TensorFlow refuses
  * them: `begin` (int64 [r]) as it is when `0 <= begin <= dim` and, unless size is -1, `0 <= size` and
  * `begin + size <= dim` on every axis of `x`; otherwise the run fails (refuseIf).
@@ -82,7 +94,16 @@ export function checkedTarget(s: LowerScope, x: string, rank: number, s64: strin
   const tail = one(s.add('Slice', [s64, s.int64s([-rank]), s.int64s([I64_MAX])]));
   const dims = one(s.add('Shape', [x]));
   const fits = one(s.add('Or', [one(s.add('Equal', [dims, tail])), one(s.add('Equal', [dims, s.int64s([1], [])]))]));
-  return refuseIf(s, one(s.add('Or', [short, one(s.add('Not', [fits]))])), s64);
+  return sizeGuard(s, s64, refuseIf(s, one(s.add('Or', [short, one(s.add('Not', [fits]))])), s64));
+}
+
+/**
+ * float32 `x` with NaN as -inf, for ONNX Runtime's MaxPool: its vector max takes the later operand when one is NaN, so
+ * a NaN restarted the window's maximum (a window [inf, NaN, 2.25] gave 2.25). The kernels a max pool runs uncompiled
+ * skip NaN, as this does: a window of NaN alone gives -inf there too.
+ */
+function nanAsLowest(s: LowerScope, x: string): string {
+  return one(s.add('Where', [...s.add('IsNaN', [x]), s.scalar(-Infinity, 'float32'), x]));
 }
 
 export function codec<P>(lowerFn: (s: LowerScope, n: SpecNode<P>, ins: readonly string[]) => string[], accepts: (s: LowerScope, n: SpecNode<P>) => boolean): OnnxSpec {
@@ -169,12 +190,34 @@ export const lower = {
   reduce: (op: string, dtypes: readonly DType[] = FI): OnnxSpec =>
     codec<ReduceP>((s, n, [x]) => {
       if (n.params.axes !== null && n.params.axes.length === 0) return s.add('Identity', [x]);
-      const ins = n.params.axes === null ? [x] : [x, s.int64s(n.params.axes)];
-      return s.add(op, ins, { keepdims: { i: n.params.keepDims ? 1 : 0 } });
+      const axes = n.params.axes === null ? [] : [s.int64s(n.params.axes)];
+      const keepdims = { keepdims: { i: n.params.keepDims ? 1 : 0 } };
+      if ((op === 'ReduceSum' || op === 'ReduceProd') && s.aval(n.inputs[0]).dtype === 'int32') {
+        // ONNX Runtime's int32 sums and products saturate (2147483647 + 5 gave 2147483647) where TF's wrap around: in
+        // int64, whose wrapped result's low 32 bits are the int32 wrap, cast back.
+        const wide = s.add(op, [one(s.add('Cast', [x], { to: { i: 7 } })), ...axes], keepdims);
+        return s.add('Cast', wide, { to: { i: ONNX_TYPE.int32 } });
+      }
+      const r = s.add(op, [x, ...axes], keepdims);
+      if ((op !== 'ReduceMax' && op !== 'ReduceMin' && op !== 'ReduceProd') || s.aval(n.inputs[0]).dtype !== 'float32') return r;
+      // TF's max, min and product of a run holding NaN are NaN; ONNX Runtime's skip it (or not, by position; a
+      // product with a 0 came out 0): the same reduction's sum of NaN-or-0 added on (x + 0 is x; -inf and inf stay).
+      const nans = one(s.add('Where', [...s.add('IsNaN', [x]), s.scalar(NaN, 'float32'), s.scalar(0, 'float32')]));
+      return s.add('Add', [r[0], ...s.add('ReduceSum', [nans, ...axes], keepdims)]);
     }, firstIn(dtypes)),
   /** ArgMax/ArgMin: first index on ties (TF's), int64 cast to int32. */
-  arg: (op: string): OnnxSpec =>
-    codec<AxisP>((s, n, [x]) => s.add('Cast', s.add(op, [x], { axis: { i: n.params.axis }, keepdims: { i: 0 }, select_last_index: { i: 0 } }), { to: { i: ONNX_TYPE.int32 } }), firstIn(FI)),
+  arg: (op: 'ArgMax' | 'ArgMin'): OnnxSpec =>
+    codec<AxisP>((s, n, [x]) => {
+      const attrs = { axis: { i: n.params.axis }, keepdims: { i: 0 }, select_last_index: { i: 0 } };
+      if (s.aval(n.inputs[0]).dtype !== 'float32') return s.add('Cast', s.add(op, [x], attrs), { to: { i: ONNX_TYPE.int32 } });
+      // ONNX Runtime's ArgMax / ArgMin pick by position around a NaN. TF's reducer (and the records' uncompiled
+      // kernels) start from the lowest (highest) finite float at index 0 and take strictly greater (smaller) values:
+      // NaN is never picked and -inf (inf) never beats index 0. x mapped to that order first, as the records do.
+      const max = op === 'ArgMax';
+      const clean = one(s.add('Where', [...s.add('IsNaN', [x]), s.scalar(max ? -Infinity : Infinity, 'float32'), x]));
+      const bounded = one(s.add(max ? 'Max' : 'Min', [clean, s.scalar(max ? -3.4028234663852886e38 : 3.4028234663852886e38, 'float32')]));
+      return s.add('Cast', s.add(op, [bounded], attrs), { to: { i: ONNX_TYPE.int32 } });
+    }, firstIn(FI)),
   /**
    * matmul with TF's transpose flags. Rank 2 with a flag: Gemm's transA / transB (the BLAS call reads the
    * operand transposed in place; the gradient matmuls of every dense layer are these). Batched: a swap of
@@ -242,11 +285,11 @@ export const lower = {
     const y = one(s.add('Conv', [toNchw(s, x), wt], { group: { i: c }, strides: { ints: n.params.strides }, dilations: { ints: n.params.dilations }, ...padAttrs(n.params, convSizes(s, n)) }));
     return [toNhwc(s, y)];
   }, convAccepts),
-  /** avg/max pooling NHWC; averages leave the padding out of the count (TF's). */
+  /** avg/max pooling NHWC; averages leave the padding out of the count (TF's); max pooling skips NaN (nanAsLowest). */
   pool: (op: 'AveragePool' | 'MaxPool'): OnnxSpec =>
     codec<PoolP>((s, n, [x]) => {
       const attrs = { kernel_shape: { ints: n.params.ksize }, strides: { ints: n.params.strides }, ...padAttrs(n.params), ...(op === 'AveragePool' ? { count_include_pad: { i: 0 } } : {}) };
-      return [toNhwc(s, one(s.add(op, [toNchw(s, x)], attrs)))];
+      return [toNhwc(s, one(s.add(op, [toNchw(s, op === 'MaxPool' ? nanAsLowest(s, x) : x)], attrs)))];
     }, nhwc2d),
   /** cumsum: ONNX CumSum has TF's exclusive/reverse flags. */
   cumsum: codec<AxisP & { readonly exclusive: boolean; readonly reverse: boolean }>(
@@ -261,7 +304,13 @@ export const lower = {
     // A negative run-time padding (ONNX's Pad crops there; TF refuses it) fails the run (refuseIf).
     const flat = (v: string): string => one(s.add('Reshape', [one(s.add('Transpose', [int64Operand(s, v)], { perm: { ints: [1, 0] } })), s.int64s([-1])]));
     const nonNegative = (v: string): string => refuseIf(s, one(s.add('Less', [v, s.int64s([0], [])])), v);
-    const pads = q !== undefined ? nonNegative(flat(q)) : s.int64s([...n.params.paddings.map((r) => r[0]), ...n.params.paddings.map((r) => r[1])]);
+    const sized = (v: string): string => {
+      // The padded shape, x's dims plus the befores and the afters, within the size limit (sizeGuard).
+      const r = rankOf(s, n.inputs[0]) as number;
+      const part = (k: number): string => one(s.add('Slice', [v, s.int64s([k * r]), s.int64s([(k + 1) * r])]));
+      return sizeGuard(s, one(s.add('Add', [one(s.add('Add', [one(s.add('Shape', [x])), part(0)])), part(1)])), v);
+    };
+    const pads = q !== undefined ? sized(nonNegative(flat(q))) : s.int64s([...n.params.paddings.map((r) => r[0]), ...n.params.paddings.map((r) => r[1])]);
     return s.add('Pad', [x, pads, s.scalar(n.params.constantValue ?? 0, s.aval(n.inputs[0]).dtype)], { mode: { s: 'constant' } });
   }, firstIn(FIB)),
   /** OneHot: TF gives negative indices an all-off row (ONNX would wrap them), so they are moved out of range. */
@@ -274,7 +323,7 @@ export const lower = {
     const values = one(s.add('Concat', [...s.add('Reshape', [s.scalar(p.offValue, 'float32'), s.int64s([1])]), ...s.add('Reshape', [s.scalar(p.onValue, 'float32'), s.int64s([1])])], { axis: { i: 0 } }));
     const hot = s.add('OneHot', [idx, depth, values], { axis: { i: p.axis } });
     return p.dtype === 'float32' ? hot : s.add('Cast', hot, { to: { i: ONNX_TYPE[p.dtype] } });
-  }, (s, n) => s.aval(n.inputs[0]).dtype === 'int32' && n.params.depth > 0),
+  }, (s, n) => s.aval(n.inputs[0]).dtype === 'int32' && n.params.depth > 0 && rankOf(s, n.inputs[0]) !== 0),
   /** floormod on floats: fmod, moved to the divisor's sign; a zero takes the dividend's sign (TF's kernel). On int32 (a constant non-zero divisor): ONNX's integer Mod has the divisor's sign already. */
   floormod: codec((s, n, [a, b]) => {
     if (s.aval(n.inputs[0]).dtype === 'int32') return s.add('Mod', [a, b]);
@@ -289,7 +338,8 @@ export const lower = {
   expm1: codec((s, _n, [x]) => {
     const u = one(s.add('Exp', [x]));
     const um1 = one(s.add('Sub', [u, s.scalar(1, 'float32')]));
-    const kahan = one(s.add('Div', [...s.add('Mul', [um1, x]), ...s.add('Log', [u])]));
+    // (u - 1)·(x / log u): the product first overflowed where the result does not (expm1(88) = 1.65e38).
+    const kahan = one(s.add('Mul', [um1, ...s.add('Div', [x, ...s.add('Log', [u])])]));
     const edge = one(s.add('Or', [...s.add('Equal', [u, s.scalar(0, 'float32')]), ...s.add('IsInf', [u])]));
     return s.add('Where', [...s.add('Equal', [u, s.scalar(1, 'float32')]), x, ...s.add('Where', [edge, um1, kahan])]);
   }, firstIn(['float32'])),
@@ -297,7 +347,8 @@ export const lower = {
   log1p: codec((s, _n, [x]) => {
     const u = one(s.add('Add', [x, s.scalar(1, 'float32')]));
     const lu = one(s.add('Log', [u]));
-    const kahan = one(s.add('Div', [...s.add('Mul', [lu, x]), ...s.add('Sub', [u, s.scalar(1, 'float32')])]));
+    // log u·(x / (u - 1)): the product first overflowed where the result does not (log1p(3.4e38) = 88.7).
+    const kahan = one(s.add('Mul', [lu, ...s.add('Div', [x, ...s.add('Sub', [u, s.scalar(1, 'float32')])])]));
     const edge = one(s.add('Or', [...s.add('Equal', [u, s.scalar(0, 'float32')]), ...s.add('IsInf', [u])]));
     return s.add('Where', [...s.add('Equal', [u, s.scalar(1, 'float32')]), x, ...s.add('Where', [edge, lu, kahan])]);
   }, firstIn(['float32'])),
@@ -406,6 +457,7 @@ export const lower = {
   // ONNX names that are other records' TF op names (kept here, so each TF name stays typed once).
   maximum: { op: 'Max', dtypes: FI } as OnnxSpec,
   minimum: { op: 'Min', dtypes: FI } as OnnxSpec,
-  where: { op: 'Where', dtypes: ['bool'] } as OnnxSpec,
+  /** select: Where on float32 / int32 values (ONNX Runtime's CPU Where has no bool values: those select uncompiled). */
+  where: codec((s, _n, ins) => s.add('Where', ins), (s, n) => s.aval(n.inputs[0]).dtype === 'bool' && n.inputs.slice(1).every((i) => FI.includes(s.aval(i).dtype))),
   addN: { op: 'Sum' } as OnnxSpec,
 };

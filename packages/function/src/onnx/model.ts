@@ -140,6 +140,15 @@ export function lowers(s: LowerScope, n: Node): boolean {
   const spec = n.prim.onnx;
   // Body graphs lower only through their node's own lowering (cond -> If, while -> Loop), which checks them.
   if (spec === undefined || (Object.values(n.params).some(isGraph) && !isOnnxCodec(spec))) return false;
+  // An empty value (a static dim of 0) runs uncompiled: the records handle empty tensors as TF does, where ONNX
+  // Runtime's kernels refuse them (a Conv with a 0 kernel dim, a Resize of an empty image) or shape them otherwise
+  // (a moment over [0, 3] came out [0, 3], a meshgrid of a scalar and an empty vector [1, 1]); there is nothing to compute.
+  if ([...n.inputs, ...n.outputs].some((v) => s.aval(v).shape?.includes(0) === true)) return false;
+  // A size only the input values give (static inputs, an output dim unknown: a range's length from a tensor) runs
+  // uncompiled, where the record checks it before allocating: ONNX Runtime would allocate it first. Run-time pads,
+  // tilings and broadcast targets are checked in the graph (sizeGuard); loops and conds grow as their bodies say.
+  const known = (v: number): boolean => s.aval(v).shape?.every((d) => d !== null) === true;
+  if (!Object.values(n.params).some(isGraph) && n.inputs.every(known) && !n.outputs.every(known)) return false;
   return onnxAccepts(spec, s, n);
 }
 

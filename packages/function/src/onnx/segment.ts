@@ -1,5 +1,5 @@
 // jitCompile's executor lowering: runs of nodes with ONNX lowerings become one compiled segment (an ONNX Runtime session) each.
-import { AVal, DType, Info, Kernels, PRIMITIVES, Primitive, Variable, assignVariable, backend, internalError, isStateful, readVariable, unimplemented, isPrimitive } from '@eagerflow/core';
+import { AVal, DType, Info, Kernels, PRIMITIVES, Primitive, Variable, assignVariable, backend, isStateful, readVariable, unimplemented, isPrimitive } from '@eagerflow/core';
 import { wrapError } from '../executor';
 import { Graph, Node, Value, isGraph } from '../graph';
 import { unfuseEpilogues } from '../passes_epilogue';
@@ -117,8 +117,8 @@ async function runWeb(k: Kernels, ins: Info[], p: SegmentParams): Promise<Info[]
   let res: Record<string, OrtTensor>;
   try {
     res = await session.run(feedsOf(ins, p, (dtype, data, dims) => session.tensor(ORT_TYPE[dtype], data, dims)));
-  } catch (e) {
-    throw replayedError(k, ins, p, e);
+  } catch {
+    return replay(k, ins, p);
   }
   return adoptOutputs(k, res, p);
 }
@@ -180,8 +180,8 @@ const onnxSegment: Primitive<SegmentParams> = {
     try {
       res = session.run(feeds);
       if (fresh) warmUp(session, feeds, performance.now() - t0);
-    } catch (e) {
-      throw replayedError(k, ins, p, e);
+    } catch {
+      return replay(k, ins, p);
     }
     return adoptOutputs(k, res, p);
   },
@@ -191,14 +191,14 @@ const onnxSegment: Primitive<SegmentParams> = {
 };
 
 /**
- * The error for a session run that failed: the segment's nodes run again through the kernels the function runs
- * uncompiled, on the same inputs (segments are pure), so the caller gets the error the function gives uncompiled (the
- * op, the value, the fix and the node's line) instead of ONNX Runtime's message. ONNX Runtime refuses what the
+ * After a session run failed: the segment's nodes run again through the kernels the function runs uncompiled, on the
+ * same inputs (segments are pure). Where they fail too, the caller gets the error the function gives uncompiled (the
+ * op, the value, the fix and the node's line) instead of ONNX Runtime's message: ONNX Runtime refuses what the
  * lowerings make it refuse where TensorFlow does (an index out of range, nonNegativeIndices; a slice out of bounds).
- * If the kernels accept what ONNX Runtime refused, its message is the error: an InternalError (a lowering disagrees
- * with its record). Everything the replay made is freed either way.
+ * Where they succeed (ONNX Runtime refused what the records accept: an empty tensor of unknown dims in a kernel that
+ * takes none), their outputs are the call's. Everything else the replay made is freed.
  */
-function replayedError(k: Kernels, ins: readonly Info[], p: SegmentParams, ortError: unknown): unknown {
+function replay(k: Kernels, ins: readonly Info[], p: SegmentParams): Info[] {
   const g = p.src.graph;
   const env = new Map<number, Info>();
   g.values.forEach((v, i) => v.kind === 'const' && v.constant !== undefined && env.set(i, v.constant as unknown as Info));
@@ -218,10 +218,15 @@ function replayedError(k: Kernels, ins: readonly Info[], p: SegmentParams, ortEr
       break;
     }
   }
+  // The outputs are the caller's own: made here (taken out of the frees) or copies of inputs and constants.
+  const outs = failed !== null ? [] : p.part.outputs.map((v) => {
+    const x = env.get(v) as Info;
+    if (made.delete(x)) return x;
+    return k.run('Identity', { x }) as Info;
+  });
   for (const m of made) k.free(m);
-  if (failed !== null) return failed;
-  const msg = ortError instanceof Error ? ortError.message : String(ortError);
-  return internalError('onnx_segment', `ONNX Runtime failed a run that the uncompiled kernels complete (${msg}); trace without jitCompile, and report the graph listing (f.experimentalGetCompilerIr())`);
+  if (failed !== null) throw failed;
+  return outs;
 }
 
 /** A fresh session's first run up to which warm-up runs are added (milliseconds), and how many runs in all. */

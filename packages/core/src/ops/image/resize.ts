@@ -11,7 +11,7 @@ import { typeError, unimplemented } from '../../errors/error_toolkit';
 import * as o from '../ops';
 import { tidy } from '../../backend/memory';
 import { argError, checkArity, checkDTypes, checkSize as checkElements } from '../check';
-import { intValues } from '../kernel_util';
+import { intValues, withScratch } from '../kernel_util';
 import { ReadScope, WriteScope, attr, tfOpOf, typeAttrOf } from '../graphdef_spec';
 import { tensorOfShapeNode, writeShapeOf } from '../array/reshape';
 import { slice as sliceRecord } from '../array/slice_concat_gather';
@@ -49,6 +49,22 @@ function resizedShape(op: string, x: Dims, size: readonly (number | null)[]): Di
 }
 
 /**
+ * Nearest resizing of int32 images as a gather: tfjs's kernel carries the values through float32, so 2147483647 came
+ * out -2147483648 (TF copies the pixels). The same kernel resizes an image of pixel numbers (exact in float32 up to
+ * 2^24 pixels) to pick each output pixel's source, and the images' pixels are gathered by those numbers.
+ */
+function nearestInt32(k: Kernels, images: Info, size: readonly number[], p: ResizeParams): Info {
+  const [n, h, w, c] = images.shape;
+  return withScratch(k, (s) => {
+    const numbers = s.upload(Float32Array.from({ length: h * w }, (_, i) => i), [1, h, w, 1], 'float32');
+    const picked = s.run(KERNEL.nearest, { images: numbers }, { size: [...size], ...modeOf(p) });
+    const idx = s.run('Reshape', { x: s.run('Cast', { x: picked }, { dtype: 'int32' }) }, { shape: [size[0] * size[1]] });
+    const flat = s.run('Reshape', { x: images }, { shape: [n, h * w, c] });
+    return s.run('Reshape', { x: s.run('GatherV2', { x: flat, indices: idx }, { axis: 1, batchDims: 0 }) }, { shape: [n, size[0], size[1], c] });
+  });
+}
+
+/**
  * A resize record. The output [height, width] is a param when static, or an int32 [2] tensor input (TF's own operand)
  * when only the graph knows it: `resize(images, size)` binds the mode with `size: [null, null]`.
  */
@@ -72,6 +88,7 @@ function resizeRecord<const N extends string>(method: ResizeMethod, name: N): Op
         if (size.length !== 2 || size.some((d) => !Number.isInteger(d) || d <= 0)) throw argError(name, 'size must be 2 positive integers', showValue(size), '[height, width] > 0', 'Fix the size.');
         checkElements(name, [images.shape[0], size[0], size[1], images.shape[3]]);
       }
+      if (method === 'nearest' && images.dtype === 'int32') return [nearestInt32(k, images, size, p)];
       return [k.run(KERNEL[method], { images }, { size: [...size], ...modeOf(p) }) as Info];
     },
     // The adjoint of a linear resampling, as its own primitive (so it is recorded, traced and saved); a size tensor's

@@ -73,19 +73,20 @@ export const floordiv = defineOp({
 });
 
 /**
- * tfjs's cpu Mod kernel: the remainder takes the divisor's sign (TF's FloorMod); a zero remainder
- * takes the dividend's sign like TF's fmod-based kernel (floormod(-1.5, 0.5) = -0).
+ * TF's FloorMod on floats: the truncated remainder (fmod, JavaScript's %), moved by the divisor where the two signs
+ * differ; a zero remainder keeps the dividend's sign (floormod(-1.5, 0.5) = -0). tfjs's cpu Mod kernel moves it with
+ * `(rem + b) % b`, which loses the remainder to rounding when b is large: floormod(-2.09375, 3.4e38) gave 0 where TF
+ * gives 3.4e38.
  */
 function floorModKernel(a: number, b: number): number {
-  const rem = a % b;
-  const r = (a < 0 && b < 0) || (a >= 0 && b >= 0) ? rem : (rem + b) % b;
-  return r === 0 ? a * 0 : r;
+  const m = a % b;
+  return m !== 0 && b < 0 !== m < 0 ? m + b : m;
 }
 /** x - floor(x / y)·y with the divisor's sign (TF's FloorMod); also `ef.math.mod`. Gradient: (g, -g·floordiv(x, y)). */
 export const floormod = defineOp({
   family: 'binary', name: 'floormod', kernel: 'Mod', api: ['math.floormod', 'math.mod'],
   saves: 'inputs',
-  scalar: { fn: floorModKernel, expr: (a, b) => `((a, b) => { const m = a % b; const r = (a < 0 && b < 0) || (a >= 0 && b >= 0) ? m : (m + b) % b; return r === 0 ? a * 0 : r; })(${a}, ${b})` },
+  scalar: { fn: floorModKernel, expr: (a, b) => `((a, b) => { const m = a % b; return m !== 0 && b < 0 !== m < 0 ? m + b : m; })(${a}, ${b})` },
   impl(k, [a, b]) {
     if (a.dtype === 'int32') return [k.run('Mod', { a, b }) as Info];
     const host = hostElementwise(k, [a, b], floorModKernel);

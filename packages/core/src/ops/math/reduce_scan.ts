@@ -4,13 +4,14 @@ import { lower } from '../onnx_lowerings';
 import { defineOp } from '../define_op';
 import { withOnnx } from '../onnx_spec';
 import type { DType } from '../../values/dtype';
-import type { Info } from '../../backend/backend';
-import { readInfoSync } from '../../backend/backend';
+import type { Info, Kernels } from '../../backend/backend';
+import { isHostBackend, readInfoSync } from '../../backend/backend';
 import { AVal, Primitive } from '../primitive';
 import { api, arg, composites } from '../api_spec';
 import { attr, outputRef, tfSpec } from '../graphdef_spec';
 import type { Tensor } from '../../values/tensor';
 import { bind } from '../bind';
+import { withScratch } from '../kernel_util';
 import { dimsToString } from '../../values/shape';
 import * as AR from './binary_functions';
 import * as o from '../ops';
@@ -106,7 +107,17 @@ export const argMin = defineOp({
   name: 'arg_min',
   onnx: lower.arg('ArgMin'),
   infer: (ins: AVal[], p: AxisParams) => argInfer('argMin', ins, p, NUMERIC),
-  impl: (k, [x], p: AxisParams) => [k.run('ArgMin', { x }, { axis: p.axis < 0 ? p.axis + x.shape.length : p.axis }) as Info],
+  impl: (k, [x], p: AxisParams) => {
+    const axis = p.axis < 0 ? p.axis + x.shape.length : p.axis;
+    if (x.dtype !== 'float32') return [k.run('ArgMin', { x }, { axis }) as Info];
+    // TensorFlow's reducer starts from the highest finite float at index 0 and takes strictly smaller values: NaN is
+    // never picked and inf never beats index 0 (tfjs's kernel started from a leading NaN and kept it: argMin of
+    // [NaN, 0.16, -0.58] read 0 where TF reads 2). Map x to that order first, as argMax does.
+    return [withScratch(k, (s) => {
+      const noNaN = s.run('Select', { condition: s.run('IsNan', { x }), t: s.run('Fill', {}, { shape: x.shape, value: Infinity, dtype: 'float32' }), e: x });
+      return s.run('ArgMin', { x: s.run('Minimum', { a: noNaN, b: s.scalar(3.4028234663852886e38) }) }, { axis });
+    })];
+  },
   api: api(['math.argMin', 'argMin'], [arg.tensor('x'), arg.int('axis', 0)]),
   tf: tfSpec<AxisParams>({ op: 'ArgMin', inputs: ['x', { param: 'axis', shape: 'scalar' }], attrs: { T: { dtypeOf: 0 }, Tidx: I32, output_type: I32 } }),
 });
@@ -189,6 +200,36 @@ export const addN = defineOp({
   tf: tfSpec({ op: 'AddN', inputs: ['xs'], attrs: { T: { dtypeOf: 0 }, N: { count: true } } }),
 });
 
+/**
+ * TF's TopKV2 on host values: each row's entries by value, largest first, ties and NaN (below every number, as TF
+ * orders them) by index. tfjs's cpu kernel lost entries around an infinity (the top 2 of [0.72, 1.17, inf] read
+ * [inf, 0.72]).
+ */
+function hostTopK(k: Kernels, x: Info, kk: number): Info[] {
+  const vals = readInfoSync(x) as Float32Array | Int32Array;
+  const n = x.shape[x.shape.length - 1];
+  const rows = n === 0 ? 0 : vals.length / n;
+  const outV = x.dtype === 'int32' ? new Int32Array(rows * kk) : new Float32Array(rows * kk);
+  const outI = new Int32Array(rows * kk);
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let r = 0; r < rows; r++) {
+    const base = r * n;
+    for (let i = 0; i < n; i++) order[i] = i;
+    order.sort((i, j) => {
+      const a = vals[base + i];
+      const b = vals[base + j];
+      if (a !== a || b !== b) return a !== a ? (b !== b ? i - j : 1) : -1;
+      return a === b ? i - j : a > b ? -1 : 1;
+    });
+    for (let c = 0; c < kk; c++) {
+      outV[r * kk + c] = vals[base + order[c]];
+      outI[r * kk + c] = order[c];
+    }
+  }
+  const shape = [...x.shape.slice(0, -1), kk];
+  return [k.upload(outV, shape, x.dtype as DType), k.upload(outI, shape.slice(), 'int32')];
+}
+
 export interface TopKParams {
   readonly k: number;
   readonly sorted: boolean;
@@ -223,6 +264,7 @@ export const topK = defineOp({
     const n = x.shape[x.shape.length - 1];
     const kk = kIn === undefined ? p.k : Number(readInfoSync(kIn)[0]);
     if (kk < 0 || kk > n) throw argError('topK', 'k is larger than the last dimension', `k = ${kk} for shape [${x.shape}]`, `0 <= k <= ${n}`, 'Pass a smaller k.');
+    if (isHostBackend() && (x.dtype === 'float32' || x.dtype === 'int32')) return hostTopK(k, x, kk);
     return k.run('TopK', { x }, { k: kk, sorted: p.sorted }) as Info[];
   },
   // Scatter the values' cotangent back to the chosen positions (TF's _TopKGrad), with a segment sum; one path for static
