@@ -423,4 +423,17 @@ describe('the op run after round 3 merges (seed 32, 5k cases): refused calls lea
     expect(ef.memory().numTensors).toBe(before);
     z.dispose();
   });
+  test('seed 42: pad of complex64 pads the real part with the value and the imaginary part with 0, as TF (case 3481)', () => {
+    const z = ef.complex(ef.constant([[1, 2], [3, 4]]), ef.constant([[5, 6], [7, 8]]));
+    const before = ef.memory().numTensors;
+    const y = ef.pad(z, [[1, 0], [0, 1]], 'CONSTANT', 9);
+    // TF 2.21: real [9, 9, 9, 1, 2, 9, 3, 4, 9], imag [0, 0, 0, 5, 6, 0, 7, 8, 0]; read interleaved (re, im).
+    expect(y.shape.asList()).toEqual([3, 3]);
+    expect(vals(y)).toEqual([9, 0, 9, 0, 9, 0, 1, 5, 2, 6, 9, 0, 3, 7, 4, 8, 9, 0]);
+    y.dispose();
+    expect(ef.memory().numTensors).toBe(before);
+    // The signal.frame case itself: an empty complex64 signal framed with padEnd agrees in every mode.
+    expect(everyMode((s) => ef.signal.frame(s, 3, 2, { padEnd: true }), [ef.complex(ef.zeros([2, 0]), ef.zeros([2, 0]))])).toBe(JSON.stringify([['(2, 0, 3)', 'complex64', []]]));
+    z.dispose();
+  });
 });

@@ -10,7 +10,7 @@ import { ReadScope, attr, typeAttrOf } from '../graphdef_spec';
 import { dimsToString } from '../../values/shape';
 import type { Tensor } from '../../values/tensor';
 import { argError, checkArity, checkSize, checkSizeTensor, unknownDimsOfRank } from '../check';
-import { intValues } from '../kernel_util';
+import { complexByParts, intValues } from '../kernel_util';
 import { ruleOps as o } from '../rule_ops';
 import { g0 } from '../rule_helpers';
 import { DimRun, padWithValue, shapeOf, sliceTo } from './symbolic_dims';
@@ -57,7 +57,11 @@ export const pad = defineOp({
       paddings = x.shape.map((_, i) => [v[2 * i], v[2 * i + 1]] as const);
       pad.infer([{ dtype: x.dtype as DType, shape: x.shape }], { paddings, constantValue: p.constantValue });
     }
-    return [k.run('PadV2', { x }, { paddings: paddings.map((r) => [...r]), constantValue: x.dtype === 'bool' ? Number(Boolean(p.constantValue ?? 0)) : p.constantValue ?? 0 }) as Info];
+    const padBy = (v: Info, value: number): Info => k.run('PadV2', { x: v }, { paddings: paddings.map((r) => [...r]), constantValue: value }) as Info;
+    // complex64 (tfjs's cpu PadV2 has none): the real part padded with the value, the imaginary part with 0.
+    let part = 0;
+    if (x.dtype === 'complex64') return [complexByParts(k, [x], ([v]) => padBy(v, part++ === 0 ? (p.constantValue ?? 0) : 0))];
+    return [padBy(x, x.dtype === 'bool' ? Number(Boolean(p.constantValue ?? 0)) : p.constantValue ?? 0)];
   },
   // TF's _PadGrad: the cotangent sliced at the befores (a paddings tensor's first column: a run of dims) to x's
   // dims (Dims: read from shape(x) when not static; a -1 size would keep the after-padding).

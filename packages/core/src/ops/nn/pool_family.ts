@@ -239,6 +239,20 @@ export function readPoolAttrs(r: ReadScope, n: number, defFormat: string): PoolP
   return { ksize: pick('ksize'), strides: pick('strides'), padding, dataFormat: fmt };
 }
 
+/**
+ * TF's max pool starts each window from the lowest finite float and skips NaN: a window of -inf and NaN alone gives
+ * -3.4028235e38, where tfjs's kernels give -inf. The pooled values floored at that float (every other value is above).
+ */
+function atLeastLowest(k: Kernels, y: Info): Info {
+  const s = k.run('Fill', {}, { shape: [], value: -3.4028234663852886e38, dtype: 'float32' }) as Info;
+  try {
+    return k.run('Maximum', { a: y, b: s }) as Info;
+  } finally {
+    k.free(s);
+    k.free(y);
+  }
+}
+
 /** Builds the avg/max pool records of one rank. */
 export function poolFamily<const S extends string>(kind: PoolKind<S>): PoolFamily<S> {
   const fam = {} as { avg: Primitive<PoolParams>; avgGrad: Primitive<PoolGradParams>; max: Primitive<PoolParams>; maxGrad: Primitive<PoolParams>; maxGradGrad: Primitive<PoolParams> };
@@ -292,7 +306,7 @@ export function poolFamily<const S extends string>(kind: PoolKind<S>): PoolFamil
     name: `max_pool${kind.suffix}`,
     effect: 'pure',
     infer: (ins, p) => (floatIn(kind.maxOp, ins, 1), [{ dtype: 'float32', shape: poolShape(kind.maxOp, kind.n, ins[0].shape, p) }]),
-    impl: (k, [x], p) => [emptyPool(k, kind.maxOp, kind.n, x, p) ?? run(k, 2, [x], p, ['x'])],
+    impl: (k, [x], p) => [emptyPool(k, kind.maxOp, kind.n, x, p) ?? atLeastLowest(k, run(k, 2, [x], p, ['x']))],
     vjp: (c, [x], [y], p) => [b(fam.maxGrad, [x, y, c[0] as Tensor], poolOnly(p))],
     saves: 'both',
     tf: { ops: [tfMax], write: (s, n, ins) => [s.add(tfMax, tfMax, ins, poolAttrs(s, n, 0))], read: (r) => (r.arity(1), [b(fam.max, [r.input(0)], rd(r))]) },
