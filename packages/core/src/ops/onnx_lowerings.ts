@@ -64,9 +64,14 @@ function refuseIf(s: LowerScope, bad: string, carrier: string): string {
  * it, and the uncompiled replay gives the record's ResourceExhaustedError (a sequence mask of lengths [3, 2147483647]
  * padded a [2, 3] mask to [2, 2147483647]: ONNX Runtime spent minutes allocating and filling it).
  */
-export function sizeGuard(s: LowerScope, dims: string, carrier: string): string {
+function sizeGuard(s: LowerScope, dims: string, carrier: string): string {
   const count = one(s.add('ReduceProd', [one(s.add('Cast', [dims], { to: { i: ONNX_TYPE.float32 } }))], { keepdims: { i: 0 } }));
   return refuseIf(s, one(s.add('Greater', [count, s.scalar(MAX_ELEMENTS, 'float32')])), carrier);
+}
+
+/** Run-time tile multiples `m64` (int64) as they are while x's dims times them stay within the size limit (sizeGuard). */
+export function tiledWithin(s: LowerScope, x: string, m64: string): string {
+  return sizeGuard(s, one(s.add('Mul', [one(s.add('Shape', [x])), m64])), m64);
 }
 
 /**

@@ -1,7 +1,7 @@
 // Manipulation records (tfjs-converter's transformation/slice_join): tile, reverse, unstack, split, oneHot, gatherNd, scatterNd, linspace.
-import { ONNX_DTYPES, type LowerScope } from '../onnx_spec';
+import { ONNX_DTYPES } from '../onnx_spec';
 import { defineOp } from '../define_op';
-import { codec, int64Operand, lower, one, sizeGuard } from '../onnx_lowerings';
+import { codec, int64Operand, lower, tiledWithin } from '../onnx_lowerings';
 import { DType, describe } from '../../values/dtype';
 import type { Info } from '../../backend/backend';
 import { AVal, Primitive } from '../primitive';
@@ -284,11 +284,6 @@ function checkIndexTuples(op: string, shape: readonly number[], indices: Info): 
       throw argError(op, 'an index is out of range', `indices[${i / depth}] = [${tuple.join(', ')}]`, `each component in [0, dim) of the params shape [${shape.join(',')}]`, 'Clamp or fix the indices.');
     }
   }
-}
-
-/** Run-time tile multiples `m64` (int64) as they are while x's dims times them stay within the size limit. */
-function tiledWithin(s: LowerScope, x: string, m64: string): string {
-  return sizeGuard(s, one(s.add('Mul', [one(s.add('Shape', [x])), m64])), m64);
 }
 
 /** gatherNd(params, indices): slices of params at int32 index tuples (last axis of indices). */
