@@ -1,6 +1,6 @@
 // The pool record factory: avg/max pool with their gradient records (avg grad -> avg pool; max grad <-> max grad-grad), 2-D and 3-D.
 import type { Info, Kernels } from '../../backend/backend';
-import { activeBackendName } from '../../backend/backend';
+import { activeBackendName, isHostBackend, readInfoSync } from '../../backend/backend';
 import type { AVal, Primitive } from '../primitive';
 import type { OpRecord } from '../define_op';
 import { Dims, dimsToString } from '../../values/shape';
@@ -244,6 +244,13 @@ export function readPoolAttrs(r: ReadScope, n: number, defFormat: string): PoolP
  * -3.4028235e38, where tfjs's kernels give -inf. The pooled values floored at that float (every other value is above).
  */
 function atLeastLowest(k: Kernels, y: Info): Info {
+  if (isHostBackend()) {
+    // On the host the values are at hand: most pools have no such window, and then cost one scan (no kernel).
+    const v = readInfoSync(y) as Float32Array;
+    let low = false;
+    for (let i = 0; i < v.length && !low; i++) low = v[i] === -Infinity;
+    if (!low) return y;
+  }
   const s = k.run('Fill', {}, { shape: [], value: -3.4028234663852886e38, dtype: 'float32' }) as Info;
   try {
     return k.run('Maximum', { a: y, b: s }) as Info;
