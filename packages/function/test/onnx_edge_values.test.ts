@@ -2,15 +2,11 @@
 // mode (docs/fuzzing.md): each case checks the uncompiled and the compiled function against TensorFlow 2.21's value
 // (read with the TF wheel when the finding was fixed) or a hand-computed one.
 import * as ef from 'eagerflow';
+import { everySegmentInOnnxRuntime } from './onnx_hooks';
 
 type T = ef.Tensor;
 
-const quiet = ef.retraceConfig.warn;
-beforeAll(() => (ef.retraceConfig.warn = () => undefined));
-afterAll(() => (ef.retraceConfig.warn = quiet));
-// Tiny segments would stay on the host loop: these must run in ONNX Runtime.
-beforeEach(() => (ef.internal.fuseConfig.smallSegmentsOnHost = false));
-afterEach(() => (ef.internal.fuseConfig.smallSegmentsOnHost = true));
+everySegmentInOnnxRuntime();
 
 const arr = (t: T): number[] => Array.from(t.dataSync() as ArrayLike<number>);
 const N = NaN;

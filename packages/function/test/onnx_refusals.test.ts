@@ -5,17 +5,13 @@
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import * as ef from 'eagerflow';
+import { everySegmentInOnnxRuntime } from './onnx_hooks';
 import { thrown } from '../../../test/harness/thrown';
 
 type T = ef.Tensor;
 const DIST = path.resolve(__dirname, '../../eagerflow/dist/index.js');
 
-const quiet = ef.retraceConfig.warn;
-beforeAll(() => (ef.retraceConfig.warn = () => undefined));
-afterAll(() => (ef.retraceConfig.warn = quiet));
-// Tiny segments would stay on the host loop (onnx_small_segments.test.ts): these must run in ONNX Runtime.
-beforeEach(() => (ef.internal.fuseConfig.smallSegmentsOnHost = false));
-afterEach(() => (ef.internal.fuseConfig.smallSegmentsOnHost = true));
+everySegmentInOnnxRuntime();
 
 const arr = (t: T): number[] => Array.from(t.dataSync() as ArrayLike<number>);
 

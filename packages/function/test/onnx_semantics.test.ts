@@ -1,15 +1,10 @@
 // jitCompile semantics: variables (reads in, assignments written back), host callbacks between compiled
 // segments (per call, in order), strict mode, and no leaks over many compiled calls.
 import * as ef from 'eagerflow';
+import { everySegmentInOnnxRuntime } from './onnx_hooks';
 import { thrown } from '../../../test/harness/thrown';
 
-const quiet = ef.retraceConfig.warn;
-beforeAll(() => (ef.retraceConfig.warn = () => undefined));
-afterAll(() => (ef.retraceConfig.warn = quiet));
-// These tests check segmenting on tiny tensors, where the small-segment rule would keep cheap elementwise
-// runs on the fused host loop (tested on its own in onnx_small_segments.test.ts): off here.
-beforeEach(() => (ef.internal.fuseConfig.smallSegmentsOnHost = false));
-afterEach(() => (ef.internal.fuseConfig.smallSegmentsOnHost = true));
+everySegmentInOnnxRuntime();
 
 const arr = (t: unknown): number[] => Array.from((t instanceof ef.Variable ? t.value() : (t as ef.Tensor)).dataSync() as ArrayLike<number>);
 
