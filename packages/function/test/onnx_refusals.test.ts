@@ -1,7 +1,7 @@
 // Where ONNX would read another element than TensorFlow refuses to (a negative index counted from the end, a slice
 // clamped into the axis), a compiled function refuses too, with the error it gives uncompiled: the lowerings make
 // ONNX Runtime fail the run, and the segment replays its nodes on the uncompiled kernels for the error
-// (onnx/segment.ts replayedError). Nothing leaks either way, and ONNX Runtime prints nothing of its own.
+// (onnx/segment.ts replay). Nothing leaks either way, and ONNX Runtime prints nothing of its own.
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import * as ef from 'eagerflow';
