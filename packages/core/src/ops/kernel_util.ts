@@ -75,14 +75,15 @@ export function withScratch(k: Kernels, body: (s: Scratch) => Info): Info {
 
 /**
  * A real-valued kernel run on the real and imaginary parts of the complex64 inputs among `xs` (others are
- * passed as they are), recombined into complex64: for ops whose tfjs CPU kernel lacks complex64 (Select,
- * GatherV2) while TensorFlow's has it. Intermediates are freed, also when `run` throws.
+ * passed as they are; `run` is told whether it is given the imaginary parts), recombined into complex64: for ops whose tfjs CPU
+ * kernel lacks complex64 (Select, GatherV2, PadV2) while TensorFlow's has it. Intermediates are freed, also when
+ * `run` throws.
  */
-export function complexByParts(k: Kernels, xs: readonly Info[], run: (parts: Info[]) => Info): Info {
+export function complexByParts(k: Kernels, xs: readonly Info[], run: (parts: Info[], imaginary: boolean) => Info): Info {
   const half = (kernel: 'Real' | 'Imag'): Info => {
     const parts = xs.map((x) => (x.dtype === 'complex64' ? (k.run(kernel, { input: x }) as Info) : x));
     try {
-      return run(parts);
+      return run(parts, kernel === 'Imag');
     } finally {
       parts.forEach((p, i) => p !== xs[i] && k.free(p));
     }

@@ -1,5 +1,5 @@
 // Shared ONNX lowerings that records name beside themselves (`onnx: lower.reduce('ReduceSum')`), like reduceTf for GraphDef.
-import type { DType } from '../values/dtype';
+import { FLOAT32_MAX, type DType } from '../values/dtype';
 import type { SpecNode } from './graphdef_spec';
 import { samePads } from './nn/padding';
 import type { Padding } from './nn/padding';
@@ -103,12 +103,12 @@ export function checkedTarget(s: LowerScope, x: string, rank: number, s64: strin
 }
 
 /**
- * float32 `x` with NaN as -inf, for ONNX Runtime's MaxPool: its vector max takes the later operand when one is NaN, so
- * a NaN restarted the window's maximum (a window [inf, NaN, 2.25] gave 2.25). The kernels a max pool runs uncompiled
- * skip NaN, as this does: a window of NaN alone gives -inf there too.
+ * float32 `x` with NaN as `value`, for ONNX Runtime's MaxPool and ArgMax / ArgMin, which pick by position around a NaN
+ * (its vector max takes the later operand when one is NaN: a pool window [inf, NaN, 2.25] gave 2.25). TF's kernels
+ * skip NaN: as -inf for a max, inf for a min.
  */
-function nanAsLowest(s: LowerScope, x: string): string {
-  return one(s.add('Where', [...s.add('IsNaN', [x]), s.scalar(-Infinity, 'float32'), x]));
+function nanAs(s: LowerScope, x: string, value: number): string {
+  return one(s.add('Where', [...s.add('IsNaN', [x]), s.scalar(value, 'float32'), x]));
 }
 
 export function codec<P>(lowerFn: (s: LowerScope, n: SpecNode<P>, ins: readonly string[]) => string[], accepts: (s: LowerScope, n: SpecNode<P>) => boolean): OnnxSpec {
@@ -215,12 +215,11 @@ export const lower = {
     codec<AxisP>((s, n, [x]) => {
       const attrs = { axis: { i: n.params.axis }, keepdims: { i: 0 }, select_last_index: { i: 0 } };
       if (s.aval(n.inputs[0]).dtype !== 'float32') return s.add('Cast', s.add(op, [x], attrs), { to: { i: ONNX_TYPE.int32 } });
-      // ONNX Runtime's ArgMax / ArgMin pick by position around a NaN. TF's reducer (and the records' uncompiled
-      // kernels) start from the lowest (highest) finite float at index 0 and take strictly greater (smaller) values:
-      // NaN is never picked and -inf (inf) never beats index 0. x mapped to that order first, as the records do.
+      // TF's reducer (and the records' uncompiled kernels, tfArgReduce) start from the lowest (highest) finite float at
+      // index 0 and take strictly greater (smaller) values: NaN is never picked and -inf (inf) never beats index 0.
+      // x mapped to that order first, as the records do.
       const max = op === 'ArgMax';
-      const clean = one(s.add('Where', [...s.add('IsNaN', [x]), s.scalar(max ? -Infinity : Infinity, 'float32'), x]));
-      const bounded = one(s.add(max ? 'Max' : 'Min', [clean, s.scalar(max ? -3.4028234663852886e38 : 3.4028234663852886e38, 'float32')]));
+      const bounded = one(s.add(max ? 'Max' : 'Min', [nanAs(s, x, max ? -Infinity : Infinity), s.scalar(max ? -FLOAT32_MAX : FLOAT32_MAX, 'float32')]));
       return s.add('Cast', s.add(op, [bounded], attrs), { to: { i: ONNX_TYPE.int32 } });
     }, firstIn(FI)),
   /**
@@ -290,11 +289,11 @@ export const lower = {
     const y = one(s.add('Conv', [toNchw(s, x), wt], { group: { i: c }, strides: { ints: n.params.strides }, dilations: { ints: n.params.dilations }, ...padAttrs(n.params, convSizes(s, n)) }));
     return [toNhwc(s, y)];
   }, convAccepts),
-  /** avg/max pooling NHWC; averages leave the padding out of the count (TF's); max pooling skips NaN (nanAsLowest). */
+  /** avg/max pooling NHWC; averages leave the padding out of the count (TF's); max pooling skips NaN (nanAs -inf). */
   pool: (op: 'AveragePool' | 'MaxPool'): OnnxSpec =>
     codec<PoolP>((s, n, [x]) => {
       const attrs = { kernel_shape: { ints: n.params.ksize }, strides: { ints: n.params.strides }, ...padAttrs(n.params), ...(op === 'AveragePool' ? { count_include_pad: { i: 0 } } : {}) };
-      return [toNhwc(s, one(s.add(op, [toNchw(s, op === 'MaxPool' ? nanAsLowest(s, x) : x)], attrs)))];
+      return [toNhwc(s, one(s.add(op, [toNchw(s, op === 'MaxPool' ? nanAs(s, x, -Infinity) : x)], attrs)))];
     }, nhwc2d),
   /** cumsum: ONNX CumSum has TF's exclusive/reverse flags. */
   cumsum: codec<AxisP & { readonly exclusive: boolean; readonly reverse: boolean }>(

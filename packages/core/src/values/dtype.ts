@@ -6,6 +6,9 @@ export type DType = 'float32' | 'int32' | 'bool' | 'string' | 'complex64';
 
 export const DTYPES: readonly DType[] = ['float32', 'int32', 'bool', 'string', 'complex64'];
 
+/** The largest finite float32 (TF's `std::numeric_limits<float>::max()`; its negative is `lowest()`). */
+export const FLOAT32_MAX = 3.4028234663852886e38;
+
 /** Host storage for each dtype (row-major). */
 export type HostData = Float32Array | Int32Array | Uint8Array | string[];
 

@@ -59,8 +59,7 @@ export const pad = defineOp({
     }
     const padBy = (v: Info, value: number): Info => k.run('PadV2', { x: v }, { paddings: paddings.map((r) => [...r]), constantValue: value }) as Info;
     // complex64 (tfjs's cpu PadV2 has none): the real part padded with the value, the imaginary part with 0.
-    let part = 0;
-    if (x.dtype === 'complex64') return [complexByParts(k, [x], ([v]) => padBy(v, part++ === 0 ? (p.constantValue ?? 0) : 0))];
+    if (x.dtype === 'complex64') return [complexByParts(k, [x], ([v], imaginary) => padBy(v, imaginary ? 0 : (p.constantValue ?? 0)))];
     return [padBy(x, x.dtype === 'bool' ? Number(Boolean(p.constantValue ?? 0)) : p.constantValue ?? 0)];
   },
   // TF's _PadGrad: the cotangent sliced at the befores (a paddings tensor's first column: a run of dims) to x's

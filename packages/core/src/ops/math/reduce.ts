@@ -1,8 +1,8 @@
 // reduction: sum, max, argMax and the int32 mean, with their gradient rules and GraphDef specs.
 import { lower } from '../onnx_lowerings';
 import { defineOp } from '../define_op';
-import type { Info } from '../../backend/backend';
-import type { DType } from '../../values/dtype';
+import type { Info, Kernels } from '../../backend/backend';
+import { FLOAT32_MAX, type DType } from '../../values/dtype';
 import { AVal, Primitive } from '../primitive';
 import { api, arg } from '../api_spec';
 import { attr, tfSpec } from '../graphdef_spec';
@@ -95,6 +95,19 @@ export function argInfer(op: string, ins: AVal[], p: AxisParams, dtypes: readonl
   return [{ dtype: 'int32', shape: s.filter((_, i) => i !== a) }];
 }
 
+/**
+ * TensorFlow's ArgMax / ArgMin reducer on float32: it starts from the lowest (highest) finite float at index 0 and
+ * takes strictly greater (smaller) values, so NaN is never picked and -inf (inf) never beats index 0. x is mapped to
+ * that order first, then `kernel` runs (ArgMax, or ArgMin: tfjs's kept a leading NaN, [NaN, 0.16, -0.58] read 0, TF 2).
+ */
+export function tfArgReduce(k: Kernels, x: Info, axis: number, kernel: string): Info {
+  const max = kernel === 'ArgMax';
+  return withScratch(k, (s) => {
+    const noNaN = s.run('Select', { condition: s.run('IsNan', { x }), t: s.run('Fill', {}, { shape: x.shape, value: max ? -Infinity : Infinity, dtype: 'float32' }), e: x });
+    return s.run(kernel, { x: s.run(max ? 'Maximum' : 'Minimum', { a: noNaN, b: s.scalar(max ? -FLOAT32_MAX : FLOAT32_MAX) }) }, { axis });
+  });
+}
+
 export const argMax = defineOp({
   name: 'arg_max',
   onnx: lower.arg('ArgMax'),
@@ -104,12 +117,7 @@ export const argMax = defineOp({
     if (x.dtype === 'int32') return [k.run('ArgMax', { x }, { axis }) as Info];
     // bool: TensorFlow's ArgMax of bool is the first true (as int32: the first 1).
     if (x.dtype === 'bool') return [withScratch(k, (s) => s.run('ArgMax', { x: s.run('Cast', { x }, { dtype: 'int32' }) }, { axis }))];
-    // TensorFlow's reducer starts from the lowest finite float at index 0 and takes strictly greater
-    // values: NaN is never picked and -inf never beats index 0. Map x to that order first.
-    return [withScratch(k, (s) => {
-      const noNaN = s.run('Select', { condition: s.run('IsNan', { x }), t: s.run('Fill', {}, { shape: x.shape, value: -Infinity, dtype: 'float32' }), e: x });
-      return s.run('ArgMax', { x: s.run('Maximum', { a: noNaN, b: s.scalar(-3.4028234663852886e38) }) }, { axis });
-    })];
+    return [tfArgReduce(k, x, axis, 'ArgMax')];
   },
   api: api(['math.argMax', 'argMax'], [arg.tensor('x'), arg.int('axis', 0)]),
   tf: tfSpec<AxisParams>({ op: 'ArgMax', inputs: ['x', { param: 'axis', shape: 'scalar' }], attrs: { T: { dtypeOf: 0 }, Tidx: I32, output_type: I32 } }),

@@ -11,12 +11,11 @@ import { api, arg, composites } from '../api_spec';
 import { attr, outputRef, tfSpec } from '../graphdef_spec';
 import type { Tensor } from '../../values/tensor';
 import { bind } from '../bind';
-import { withScratch } from '../kernel_util';
 import { dimsToString } from '../../values/shape';
 import * as AR from './binary_functions';
 import * as o from '../ops';
 import { NUMERIC, argError, checkArity, checkDTypes, normalizeAxes } from '../check';
-import { AxisParams, argInfer, keepDimsLike } from './reduce';
+import { AxisParams, argInfer, keepDimsLike, tfArgReduce } from './reduce';
 import { g0, I32 } from '../rule_helpers';
 import { dim, dimsOf, isKnown, rangeOf, reshapeTo } from '../array/symbolic_dims';
 import { describe } from '../../values/dtype';
@@ -109,14 +108,7 @@ export const argMin = defineOp({
   infer: (ins: AVal[], p: AxisParams) => argInfer('argMin', ins, p, NUMERIC),
   impl: (k, [x], p: AxisParams) => {
     const axis = p.axis < 0 ? p.axis + x.shape.length : p.axis;
-    if (x.dtype !== 'float32') return [k.run('ArgMin', { x }, { axis }) as Info];
-    // TensorFlow's reducer starts from the highest finite float at index 0 and takes strictly smaller values: NaN is
-    // never picked and inf never beats index 0 (tfjs's kernel started from a leading NaN and kept it: argMin of
-    // [NaN, 0.16, -0.58] read 0 where TF reads 2). Map x to that order first, as argMax does.
-    return [withScratch(k, (s) => {
-      const noNaN = s.run('Select', { condition: s.run('IsNan', { x }), t: s.run('Fill', {}, { shape: x.shape, value: Infinity, dtype: 'float32' }), e: x });
-      return s.run('ArgMin', { x: s.run('Minimum', { a: noNaN, b: s.scalar(3.4028234663852886e38) }) }, { axis });
-    })];
+    return [x.dtype === 'float32' ? tfArgReduce(k, x, axis, 'ArgMin') : (k.run('ArgMin', { x }, { axis }) as Info)];
   },
   api: api(['math.argMin', 'argMin'], [arg.tensor('x'), arg.int('axis', 0)]),
   tf: tfSpec<AxisParams>({ op: 'ArgMin', inputs: ['x', { param: 'axis', shape: 'scalar' }], attrs: { T: { dtypeOf: 0 }, Tidx: I32, output_type: I32 } }),

@@ -1,7 +1,7 @@
 // Segment, search and scatter-update records (tfjs-converter's segment/evaluation/slice_join): unsortedSegmentMax/Min/Prod, searchsorted, tensorScatterNdUpdate.
 import type { DType } from '../../values/dtype';
 import { defineOp } from '../define_op';
-import { describe } from '../../values/dtype';
+import { FLOAT32_MAX, describe } from '../../values/dtype';
 import type { Info, Kernels } from '../../backend/backend';
 import { readInfoSync } from '../../backend/backend';
 import { AVal, Primitive } from '../primitive';
@@ -25,8 +25,8 @@ export interface SegmentParams {
 type Kind = 'max' | 'min' | 'prod';
 /** The value of an empty segment (TF: lowest / highest representable, or 1). */
 const EMPTY: Record<Kind, Record<'float32' | 'int32', number>> = {
-  max: { float32: -3.4028234663852886e38, int32: -2147483648 },
-  min: { float32: 3.4028234663852886e38, int32: 2147483647 },
+  max: { float32: -FLOAT32_MAX, int32: -2147483648 },
+  min: { float32: FLOAT32_MAX, int32: 2147483647 },
   prod: { float32: 1, int32: 1 },
 };
 

@@ -9,6 +9,8 @@ import { bind } from '../bind';
 import { Attrs, ReadScope, SpecNode, WriteScope, attr, typeAttrOf } from '../graphdef_spec';
 import { tensorOfShapeNode, writeShapeOf } from '../array/reshape';
 import { argError, checkArity, checkDTypes } from '../check';
+import { withScratch } from '../kernel_util';
+import { FLOAT32_MAX } from '../../values/dtype';
 import { channelsLast, checkWindowList, fullList, lastShape, outSize, shapeSource, spatialAxes } from './conv_util';
 import { argmaxOrFirst, padBefore, tapsToArgmax } from './argmax_taps';
 import { samePads } from './padding';
@@ -251,11 +253,9 @@ function atLeastLowest(k: Kernels, y: Info): Info {
     for (let i = 0; i < v.length && !low; i++) low = v[i] === -Infinity;
     if (!low) return y;
   }
-  const s = k.run('Fill', {}, { shape: [], value: -3.4028234663852886e38, dtype: 'float32' }) as Info;
   try {
-    return k.run('Maximum', { a: y, b: s }) as Info;
+    return withScratch(k, (s) => s.run('Maximum', { a: y, b: s.scalar(-FLOAT32_MAX) }));
   } finally {
-    k.free(s);
     k.free(y);
   }
 }
