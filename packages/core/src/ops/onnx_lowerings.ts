@@ -77,15 +77,15 @@ export function tiledWithin(s: LowerScope, x: string, m64: string): string {
 /**
  * ONNX's Slice clamps starts and ends into the axis (and counts negative ones from the end) where TensorFlow refuses
  * them: `begin` (int64 [r]) as it is when `0 <= begin <= dim` and, unless size is -1, `0 <= size` and
- * `begin + size <= dim` on every axis of `x`; otherwise the run fails (refuseIf).
+ * `begin + size <= dim` on every axis of `x`; otherwise the run fails (refuseIf). Returns it with `begin + size`.
  */
-function checkedBegin(s: LowerScope, x: string, b64: string, z64: string, toEnd: string): string {
+function checkedBegin(s: LowerScope, x: string, b64: string, z64: string, toEnd: string): { begin: string; end: string } {
   const dims = one(s.add('Shape', [x]));
   const zero = s.int64s([0], []);
   const or = (a: string, b: string): string => one(s.add('Or', [a, b]));
   const end = one(s.add('Add', [b64, z64]));
   const sized = or(one(s.add('Less', [z64, zero])), one(s.add('Greater', [end, dims])));
-  return refuseIf(s, or(or(one(s.add('Less', [b64, zero])), one(s.add('Greater', [b64, dims]))), one(s.add('And', [one(s.add('Not', [toEnd])), sized]))), b64);
+  return { begin: refuseIf(s, or(or(one(s.add('Less', [b64, zero])), one(s.add('Greater', [b64, dims]))), one(s.add('And', [one(s.add('Not', [toEnd])), sized]))), b64), end };
 }
 
 /**
@@ -242,8 +242,8 @@ export const lower = {
       // The tensor form: ends = begin + size, or the end where size is -1.
       const [b64, z64] = [int64Operand(s, b), int64Operand(s, z)];
       const toEnd = one(s.add('Equal', [z64, s.int64s([-1], [])]));
-      const begin = checkedBegin(s, x, b64, z64, toEnd);
-      return s.add('Slice', [x, begin, one(s.add('Where', [toEnd, s.int64s([I64_MAX], []), one(s.add('Add', [begin, z64]))]))]);
+      const { begin, end } = checkedBegin(s, x, b64, z64, toEnd);
+      return s.add('Slice', [x, begin, one(s.add('Where', [toEnd, s.int64s([I64_MAX], []), end]))]);
     }
     const ends = n.params.size.map((z, i) => (z === -1 ? I64_MAX : n.params.begin[i] + z));
     return s.add('Slice', [x, s.int64s(n.params.begin), s.int64s(ends)]);
