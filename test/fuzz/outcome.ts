@@ -95,19 +95,40 @@ export function observe(call: () => unknown): { outcome: Outcome; leaked: number
 const OVERFLOW = 1e30;
 const overflowed = (v: number): boolean => !Number.isFinite(v) || Math.abs(v) > OVERFLOW;
 
-function close(a: unknown, b: unknown): boolean {
+/** float32's machine epsilon (2^-23). */
+const FLOAT32_EPS = 2 ** -23;
+
+/**
+ * Whether two result values agree within float32 tolerance; `atol` widens the absolute tolerance (a scaled comparison:
+ * see disagreement).
+ */
+function close(a: unknown, b: unknown, atol = 0): boolean {
   if (typeof a === 'number' && typeof b === 'number') {
     // Both overflowing (inf, NaN from inf - inf, or past 1e30): the modes agree up to evaluation order.
     if (overflowed(a) && overflowed(b) && (Math.abs(a) > OVERFLOW || Math.abs(b) > OVERFLOW)) return true;
     if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
     if (!Number.isFinite(a) || !Number.isFinite(b)) return a === b;
-    return Math.abs(a - b) <= 1e-5 + 1e-4 * Math.max(Math.abs(a), Math.abs(b));
+    return Math.abs(a - b) <= 1e-5 + atol + 1e-4 * Math.max(Math.abs(a), Math.abs(b));
   }
   return a === b;
 }
 
-/** Why two outcomes differ (null when they agree: same values within float32 tolerance, shapes and dtypes, or the same error class). */
-export function disagreement(a: Outcome, b: Outcome, valuesToo = true): string | null {
+/** The largest finite magnitude among `values` (0 when none). */
+function finiteScale(values: readonly unknown[]): number {
+  let m = 0;
+  for (const v of values) if (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) > m) m = Math.abs(v);
+  return m;
+}
+
+/**
+ * Why two outcomes differ (null when they agree: same values within float32 tolerance, shapes and dtypes, or the same
+ * error class). `scaled`: each result's values are sums of products (matrix products), compared within their float32
+ * error bound, which scales with the operands rather than with each value: an element that cancels to 3.05 beside
+ * elements of 1.7e7 carries an error of eps x 1.7e7 in any order of the sums. The bound used is 16 eps times the
+ * result's largest finite magnitude (each order errs by up to n eps times the operands' scale, n <= 5 terms in the
+ * fuzzer's shapes), on top of the elementwise tolerance.
+ */
+export function disagreement(a: Outcome, b: Outcome, valuesToo = true, scaled = false): string | null {
   if (a.kind !== b.kind) return `${describeOutcome(a)} vs ${describeOutcome(b)}`;
   if (a.kind === 'error' && b.kind === 'error') return a.cls === b.cls ? null : `${a.cls} vs ${b.cls}: ${a.message} | ${b.message}`;
   const [x, y] = [a as { leaves: Leaf[] }, b as { leaves: Leaf[] }];
@@ -117,7 +138,8 @@ export function disagreement(a: Outcome, b: Outcome, valuesToo = true): string |
     if (JSON.stringify(p.shape) !== JSON.stringify(q.shape) || p.dtype !== q.dtype) return `result ${k}: ${p.dtype} ${JSON.stringify(p.shape)} vs ${q.dtype} ${JSON.stringify(q.shape)}`;
     if (!valuesToo) continue;
     if (p.values.length !== q.values.length) return `result ${k}: ${p.values.length} vs ${q.values.length} values`;
-    const j = p.values.findIndex((v, n) => !close(v, q.values[n]));
+    const atol = scaled ? 16 * FLOAT32_EPS * Math.max(finiteScale(p.values), finiteScale(q.values)) : 0;
+    const j = p.values.findIndex((v, n) => !close(v, q.values[n], atol));
     if (j >= 0) return `result ${k} value ${j}: ${String(p.values[j])} vs ${String(q.values[j])}`;
   }
   return null;
