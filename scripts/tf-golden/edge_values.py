@@ -42,11 +42,32 @@ pixels = i32([7, 2147483647, -2147483648, 65537, 16777217, -3], [1, 2, 3, 1])
 top = f32([[0.71875, 1.171875, INF], [-1.65625, -2.96875, -2.3125], [65504, -0.390625, 0.90625]])
 c = tf.constant([True, False, True])
 
+
+def pool_and_grad(x, ksize, strides, padding, w):
+    """A max pool and its gradient in one step (a compiled train step's pattern): [pooled values, d(sum(pool * w))/dx]."""
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.max_pool2d(x, ksize, strides, padding)
+        loss = tf.reduce_sum(y * w)
+    return y, tape.gradient(loss, x)
+
+
+# Leading NaN, NaN later, -inf and NaN alone, NaN alone (1x3 windows); and overlapping 3x3 SAME windows, stride 2,
+# over two channels and two images with NaN and -inf at window corners.
+pg1 = pool_and_grad(f32([INF, N, 2.25, N, 1, 2, -INF, N, N, N, N, N], [1, 4, 3, 1]), [1, 3], [1, 3], "VALID", f32([1, 2, 3, 4], [1, 4, 1, 1]))
+grid = np.sin(np.arange(2 * 5 * 5 * 2) * 0.77).astype(np.float32)
+grid[[0, 5, 21, 40, 62, 63, 77, 98]] = [N, N, -INF, N, N, -INF, N, INF]
+pg2 = pool_and_grad(f32(grid, [2, 5, 5, 2]), [3, 3], [2, 2], "SAME", f32(np.arange(1, 2 * 3 * 3 * 2 + 1), [2, 3, 3, 2]))
+
 CASES = {
     "reduceMax": tf.reduce_max(x6, [1], keepdims=True),
     "reduceMin": tf.reduce_min(x6, [1]),
     "reduceProd": tf.reduce_prod(f32([[0, N], [2, 3]]), 1),
     "maxPool": tf.nn.max_pool2d(f32([INF, N, 2.25, N, 1, 2, -INF, N, N, N, N, N], [1, 4, 3, 1]), [1, 3], [1, 3], "VALID"),
+    "maxPoolWithGrad1x3": pg1[0],
+    "maxPoolGrad1x3": pg1[1],
+    "maxPoolWithGradSame": pg2[0],
+    "maxPoolGradSame": pg2[1],
     "argMax": tf.argmax(rows, 1, output_type=tf.int32),
     "argMin": tf.argmin(rows, 1, output_type=tf.int32),
     "sumInt32": tf.reduce_sum(ints, 0),

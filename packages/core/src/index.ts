@@ -41,7 +41,6 @@ export * from './ops/graphdef_spec';
 export type { NodeDef, ArgDef, FunctionDef, GraphDef } from './ops/graphdef_json';
 export * from './ops/onnx_spec';
 export { ONNX_TYPE, nhwcSizes, nonNegativeIndices } from './ops/onnx_lowerings';
-export { maxPoolGradFromIndices, maxPoolWithIndices } from './ops/onnx_grad_lowerings';
 // Graph-model import reads TF's conv attrs on fused convs exactly as the conv records do.
 export { readConvAttrs } from './ops/nn/conv_util';
 // ...and runs them on the cpu backend with the conv records' host kernel (bias and activation fused in).

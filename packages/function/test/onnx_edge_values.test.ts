@@ -54,6 +54,38 @@ test('max pooling skips NaN from the lowest float, as TF 2.21 does (ONNX Runtime
   x.dispose();
 });
 
+test('a max pool and its gradient in one compiled segment: TF 2.21 values and routing around NaN and -inf', () => {
+  // TF's MaxPool skips NaN from the lowest float; its MaxPoolGrad starts each window's argmax at the first element
+  // and moves on a greater one only, so a leading NaN keeps the gradient. ONNX Runtime's MaxPool with Indices does
+  // the latter for its values too: a segment sharing it read [inf, NaN, -inf, NaN] for TF's [inf, 2, lowest, lowest].
+  const poolAndGrad = (ksize: number[], strides: number[], padding: 'SAME' | 'VALID', w: T) => (t: T): T => {
+    const tape = new ef.GradientTape();
+    let y: T | null = null;
+    const loss = tape.record(() => {
+      tape.watch(t);
+      y = ef.nn.maxPool2d(t, ksize, strides, padding);
+      return ef.reduceSum(ef.multiply(y, w));
+    });
+    const dx = tape.gradient(loss, t) as T;
+    return ef.concat([ef.reshape(y as unknown as T, [-1]), ef.reshape(dx, [-1])], 0);
+  };
+  const x1 = ef.constant([INF, N, 2.25, N, 1, 2, -INF, N, N, N, N, N], 'float32', [1, 4, 3, 1]);
+  const w1 = ef.constant([1, 2, 3, 4], 'float32', [1, 4, 1, 1]);
+  allModes(poolAndGrad([1, 3], [1, 3], 'VALID', w1), [x1], [...tf('maxPoolWithGrad1x3'), ...tf('maxPoolGrad1x3')]);
+  // Overlapping 3x3 SAME windows, stride 2 (the ScatterElements gradient), two images and channels.
+  const grid = Float32Array.from({ length: 100 }, (_, i) => Math.sin(i * 0.77));
+  [0, 5, 21, 40, 62, 63, 77, 98].forEach((i, k) => (grid[i] = [N, N, -INF, N, N, -INF, N, INF][k]));
+  const x2 = ef.constant(grid, 'float32', [2, 5, 5, 2]);
+  const w2 = ef.constant(Float32Array.from({ length: 36 }, (_, i) => i + 1), 'float32', [2, 3, 3, 2]);
+  allModes(poolAndGrad([3, 3], [2, 2], 'SAME', w2), [x2], [...tf('maxPoolWithGradSame'), ...tf('maxPoolGradSame')], true);
+  for (const [x, w, k, st, pad] of [[x1, w1, [1, 3], [1, 3], 'VALID'], [x2, w2, [3, 3], [2, 2], 'SAME']] as const) {
+    const jit = ef.trace(poolAndGrad([...k], [...st], pad, w), { jitCompile: true });
+    expect(/onnx_segment\[([^\]]*)\]/.exec(jit.getConcreteFunction(x).experimentalGetCompilerIr())?.[1].split(',')).toEqual(expect.arrayContaining(['max_pool', 'max_pool_grad']));
+    jit.dispose();
+  }
+  [x1, w1, x2, w2].forEach((t) => t.dispose());
+});
+
 test('argMax / argMin skip NaN and start from index 0 (TF 2.21 values)', () => {
   const rows = ef.constant([[N, 0.156, 2.15, 1, -0.578], [0.5, N, -1, 2, 0], [N, -1, 3, 2, N], [N, N, N, N, N]]);
   // TF: argmax [2, 3, 2, 0], argmin [4, 2, 1, 0]; tfjs's argMin kernel kept a leading NaN (row 0 read 0).

@@ -120,15 +120,6 @@ const poolAttrs = (p: PoolP, g: Geometry): Record<string, { ints: number[] }> =>
 /** A 2-D NHWC max pool's geometry from the static shapes of its input and output. */
 const poolGeometry = (p: PoolP, xs: number[], ys: number[]): Geometry => geometry(p, [1, 1], xs, [...p.ksize], ys);
 
-/**
- * max_pool's output (NHWC) and its Indices (flat NCHW) from one MaxPool node, for a max_pool whose gradient reads
- * the same indices (maxPoolGradFromIndices): the forward pool then costs no MaxPool of its own.
- */
-export function maxPoolWithIndices(s: LowerScope, p: PoolP, xs: number[], ys: number[], x: string): [string, string] {
-  const [y, idx] = maxPoolNode(s, p, xs, ys, x);
-  return [toNhwc(s, y), idx];
-}
-
 /** MaxPool of NHWC `x` as NCHW: [y (NCHW), Indices]. */
 const maxPoolNode = (s: LowerScope, p: PoolP, xs: number[], ys: number[], x: string): string[] => s.add('MaxPool', [toNchw(s, x)], poolAttrs(p, poolGeometry(p, xs, ys)), 2);
 
@@ -138,7 +129,7 @@ const maxPoolNode = (s: LowerScope, p: PoolP, xs: number[], ys: number[], x: str
  * MaxUnpool (a plain scatter) writes them; it replaced ScatterElements(add) into a zero tensor, which took ~270 us
  * of the conv train step's [16,28,28,8] pool gradient (ORT profile), MaxUnpool ~30 us.
  */
-export function maxPoolGradFromIndices(s: LowerScope, p: PoolP, xs: number[], ys: number[], dy: string, idx: string): string {
+function maxPoolGradFromIndices(s: LowerScope, p: PoolP, xs: number[], ys: number[], dy: string, idx: string): string {
   const g = poolGeometry(p, xs, ys);
   const nchw = s.int64s([xs[0], xs[3], xs[1], xs[2]]);
   if (p.strides[0] >= p.ksize[0] && p.strides[1] >= p.ksize[1]) {
@@ -156,7 +147,14 @@ export function maxPoolGradFromIndices(s: LowerScope, p: PoolP, xs: number[], ys
   return toNhwc(s, one(s.add('Reshape', [summed, nchw])));
 }
 
-/** max_pool_grad [x, y, dy] -> dx: MaxPool's Indices of x (max pooling pads with -inf, so a padded tap is never the argmax; indices leave the padding out), then maxPoolGradFromIndices. */
+/**
+ * max_pool_grad [x, y, dy] -> dx: MaxPool's Indices of x (max pooling pads with -inf, so a padded tap is never the
+ * argmax; indices leave the padding out), then maxPoolGradFromIndices. ONNX Runtime's MaxPool with Indices starts each
+ * window at its first element and moves on a greater one only: TF's MaxPoolGrad routing, a leading NaN included. Its
+ * values are not TF's MaxPool values, which skip NaN from the lowest float ([NaN, 1, 2] -> 2, where it reads NaN), so
+ * the forward pool of the same segment stays a plain MaxPool of its own (once shared, at ~100 us less per conv train
+ * step, it read NaN and -inf there).
+ */
 const maxPoolGrad: OnnxSpec = codec<PoolP>((s, n, [x, , dy]) => {
   const xs = staticOf(s, n.inputs[0]) as number[];
   const ys = staticOf(s, n.inputs[2]) as number[];

@@ -7,7 +7,6 @@ import { writeClassMasks } from './class_masks';
 import { writeLogSoftmaxes } from './log_softmax';
 import { foldNegatedSums } from './negations';
 import { elideNoOpReshapes } from './no_op_reshapes';
-import { shareMaxPoolIndices } from './pool_indices';
 import { readReluOutputs } from './relu_masks';
 import { runLimitsOf } from '../run_limits';
 import { ATTR_TYPE, F, Msg } from './proto';
@@ -199,8 +198,8 @@ const toInts = (v: unknown): number[] => (Array.isArray(v) ? (v as number[]) : [
 /**
  * Lowers `nodes` of `s.g` into `s`, `names` holding the ONNX names of values already known; constants become
  * initializers. `kept` are the values read after these nodes; contractions spread over several nodes are written as
- * one (contractions.ts), broadcasts their readers do themselves are left out (broadcasts.ts), and a max pool shares
- * its gradient's MaxPool Indices node (pool_indices.ts); logSoftmax and its gradient products are LogSoftmax and Softmax
+ * one (contractions.ts), broadcasts their readers do themselves are left out (broadcasts.ts);
+ * logSoftmax and its gradient products are LogSoftmax and Softmax
  * nodes (log_softmax.ts); a class mask of labels is a Gather of an identity (class_masks.ts); sum(-u) / c is sum(u) / -c (negations.ts); relu's gradient reads relu's output (relu_masks.ts); reshapes to the shape a value has are
  * no nodes (no_op_reshapes.ts).
  */
@@ -217,7 +216,6 @@ function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>
   writeClassMasks(s.g, nodes, kept, writers, absorbed);
   foldNegatedSums(s.g, nodes, kept, writers, absorbed);
   elideBroadcasts(s.g, nodes, kept, writers, absorbed);
-  shareMaxPoolIndices(s.g, nodes, writers, absorbed);
   readReluOutputs(s.g, nodes, writers, absorbed);
   elideNoOpReshapes(s.g, nodes, writers, absorbed);
   for (const n of nodes) {
