@@ -15,8 +15,12 @@ const ef = require('eagerflow');
 const { median, ratioRow, record, tensorFlowPython } = require('./harness');
 const { NETS, dataOf, efStep, writeForPython } = require('./train_steps');
 
-/** Alternating rounds per net, and steps per round (each side). */
-const ROUNDS = 9;
+/**
+ * Alternating rounds per net, and steps per round (each side). Single rounds' ratios spread widely on this kind of
+ * machine (MLP 0.43-1.51 over 40 rounds, whose median was 0.78: the host's load moves both sides by up to 2x within
+ * seconds), so the medians take 21 rounds (9 until 2026-11-28; ~7 s for all three nets).
+ */
+const ROUNDS = 21;
 const CALLS = { conv: 40, mlp: 15, attention: 40 };
 
 /** tf_train_steps.py on the nets' files: { losses: {net: loss0}, time(net, calls), close() }, or null without TF. */
