@@ -198,9 +198,8 @@ const toInts = (v: unknown): number[] => (Array.isArray(v) ? (v as number[]) : [
 /**
  * Lowers `nodes` of `s.g` into `s`, `names` holding the ONNX names of values already known; constants become
  * initializers. `kept` are the values read after these nodes; contractions spread over several nodes are written as
- * one (contractions.ts), broadcasts their readers do themselves are left out (broadcasts.ts);
- * logSoftmax and its gradient products are LogSoftmax and Softmax
- * nodes (log_softmax.ts); a class mask of labels is a Gather of an identity (class_masks.ts); sum(-u) / c is sum(u) / -c (negations.ts); relu's gradient reads relu's output (relu_masks.ts); reshapes to the shape a value has are
+ * one (contractions.ts), broadcasts their readers do themselves are left out (broadcasts.ts); logSoftmax and its
+ * gradient products are LogSoftmax and Softmax nodes (log_softmax.ts); a class mask of labels is a Gather of an identity (class_masks.ts); sum(-u) / c is sum(u) / -c (negations.ts); relu's gradient reads relu's output (relu_masks.ts); reshapes to the shape a value has are
  * no nodes (no_op_reshapes.ts).
  */
 function lowerNodes(s: Scope, nodes: readonly Node[], names: Map<number, string>, kept: readonly number[], flatOutputs = false): (v: number) => string {
