@@ -81,10 +81,14 @@ const LANES: readonly (readonly [number, number])[] = [[8, 16000], [4, 24000], [
 function programSource(p: FusedParams, lane: (u: number) => string, suffix: (u: number) => string, lanes: number): string {
   const lines: string[] = [];
   const operand = (a: number, u: number): string => (a < p.nIn ? (p.scalarIn[a] ? `s${a}` : `x${a}[${lane(u)}]`) : `t${a - p.nIn}${suffix(u)}`);
+  // A step no other step reads is only stored into a Float32Array output, and the store rounds to float32 as
+  // Math.fround does: it needs no rounding call of its own.
+  const read = new Set(p.steps.flatMap((st) => st.args));
   p.steps.forEach((st, k) => {
+    const rounded = st.fact.exact !== true && read.has(p.nIn + k);
     for (let u = 0; u < lanes; u++) {
       const e = st.fact.expr(operand(st.args[0], u), st.args.length > 1 ? operand(st.args[1], u) : '');
-      lines.push(`const t${k}${suffix(u)} = ${st.fact.exact === true ? e : `Math.fround(${e})`};`);
+      lines.push(`const t${k}${suffix(u)} = ${rounded ? `Math.fround(${e})` : e};`);
     }
   });
   for (let u = 0; u < lanes; u++) p.results.forEach((r, k) => lines.push(`o${k}[${lane(u)}] = t${r - p.nIn}${suffix(u)};`));
