@@ -1,7 +1,7 @@
 // TF's dtypes <-> EagerFlow's, for tensors read from and written to TF's files (API.md section 16): dtypes tfjs lacks
 // load as the nearest one EagerFlow has when every value fits (int64, uint32, uint16, int16, int8, uint8 -> int32;
 // float64, float16, bfloat16 -> float32), else an InvalidArgumentError naming the variable or node.
-import { DType, HostData, NDArray, Tensor, UnimplementedError, argError, internalError, opError } from '@eagerflow/core';
+import { DType, FLOAT32_MAX, HostData, NDArray, Tensor, UnimplementedError, argError, internalError, opError } from '@eagerflow/core';
 import { BundleTensor, DT } from './tensor_bundle';
 
 const utf8 = new TextDecoder();
@@ -94,7 +94,7 @@ export function hostValues(t: BundleTensor, name: string, api: string): NDArray 
       const f = new Float32Array(n);
       for (let i = 0; i < n; i++) {
         const v = tfValueAt(view, DT.DOUBLE, i) as number;
-        if (Number.isFinite(v) && Math.abs(v) > 3.4028234663852886e38) tooBig(v, 'float32');
+        if (Number.isFinite(v) && Math.abs(v) > FLOAT32_MAX) tooBig(v, 'float32');
         f[i] = v;
       }
       data = f;
